@@ -1,0 +1,24 @@
+// Jest runs TypeScript through @swc/jest as native ESM (see ENVIRONMENT.md: ts-jest cannot load Nest 12 ESM).
+const swcOptions = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2023',
+    keepClassNames: true,
+  },
+  module: { type: 'es6' },
+  sourceMaps: 'inline',
+};
+
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  cacheDirectory: '<rootDir>/.jest-cache',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts', '<rootDir>/{apps,libs,test}/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  testTimeout: 30000,
+};

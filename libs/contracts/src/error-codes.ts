@@ -1,0 +1,39 @@
+/**
+ * Every machine-readable error code Trawl emits, at the HTTP edge and across the queue.
+ * The gateway maps a code to an HTTP status in one place (apps/gateway error filter).
+ */
+export const ErrorCode = {
+  // request-level (HTTP)
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  ACCOUNT_SUSPENDED: 'ACCOUNT_SUSPENDED',
+  SUBSCRIPTION_EXPIRED: 'SUBSCRIPTION_EXPIRED',
+  INVALID_PARAMETER: 'INVALID_PARAMETER',
+  NOT_FOUND: 'NOT_FOUND',
+  CONCURRENCY_LIMIT: 'CONCURRENCY_LIMIT',
+  INSUFFICIENT_CREDITS: 'INSUFFICIENT_CREDITS',
+  CREDITS_EXHAUSTED: 'CREDITS_EXHAUSTED',
+  UPSTREAM_BLOCKED: 'UPSTREAM_BLOCKED',
+  UPSTREAM_FAILED: 'UPSTREAM_FAILED',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL',
+  // per-URL fetch outcomes (carried in results, never charged)
+  INVALID_URL: 'INVALID_URL',
+  BLOCKED_ADDRESS: 'BLOCKED_ADDRESS',
+  DNS_FAILED: 'DNS_FAILED',
+  CONNECTION_FAILED: 'CONNECTION_FAILED',
+  TIMEOUT: 'TIMEOUT',
+  TOO_LARGE: 'TOO_LARGE',
+  TOO_MANY_REDIRECTS: 'TOO_MANY_REDIRECTS',
+  UNSUPPORTED_CONTENT: 'UNSUPPORTED_CONTENT',
+  PROXY_UNAVAILABLE: 'PROXY_UNAVAILABLE',
+  PROXY_FAILED: 'PROXY_FAILED',
+  RENDER_FAILED: 'RENDER_FAILED',
+  NETWORK_ERROR: 'NETWORK_ERROR',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ErrorCode, value);
+}

@@ -1,0 +1,65 @@
+/**
+ * Typed job contracts shared by the gateway and the workers: queue names, job names, and a payload/result per job.
+ * Nothing crosses the queue untyped.
+ */
+import type { DeviceKind } from './devices.js';
+import type { OutputFormats, PageMetadata } from './formats.js';
+import type { SerializedError } from './trawl-error.js';
+
+/** One queue per worker kind. */
+export const QueueName = {
+  http: 'trawl-http',
+  render: 'trawl-render',
+  headful: 'trawl-headful',
+} as const;
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+export const JobName = {
+  crawlPage: 'crawl.page',
+} as const;
+export type JobName = (typeof JobName)[keyof typeof JobName];
+
+export interface CrawlPagePayload {
+  /** The request this job belongs to (for logs and the ledger). */
+  requestId: string;
+  url: string;
+  formats: OutputFormats;
+  device: DeviceKind;
+  /** ISO 3166-1 alpha-2, lower case; routes the fetch through a proxy of that country. */
+  geolocation?: string;
+  screenshot?: boolean;
+  screenshotFullPage?: boolean;
+  /** Budget for the whole page job in the worker (fetch + formats). */
+  timeoutMs: number;
+}
+
+export interface CrawlPageSuccess {
+  ok: true;
+  url: string;
+  finalUrl: string;
+  status_code: number;
+  raw_html?: string;
+  enhanced_html?: string;
+  markdown?: string;
+  page_text?: string;
+  /** base64 PNG */
+  screenshot?: string;
+  metadata?: PageMetadata;
+}
+
+export interface CrawlPageFailure {
+  ok: false;
+  url: string;
+  error: SerializedError;
+  status_code?: number;
+}
+
+export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
+
+/** Job name → queue, payload and result. Producers and consumers are typed from this one table. */
+export interface JobContracts {
+  [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
+}
+
+export type JobPayload<N extends JobName> = JobContracts[N]['payload'];
+export type JobResult<N extends JobName> = JobContracts[N]['result'];
