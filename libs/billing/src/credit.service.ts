@@ -1,0 +1,43 @@
+/**
+ * Reserve-then-settle metering. A request reserves its worst case before any work, settles what it used after,
+ * and a reconciler refunds reservations whose gateway died before settling.
+ */
+import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import type { LedgerRepository } from '../../db/src/index.js';
+
+export class CreditService {
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly reservationTtlMs: number,
+  ) {}
+
+  /**
+   * Holds `amount` credits for the request, or refuses: `INSUFFICIENT_CREDITS` (402) on /serp-search,
+   * `CREDITS_EXHAUSTED` (429) elsewhere.
+   */
+  async reserve(accountId: string, requestId: string, amount: number, insufficientCode: ErrorCode): Promise<void> {
+    if (amount <= 0) return;
+    const outcome = await this.ledger.reserve(accountId, requestId, amount, this.reservationTtlMs);
+    if (!outcome.ok) {
+      throw new TrawlError(
+        insufficientCode,
+        `This request needs up to ${amount} credits and the account has ${outcome.balance ?? 0} left in this period`,
+      );
+    }
+  }
+
+  /** Charges `charged` of the reservation (0 refunds it all). Safe to call twice: the second call does nothing. */
+  async settle(requestId: string, reserved: number, charged: number): Promise<number> {
+    if (reserved <= 0) return 0;
+    if (charged <= 0) {
+      await this.ledger.refund(requestId, 'nothing consumed');
+      return 0;
+    }
+    const outcome = await this.ledger.settle(requestId, charged);
+    return outcome?.charged ?? 0;
+  }
+
+  async refund(requestId: string, reason: string): Promise<void> {
+    await this.ledger.refund(requestId, reason);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The environment Trawl reads, validated once at boot. Nothing else in the code base reads process.env.
+ */
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65535).default(8080),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  /** Postgres. Unset: `npm start` runs an embedded PGlite in DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_SIZE: int(1, 200).default(10),
+  /** Redis. Unset: `npm start` launches a local redis-server. */
+  REDIS_URL: z.string().url().optional(),
+  /** Prefix of every Redis key Trawl writes (queues, leases): lets deployments and tests share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:{}-]+$/).default('trawl'),
+  DATA_DIR: z.string().default('.trawl-data'),
+
+  /** Bearer token for /admin; the admin API is disabled when unset. */
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  /** How long a resolved API key is trusted before it is looked up again (revocations are also pushed over Redis). */
+  AUTH_CACHE_MS: int(0, 600_000).default(5_000),
+
+  /** Crawl safety and bounds. */
+  ALLOW_PRIVATE_ADDRESSES: bool.default(false),
+  CRAWL_MAX_URLS: int(1, 1000).default(20),
+  CRAWL_TIMEOUT_MS: int(100, 300_000).default(30_000),
+  CRAWL_MAX_BYTES: int(1024, 200 * 1024 * 1024).default(10 * 1024 * 1024),
+  CRAWL_MAX_REDIRECTS: int(0, 30).default(10),
+  /** Whole-request deadline at the gateway; URLs not done by then fail with TIMEOUT and cost nothing. */
+  REQUEST_DEADLINE_MS: int(1_000, 900_000).default(120_000),
+  /** Proxy pool: `us=http://user:pass@host:port|http://host2:port,de=http://host3:port,*=http://any:port`. */
+  PROXIES: z.string().default(''),
+
+  /** Concurrency gate: lease lifetime; a live request renews its lease every third of it. */
+  CONCURRENCY_LEASE_MS: int(1_000, 600_000).default(30_000),
+  /** A reservation not settled by then (its gateway died) is refunded by the reconciler. */
+  RESERVATION_TTL_MS: int(10_000, 86_400_000).default(20 * 60_000),
+  RECONCILE_INTERVAL_MS: int(1_000, 3_600_000).default(60_000),
+
+  /** Queue behaviour. */
+  JOB_ATTEMPTS: int(1, 10).default(3),
+  JOB_BACKOFF_MS: int(0, 60_000).default(500),
+  /** A job whose worker stops renewing its lock for this long is taken back and retried. */
+  WORKER_LOCK_MS: int(1_000, 600_000).default(30_000),
+  WORKER_HTTP_CONCURRENCY: int(1, 1000).default(64),
+  WORKER_RENDER_CONCURRENCY: int(1, 64).default(4),
+  WORKER_HEADFUL_CONCURRENCY: int(1, 32).default(2),
+  EXTRACTION_THREADS: int(0, 64).default(0),
+  MARKDOWN_CONVERTER: z.enum(['mdream', 'turndown']).default('mdream'),
+
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
+});
+
+export type TrawlConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; throws ConfigError naming each bad variable (never echoing its value). */
+export function loadConfig(env: Record<string, string | undefined> = process.env): TrawlConfig {
+  const known = Object.fromEntries(
+    Object.keys(configSchema.shape)
+      .filter((key) => env[key] !== undefined && env[key] !== '')
+      .map((key) => [key, env[key]]),
+  );
+  const parsed = configSchema.safeParse(known);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,27 @@
+/**
+ * The Postgres connection shared by Prisma (admin and reads) and the hot-path repositories (one-statement SQL).
+ */
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.js';
+
+export class Database {
+  readonly pool: pg.Pool;
+  readonly prisma: PrismaClient;
+
+  constructor(connectionString: string, poolSize = 10) {
+    this.pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
+    // A dropped idle connection must not crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+    this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.prisma.$disconnect();
+    await this.pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,5 @@
+export * from './accounts.repository.js';
+export * from './database.js';
+export * from './ledger.repository.js';
+export * from './migrator.js';
+export * from './request-log.repository.js';

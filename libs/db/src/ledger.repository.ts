@@ -1,0 +1,186 @@
+/**
+ * The credit ledger: every change to an account's balance is one row, written in the same statement as the
+ * balance change itself, so the ledger always sums to the balance. Reservations hold credits for a request
+ * until it is settled (charge what was used, release the rest) or refunded (nothing used, or its gateway died).
+ */
+import type pg from 'pg';
+import type { Database } from './database.js';
+
+export type ReserveOutcome = { ok: true; balance: number } | { ok: false; balance: number | null };
+
+export interface SettleOutcome {
+  charged: number;
+  balance: number;
+}
+
+export class LedgerRepository {
+  private readonly pool: pg.Pool;
+
+  constructor(db: Database) {
+    this.pool = db.pool;
+  }
+
+  /** Atomically takes `amount` from the balance if it suffices, recording a `reserve` row and an open reservation. */
+  async reserve(accountId: string, requestId: string, amount: number, ttlMs: number): Promise<ReserveOutcome> {
+    const { rows } = await this.pool.query<{ balance: number }>(
+      `WITH upd AS (
+         UPDATE accounts SET balance = balance - $3 WHERE id = $1 AND balance >= $3 RETURNING balance
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+         SELECT $1, 'reserve', -$3::int, balance, $2 FROM upd
+       ), res AS (
+         INSERT INTO reservations (id, account_id, amount, expires_at)
+         SELECT $2, $1, $3, now() + ($4::int * interval '1 millisecond') FROM upd
+       )
+       SELECT balance FROM upd`,
+      [accountId, requestId, amount, ttlMs],
+    );
+    if (rows.length === 1) return { ok: true, balance: rows[0].balance };
+    const current = await this.pool.query<{ balance: number }>('SELECT balance FROM accounts WHERE id = $1', [accountId]);
+    return { ok: false, balance: current.rows[0]?.balance ?? null };
+  }
+
+  /**
+   * Closes an open reservation, charging `charged` (clamped to the reservation) and returning the rest.
+   * Returns null when the reservation was already closed (settled, refunded by the reconciler): nothing twice.
+   */
+  async settle(requestId: string, charged: number): Promise<SettleOutcome | null> {
+    const { rows } = await this.pool.query<{ charged: number; balance: number }>(
+      `WITH r AS (
+         UPDATE reservations SET status = 'settled', charged = LEAST($2::int, amount), settled_at = now()
+         WHERE id = $1 AND status = 'open'
+         RETURNING account_id, amount, charged
+       ), upd AS (
+         UPDATE accounts a SET balance = a.balance + (r.amount - r.charged) FROM r WHERE a.id = r.account_id
+         RETURNING a.balance, r.amount, r.charged, r.account_id
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+         SELECT account_id, 'settle', amount - charged, balance, $1, 'charged ' || charged FROM upd
+       )
+       SELECT charged, balance FROM upd`,
+      [requestId, charged],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Returns the whole reservation (nothing was consumed). Null when it was already closed. */
+  async refund(requestId: string, note: string): Promise<{ balance: number } | null> {
+    const { rows } = await this.pool.query<{ balance: number }>(
+      `WITH r AS (
+         UPDATE reservations SET status = 'refunded', charged = 0, settled_at = now()
+         WHERE id = $1 AND status = 'open'
+         RETURNING account_id, amount
+       ), upd AS (
+         UPDATE accounts a SET balance = a.balance + r.amount FROM r WHERE a.id = r.account_id
+         RETURNING a.balance, r.amount, r.account_id
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+         SELECT account_id, 'refund', amount, balance, $1, $2 FROM upd
+       )
+       SELECT balance FROM upd`,
+      [requestId, note],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Open reservations past their expiry: their gateway never settled them. */
+  async expiredReservations(limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM reservations WHERE status = 'open' AND expires_at < now() ORDER BY expires_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Adds credits outside any request (initial allowance, manual top-up). */
+  async grant(accountId: string, amount: number, note: string): Promise<number> {
+    const { rows } = await this.pool.query<{ balance: number }>(
+      `WITH upd AS (UPDATE accounts SET balance = balance + $2 WHERE id = $1 RETURNING balance)
+       , led AS (INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) SELECT $1, 'grant', $2, balance, $3 FROM upd)
+       SELECT balance FROM upd`,
+      [accountId, amount, note],
+    );
+    if (rows.length === 0) throw new Error(`No account ${accountId}`);
+    return rows[0].balance;
+  }
+
+  /**
+   * Starts the next billing period if the current one has ended: the balance becomes the plan's allowance
+   * (unused credits do not roll over) minus what open reservations still hold. Idempotent under concurrency.
+   */
+  async resetPeriodIfEnded(accountId: string, now: Date): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{
+        balance: number;
+        period_start: Date;
+        period_end: Date;
+        monthly_credits: number;
+      }>(
+        `SELECT a.balance, a.period_start, a.period_end, p.monthly_credits
+         FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = $1 FOR UPDATE OF a`,
+        [accountId],
+      );
+      const account = rows[0];
+      if (!account || account.period_end > now) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      const held = await client.query<{ held: string | null }>(
+        `SELECT sum(amount) AS held FROM reservations WHERE account_id = $1 AND status = 'open'`,
+        [accountId],
+      );
+      const newBalance = Math.max(0, account.monthly_credits - Number(held.rows[0]?.held ?? 0));
+      let start = account.period_end;
+      let end = addMonths(start, 1);
+      while (end <= now) {
+        start = end;
+        end = addMonths(start, 1);
+      }
+      await client.query(
+        `UPDATE accounts SET balance = $2, period_start = $3, period_end = $4, updated_at = now() WHERE id = $1`,
+        [accountId, newBalance, start, end],
+      );
+      await client.query(
+        `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, note) VALUES ($1, 'period_reset', $2, $3, $4)`,
+        [accountId, newBalance - account.balance, newBalance, `period ${start.toISOString()} – ${end.toISOString()}`],
+      );
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async accountsWithEndedPeriod(now: Date, limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM accounts WHERE period_end <= $1 ORDER BY period_end LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Sum of the ledger, for checks: must equal the balance. */
+  async ledgerSum(accountId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ total: string | null }>(
+      'SELECT sum(amount) AS total FROM credit_ledger WHERE account_id = $1',
+      [accountId],
+    );
+    return Number(rows[0]?.total ?? 0);
+  }
+}
+
+/** Adds calendar months in UTC, clamping to the month's last day (Jan 31 + 1 month = Feb 28/29). */
+export function addMonths(date: Date, months: number): Date {
+  const d = new Date(date.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, lastDay));
+  return d;
+}

@@ -1,0 +1,39 @@
+/**
+ * The request log, written in batches off the request path: one multi-row INSERT per flush.
+ */
+import type pg from 'pg';
+import type { Database } from './database.js';
+
+export interface RequestLogEntry {
+  id: string;
+  accountId: string | null;
+  endpoint: string;
+  status: number;
+  credits: number;
+  durationMs: number;
+  errorCode: string | null;
+  createdAt: Date;
+}
+
+export class RequestLogRepository {
+  private readonly pool: pg.Pool;
+
+  constructor(db: Database) {
+    this.pool = db.pool;
+  }
+
+  async insertMany(entries: RequestLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const values: unknown[] = [];
+    const tuples = entries.map((e, i) => {
+      values.push(e.id, e.accountId, e.endpoint, e.status, e.credits, e.durationMs, e.errorCode, e.createdAt);
+      const o = i * 8;
+      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7}, $${o + 8})`;
+    });
+    await this.pool.query(
+      `INSERT INTO request_log (id, account_id, endpoint, status, credits, duration_ms, error_code, created_at)
+       VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`,
+      values,
+    );
+  }
+}

@@ -1,0 +1,4 @@
+export * from './job-dispatcher.js';
+export * from './job-worker.js';
+export * from './redis.js';
+export * from './worker-registry.js';

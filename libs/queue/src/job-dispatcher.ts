@@ -1,0 +1,88 @@
+/**
+ * The producer side of the queue: enqueue typed jobs and await their results with a deadline.
+ * A job's outcome is a value: its typed result, or the TrawlError that ended it (timeouts included).
+ */
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '../../contracts/src/index.js';
+
+export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
+
+export interface DispatchOptions {
+  attempts: number;
+  backoffMs: number;
+}
+
+export class JobDispatcher {
+  private readonly queues = new Map<QueueName, { queue: Queue; events: QueueEvents }>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+    private readonly options: DispatchOptions,
+  ) {}
+
+  /** Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved. */
+  async runAll<N extends JobName>(queueName: QueueName, name: N, payloads: JobPayload<N>[], deadline: number): Promise<JobOutcome<N>[]> {
+    const { queue, events } = await this.open(queueName);
+    const jobs = (await queue.addBulk(
+      payloads.map((data) => ({
+        name,
+        data,
+        opts: {
+          attempts: this.options.attempts,
+          backoff: { type: 'exponential', delay: this.options.backoffMs },
+          // Kept briefly so a waiter can read the result; removed as soon as it is read.
+          removeOnComplete: { age: 300 },
+          removeOnFail: { age: 3600 },
+        },
+      })),
+    )) as Job[];
+    return Promise.all(jobs.map((job) => this.await<N>(job, events, deadline)));
+  }
+
+  private async await<N extends JobName>(job: Job, events: QueueEvents, deadline: number): Promise<JobOutcome<N>> {
+    const ttl = Math.max(1, deadline - Date.now());
+    try {
+      const result = (await job.waitUntilFinished(events, ttl)) as JobResult<N>;
+      job.remove().catch(() => undefined);
+      return { ok: true, result };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      if (message.includes('timed out before finishing')) {
+        // Nobody will read it: take it off the queue if it has not started; a running job ends by its own budget.
+        job.remove().catch(() => undefined);
+        return { ok: false, error: new TrawlError(ErrorCode.TIMEOUT, 'The request deadline passed before this item finished', 'transient') };
+      }
+      job.remove().catch(() => undefined);
+      return { ok: false, error: TrawlError.deserialize(message) };
+    }
+  }
+
+  private async open(name: QueueName) {
+    let entry = this.queues.get(name);
+    if (!entry) {
+      const queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      const events = new QueueEvents(name, { connection: this.connection.duplicate(), prefix: this.prefix });
+      queue.on('error', () => undefined);
+      events.on('error', () => undefined);
+      entry = { queue, events };
+      this.queues.set(name, entry);
+      await events.waitUntilReady();
+    }
+    return entry;
+  }
+
+  async counts(name: QueueName): Promise<Record<string, number>> {
+    const { queue } = await this.open(name);
+    return queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+  }
+
+  async close(): Promise<void> {
+    for (const { queue, events } of this.queues.values()) {
+      await events.close();
+      await queue.close();
+    }
+    this.queues.clear();
+  }
+}

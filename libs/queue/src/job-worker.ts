@@ -1,0 +1,45 @@
+/**
+ * The consumer side of the queue: a BullMQ Worker that dispatches by job name to typed handlers.
+ * Handlers return expected outcomes as values and throw TrawlError for faults: transient and blocked errors are
+ * retried with backoff, permanent ones end the job at once. A worker that dies mid-job loses its lock and the job
+ * is taken back (stalled) and run again by another worker.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '../../contracts/src/index.js';
+
+export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
+
+export interface JobWorkerOptions {
+  concurrency: number;
+  lockMs: number;
+  onError?: (error: unknown) => void;
+}
+
+export function startJobWorker(connection: Redis, prefix: string, queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): Worker {
+  const worker = new Worker(
+    queue,
+    async (job: Job) => {
+      const handler = handlers[job.name as JobName] as ((payload: unknown, job: Job) => Promise<unknown>) | undefined;
+      if (!handler) throw new UnrecoverableError(new TrawlError('INTERNAL', `No handler for job ${job.name}`).serialize());
+      try {
+        return await handler(job.data, job);
+      } catch (error) {
+        const trawlError = error instanceof TrawlError ? error : TrawlError.from(error);
+        if (!(error instanceof TrawlError)) options.onError?.(error);
+        if (!trawlError.retryable) throw new UnrecoverableError(trawlError.serialize());
+        throw new Error(trawlError.serialize());
+      }
+    },
+    {
+      connection: connection.duplicate(),
+      prefix,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: Math.max(1000, Math.floor(options.lockMs / 2)),
+      maxStalledCount: 2,
+    },
+  );
+  worker.on('error', (error) => options.onError?.(error));
+  return worker;
+}

@@ -1,0 +1,38 @@
+/** Workers announce themselves every few seconds; /health reports the kinds seen recently. */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+const BEAT_MS = 5_000;
+export const WORKER_SEEN_WINDOW_MS = 20_000;
+
+export class WorkerRegistry {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  /** Starts heartbeats for a worker of `kind`; returns a stop function. */
+  announce(kind: string): () => Promise<void> {
+    const id = `${kind}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const key = this.key(kind);
+    const beat = () => this.redis.zadd(key, Date.now(), id).catch(() => 0);
+    void beat();
+    const timer = setInterval(() => void beat(), BEAT_MS);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await this.redis.zrem(key, id).catch(() => 0);
+    };
+  }
+
+  async seen(kind: string): Promise<number> {
+    const key = this.key(kind);
+    const since = Date.now() - WORKER_SEEN_WINDOW_MS;
+    await this.redis.zremrangebyscore(key, '-inf', since - WORKER_SEEN_WINDOW_MS);
+    return this.redis.zcount(key, since, '+inf');
+  }
+
+  private key(kind: string): string {
+    return `${this.prefix}:workers:${kind}`;
+  }
+}
