@@ -14,7 +14,7 @@ export interface DispatchOptions {
 }
 
 export class JobDispatcher {
-  private readonly queues = new Map<QueueName, { queue: Queue; events: QueueEvents }>();
+  private readonly queues = new Map<QueueName, { queue: Queue; events: QueueEvents; eventsConnection: Redis }>();
 
   constructor(
     private readonly connection: Redis,
@@ -63,10 +63,11 @@ export class JobDispatcher {
     let entry = this.queues.get(name);
     if (!entry) {
       const queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
-      const events = new QueueEvents(name, { connection: this.connection.duplicate(), prefix: this.prefix });
+      const eventsConnection = this.connection.duplicate();
+      const events = new QueueEvents(name, { connection: eventsConnection, prefix: this.prefix });
       queue.on('error', () => undefined);
       events.on('error', () => undefined);
-      entry = { queue, events };
+      entry = { queue, events, eventsConnection };
       this.queues.set(name, entry);
       await events.waitUntilReady();
     }
@@ -79,9 +80,10 @@ export class JobDispatcher {
   }
 
   async close(): Promise<void> {
-    for (const { queue, events } of this.queues.values()) {
+    for (const { queue, events, eventsConnection } of this.queues.values()) {
       await events.close();
       await queue.close();
+      eventsConnection.disconnect();
     }
     this.queues.clear();
   }

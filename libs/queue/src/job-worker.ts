@@ -17,6 +17,7 @@ export interface JobWorkerOptions {
 }
 
 export function startJobWorker(connection: Redis, prefix: string, queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): Worker {
+  const workerConnection = connection.duplicate();
   const worker = new Worker(
     queue,
     async (job: Job) => {
@@ -32,7 +33,7 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
       }
     },
     {
-      connection: connection.duplicate(),
+      connection: workerConnection,
       prefix,
       concurrency: options.concurrency,
       lockDuration: options.lockMs,
@@ -41,5 +42,7 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
     },
   );
   worker.on('error', (error) => options.onError?.(error));
+  // The Worker does not own a connection it was given: drop it once the worker has closed.
+  worker.on('closed', () => workerConnection.disconnect());
   return worker;
 }

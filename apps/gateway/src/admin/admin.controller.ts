@@ -1,0 +1,92 @@
+/** The admin HTTP API: the same operations as `npm run trawl -- accounts:…`. */
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { z } from 'zod';
+import { AccountAdminService } from '../../../../libs/billing/src/index.js';
+import { parseQuery } from '../http/query.js';
+import { AdminTokenGuard } from './admin-token.guard.js';
+
+const createSchema = z.object({ name: z.string({ error: 'name is required' }).min(1, 'name is required'), plan: z.string().default('free') });
+const planSchema = z.object({ plan: z.string({ error: 'plan is required' }) });
+const grantSchema = z.object({ credits: z.number({ error: 'credits must be a positive integer' }).int().positive() });
+const revokeSchema = z.object({ prefix: z.string().optional() });
+const expirySchema = z.object({ expiresAt: z.string().datetime({ error: 'expiresAt must be an ISO 8601 date-time' }).nullable() });
+
+@Controller('admin')
+@UseGuards(AdminTokenGuard)
+export class AdminController {
+  constructor(private readonly admin: AccountAdminService) {}
+
+  @Get('plans')
+  plans() {
+    return this.admin.plans();
+  }
+
+  @Get('accounts')
+  list() {
+    return this.admin.list();
+  }
+
+  @Post('accounts')
+  create(@Body() body: unknown) {
+    const { name, plan } = parseQuery(createSchema, body);
+    return this.admin.create(name, plan);
+  }
+
+  @Get('accounts/:id')
+  show(@Param('id') id: string) {
+    return this.admin.report(id);
+  }
+
+  @Post('accounts/:id/keys/regenerate')
+  regenerate(@Param('id') id: string) {
+    return this.admin.regenerateKey(id);
+  }
+
+  @Post('accounts/:id/keys/revoke')
+  @HttpCode(200)
+  async revoke(@Param('id') id: string, @Body() body: unknown) {
+    const { prefix } = parseQuery(revokeSchema, body ?? {});
+    return { revoked: await this.admin.revokeKeys(id, prefix) };
+  }
+
+  @Post('accounts/:id/plan')
+  @HttpCode(200)
+  async setPlan(@Param('id') id: string, @Body() body: unknown) {
+    await this.admin.setPlan(id, parseQuery(planSchema, body).plan);
+    return this.admin.report(id);
+  }
+
+  @Post('accounts/:id/suspend')
+  @HttpCode(200)
+  async suspend(@Param('id') id: string) {
+    await this.admin.setStatus(id, 'suspended');
+    return this.admin.report(id);
+  }
+
+  @Post('accounts/:id/activate')
+  @HttpCode(200)
+  async activate(@Param('id') id: string) {
+    await this.admin.setStatus(id, 'active');
+    return this.admin.report(id);
+  }
+
+  @Post('accounts/:id/subscription')
+  @HttpCode(200)
+  async subscription(@Param('id') id: string, @Body() body: unknown) {
+    const { expiresAt } = parseQuery(expirySchema, body);
+    await this.admin.setSubscriptionExpiry(id, expiresAt ? new Date(expiresAt) : null);
+    return this.admin.report(id);
+  }
+
+  @Post('accounts/:id/grant')
+  @HttpCode(200)
+  async grant(@Param('id') id: string, @Body() body: unknown) {
+    return { balance: await this.admin.grant(id, parseQuery(grantSchema, body).credits) };
+  }
+
+  @Post('accounts/:id/reset-period')
+  @HttpCode(200)
+  resetPeriod(@Param('id') id: string) {
+    return this.admin.resetPeriod(id);
+  }
+}

@@ -1,0 +1,80 @@
+/** `GET /crawl` parameters (spec §4.4), validated before anything is charged. */
+import { z } from 'zod';
+import { isCountryCode } from '../../../../libs/contracts/src/index.js';
+import { queryBoolean } from '../http/query.js';
+
+export const MAX_URL_LENGTH = 2048;
+
+export function crawlParamsSchema(maxUrls: number) {
+  return z.object({
+    urls: z
+      .string({ error: 'urls is required: one URL or a comma-separated list' })
+      .transform((value, ctx) => {
+        const parts = value.split(',').map((p) => p.trim());
+        if (parts.every((p) => p === '')) {
+          ctx.addIssue({ code: 'custom', message: 'urls is required: one URL or a comma-separated list' });
+          return z.NEVER;
+        }
+        if (parts.some((p) => p === '')) {
+          ctx.addIssue({ code: 'custom', message: 'urls has an empty entry (two commas in a row, or a trailing comma)' });
+          return z.NEVER;
+        }
+        const unique: string[] = [];
+        const seen = new Set<string>();
+        for (const part of parts) {
+          const url = normaliseUrl(part);
+          if (typeof url !== 'string') {
+            ctx.addIssue({ code: 'custom', message: `urls: ${url.error}` });
+            return z.NEVER;
+          }
+          if (!seen.has(url)) {
+            seen.add(url);
+            unique.push(url);
+          }
+        }
+        if (unique.length > maxUrls) {
+          ctx.addIssue({ code: 'custom', message: `urls has ${unique.length} URLs; the maximum is ${maxUrls} per request` });
+          return z.NEVER;
+        }
+        return unique;
+      }),
+    render_js: queryBoolean('render_js', false),
+    geolocation: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const code = value.trim().toLowerCase();
+        if (!/^[a-z]{2}$/.test(code) || !isCountryCode(code)) {
+          ctx.addIssue({ code: 'custom', message: 'geolocation must be an ISO 3166-1 alpha-2 country code such as us, gb or de' });
+          return z.NEVER;
+        }
+        return code;
+      }),
+    raw_html: queryBoolean('raw_html', false),
+    enhanced_html: queryBoolean('enhanced_html', true),
+    page_text: queryBoolean('page_text', false),
+    markdown: queryBoolean('markdown', true),
+    screenshot: queryBoolean('screenshot', false),
+    screenshot_full_page: queryBoolean('screenshot_full_page', false),
+  });
+}
+
+export type CrawlParams = z.output<ReturnType<typeof crawlParamsSchema>>;
+
+/** An absolute http(s) URL, normalised by WHATWG URL (so duplicates compare equal), or why it is not one. */
+export function normaliseUrl(input: string): string | { error: string } {
+  const shown = input.length > 80 ? `${input.slice(0, 80)}…` : input;
+  if (input.length > MAX_URL_LENGTH) return { error: `a URL is longer than ${MAX_URL_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return { error: `"${shown}" is not a valid absolute URL (include http:// or https://; encode commas inside a URL as %2C)` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `"${shown}" must use http or https` };
+  if (!url.hostname) return { error: `"${shown}" has no host` };
+  if (url.username || url.password) return { error: `"${shown}" must not carry credentials` };
+  url.hash = '';
+  return url.toString();
+}

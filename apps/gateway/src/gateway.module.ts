@@ -1,0 +1,122 @@
+/**
+ * The gateway: authentication, validation, concurrency, metering, and the endpoints. Stateless — run N replicas.
+ */
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import type { Redis } from 'ioredis';
+import {
+  AccountAdminService,
+  AuthService,
+  BillingReconciler,
+  ConcurrencyGate,
+  CreditService,
+  RequestLogWriter,
+  type Clock,
+} from '../../../libs/billing/src/index.js';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
+import { AccountsRepository, LedgerRepository, RequestLogRepository } from '../../../libs/db/src/index.js';
+import { CLOCK, DatabaseModule, REDIS, RedisModule } from '../../../libs/platform/src/index.js';
+import { createRedis, JobDispatcher } from '../../../libs/queue/src/index.js';
+import { AdminTokenGuard } from './admin/admin-token.guard.js';
+import { AdminController } from './admin/admin.controller.js';
+import { CrawlController } from './crawl/crawl.controller.js';
+import { CrawlService } from './crawl/crawl.service.js';
+import { HealthController } from './health/health.controller.js';
+import { ApiKeyGuard } from './http/api-key.guard.js';
+import { ErrorFilter } from './http/error.filter.js';
+import { RequestLifecycle } from './lifecycle/request-lifecycle.service.js';
+
+const logger = new Logger('Gateway');
+
+@Module({})
+export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
+  private subscriber?: Redis;
+  private reconcileTimer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    private readonly auth: AuthService,
+    private readonly reconciler: BillingReconciler,
+    private readonly logWriter: RequestLogWriter,
+    private readonly dispatcher: JobDispatcher,
+  ) {}
+
+  static forRoot(config: TrawlConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, TerminusModule],
+      controllers: [CrawlController, AdminController, HealthController],
+      providers: [
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        {
+          provide: AuthService,
+          inject: [AccountsRepository, CLOCK, TRAWL_CONFIG, REDIS],
+          useFactory: (accounts: AccountsRepository, clock: Clock, c: TrawlConfig, redis: Redis) =>
+            new AuthService(accounts, clock, c.AUTH_CACHE_MS, redis, c.REDIS_PREFIX),
+        },
+        {
+          provide: ConcurrencyGate,
+          inject: [REDIS, TRAWL_CONFIG],
+          useFactory: (redis: Redis, c: TrawlConfig) => new ConcurrencyGate(redis, c.REDIS_PREFIX, c.CONCURRENCY_LEASE_MS),
+        },
+        {
+          provide: CreditService,
+          inject: [LedgerRepository, TRAWL_CONFIG],
+          useFactory: (ledger: LedgerRepository, c: TrawlConfig) => new CreditService(ledger, c.RESERVATION_TTL_MS),
+        },
+        {
+          provide: BillingReconciler,
+          inject: [LedgerRepository, CLOCK],
+          useFactory: (ledger: LedgerRepository, clock: Clock) => new BillingReconciler(ledger, clock),
+        },
+        {
+          provide: AccountAdminService,
+          inject: [AccountsRepository, LedgerRepository, AuthService, CLOCK],
+          useFactory: (a: AccountsRepository, l: LedgerRepository, auth: AuthService, clock: Clock) =>
+            new AccountAdminService(a, l, auth, clock),
+        },
+        {
+          provide: RequestLogWriter,
+          inject: [RequestLogRepository],
+          useFactory: (repo: RequestLogRepository) =>
+            new RequestLogWriter(repo, (error) => logger.error({ err: error }, 'request log write failed')),
+        },
+        {
+          provide: JobDispatcher,
+          inject: [REDIS, TRAWL_CONFIG],
+          useFactory: (redis: Redis, c: TrawlConfig) =>
+            new JobDispatcher(redis, c.REDIS_PREFIX, { attempts: c.JOB_ATTEMPTS, backoffMs: c.JOB_BACKOFF_MS }),
+        },
+        RequestLifecycle,
+        CrawlService,
+        ApiKeyGuard,
+        AdminTokenGuard,
+      ],
+      exports: [RequestLogWriter, AccountAdminService],
+    };
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.config.REDIS_URL) return;
+    this.subscriber = createRedis(this.config.REDIS_URL, 'trawl-auth-sub');
+    await this.auth.listen(this.subscriber);
+    const reconcile = () =>
+      this.reconciler
+        .run()
+        .then((r) => {
+          if (r.refunded || r.periodsReset) logger.log(`reconciled: ${r.refunded} reservations refunded, ${r.periodsReset} periods reset`);
+        })
+        .catch((error: unknown) => logger.error({ err: error }, 'reconcile failed'));
+    void reconcile();
+    this.reconcileTimer = setInterval(() => void reconcile(), this.config.RECONCILE_INTERVAL_MS);
+    this.reconcileTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.reconcileTimer);
+    await this.logWriter.close();
+    await this.dispatcher.close();
+    this.subscriber?.disconnect();
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Authenticates by `x-api-key` or `Authorization: Bearer`. When both are sent they must carry the same key:
+ * two different keys are refused (401) rather than silently preferring one.
+ */
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { AuthService } from '../../../../libs/billing/src/index.js';
+import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
+import { markOutcome } from './request-context.js';
+
+export function apiKeyFrom(headers: FastifyRequest['headers']): string | undefined {
+  const header = headers['x-api-key'];
+  if (Array.isArray(header)) throw new TrawlError(ErrorCode.UNAUTHORIZED, 'Send exactly one x-api-key header');
+  const fromHeader = header?.trim() || undefined;
+  const authorization = headers.authorization;
+  let fromBearer: string | undefined;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new TrawlError(ErrorCode.UNAUTHORIZED, 'Authorization header must be "Bearer <API_KEY>"');
+    fromBearer = match[1];
+  }
+  if (fromHeader && fromBearer && fromHeader !== fromBearer) {
+    throw new TrawlError(ErrorCode.UNAUTHORIZED, 'x-api-key and Authorization carry different keys; send one key');
+  }
+  return fromHeader ?? fromBearer;
+}
+
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly auth: AuthService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const principal = await this.auth.authenticate(apiKeyFrom(request.headers));
+    markOutcome(request, { principal });
+    return true;
+  }
+}

@@ -1,0 +1,43 @@
+/** Every error leaves as `{ "error": { "code", "message" } }`; internal details are logged, never returned. */
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
+import { httpStatusOf } from './error-status.js';
+import { markOutcome } from './request-context.js';
+
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const { status, code, message } = this.describe(exception, request);
+    markOutcome(request, { errorCode: code });
+    void reply.status(status).send({ error: { code, message } });
+  }
+
+  private describe(exception: unknown, request: FastifyRequest): { status: number; code: string; message: string } {
+    if (exception instanceof TrawlError) {
+      return { status: httpStatusOf(exception.code), code: exception.code, message: exception.message };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return { status, code: ErrorCode.NOT_FOUND, message: `No route ${request.method} ${request.url.split('?')[0]}` };
+      if (status === 400) return { status, code: ErrorCode.INVALID_PARAMETER, message: exception.message };
+      if (status === 503) {
+        // @nestjs/terminus reports an unhealthy dependency this way; keep its details (no secrets in them).
+        return { status, code: ErrorCode.SERVICE_UNAVAILABLE, message: JSON.stringify(exception.getResponse()) };
+      }
+      if (status < 500) return { status, code: status === 401 ? ErrorCode.UNAUTHORIZED : ErrorCode.FORBIDDEN, message: exception.message };
+    }
+    // Fastify's own client errors (malformed query string, body too large, …).
+    const fastifyStatus = (exception as { statusCode?: number } | null)?.statusCode;
+    if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+      return { status: 400, code: ErrorCode.INVALID_PARAMETER, message: 'Malformed request' };
+    }
+    this.logger.error({ err: exception, reqId: request.id }, 'Unhandled error');
+    return { status: 500, code: ErrorCode.INTERNAL, message: 'Internal server error' };
+  }
+}

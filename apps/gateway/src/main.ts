@@ -1,0 +1,8 @@
+/** The gateway alone (workers run as their own processes). */
+import 'reflect-metadata';
+import { loadConfig } from '../../../libs/config/src/index.js';
+import { createGatewayApp, listen } from './bootstrap.js';
+
+const config = loadConfig();
+const app = await createGatewayApp(config);
+console.log(JSON.stringify({ level: 'info', msg: `gateway listening on ${await listen(app, config)}` }));

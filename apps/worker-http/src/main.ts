@@ -1,0 +1,11 @@
+/** worker-http as its own process. */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '../../../libs/config/src/index.js';
+import { nestLogger } from '../../gateway/src/bootstrap.js';
+import { WorkerHttpModule } from './worker-http.module.js';
+
+const config = loadConfig();
+const app = await NestFactory.createApplicationContext(WorkerHttpModule.forRoot(config), { logger: nestLogger(config) });
+app.enableShutdownHooks();
+console.log(JSON.stringify({ level: 'info', msg: 'worker-http consuming trawl-http', pid: process.pid }));

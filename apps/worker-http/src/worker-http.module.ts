@@ -1,0 +1,78 @@
+/** worker-http: consumes the `trawl-http` queue (plain HTTP crawl). */
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
+import { JobName, QueueName } from '../../../libs/contracts/src/index.js';
+import { ExtractionPool } from '../../../libs/extraction/src/index.js';
+import { StaticProxyPool, UndiciHttpClient } from '../../../libs/fetch/src/index.js';
+import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
+import { startJobWorker, WorkerRegistry } from '../../../libs/queue/src/index.js';
+import { CrawlPageHandler } from './crawl-page.handler.js';
+
+const logger = new Logger('WorkerHttp');
+
+@Module({})
+export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private worker?: Worker;
+  private stopAnnouncing?: () => Promise<void>;
+
+  constructor(
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly registry: WorkerRegistry,
+    private readonly handler: CrawlPageHandler,
+    private readonly http: UndiciHttpClient,
+    private readonly extraction: ExtractionPool,
+  ) {}
+
+  static forRoot(config: TrawlConfig, options: { withInfrastructure?: boolean } = {}): DynamicModule {
+    return {
+      module: WorkerHttpModule,
+      imports: options.withInfrastructure === false ? [] : [ConfigModule.forRoot(config), RedisModule],
+      providers: [
+        {
+          provide: UndiciHttpClient,
+          inject: [TRAWL_CONFIG],
+          useFactory: (c: TrawlConfig) => new UndiciHttpClient({ allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES }),
+        },
+        {
+          provide: ExtractionPool,
+          inject: [TRAWL_CONFIG],
+          useFactory: (c: TrawlConfig) => new ExtractionPool({ threads: c.EXTRACTION_THREADS, markdownConverter: c.MARKDOWN_CONVERTER }),
+        },
+        {
+          provide: CrawlPageHandler,
+          inject: [UndiciHttpClient, ExtractionPool, TRAWL_CONFIG],
+          useFactory: (http: UndiciHttpClient, extraction: ExtractionPool, c: TrawlConfig) =>
+            new CrawlPageHandler(http, StaticProxyPool.parse(c.PROXIES), extraction, {
+              maxBytes: c.CRAWL_MAX_BYTES,
+              maxRedirects: c.CRAWL_MAX_REDIRECTS,
+            }),
+        },
+      ],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker = startJobWorker(
+      this.redis,
+      this.config.REDIS_PREFIX,
+      QueueName.http,
+      { [JobName.crawlPage]: (payload) => this.handler.handle(payload) },
+      {
+        concurrency: this.config.WORKER_HTTP_CONCURRENCY,
+        lockMs: this.config.WORKER_LOCK_MS,
+        onError: (error) => logger.error({ err: error }, 'worker-http job fault'),
+      },
+    );
+    this.stopAnnouncing = this.registry.announce('worker-http');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stopAnnouncing?.();
+    await this.worker?.close();
+    await this.http.close();
+    await this.extraction.close();
+  }
+}

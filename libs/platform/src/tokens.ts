@@ -1,0 +1,3 @@
+/** Injection tokens for the shared infrastructure providers. */
+export const REDIS = Symbol('REDIS');
+export const CLOCK = Symbol('CLOCK');
