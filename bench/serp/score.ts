@@ -1,0 +1,97 @@
+/**
+ * SERP parser scores on the real-page corpus (../shared/corpus/serp): per-source organic match rate against the
+ * reference parses, serp-spider YAML fields, DuckDuckGo pinned counts, block/no-results classification, and the
+ * parse-time median. Run: `npm run build && node dist/bench/serp/score.js [--verbose]`.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEngines, detectVerdict, parseGoogleSerp } from '../../libs/serp/src/index.js';
+import {
+  allPages, bingReferenceCases, corpusRoot, DUCKDUCKGO_PINNED_COUNTS, googleReferenceCases, readPage, serpSpiderCases, VERDICT_CASES,
+} from '../../libs/serp/src/conformance/corpus.js';
+import { scoreReferenceCase, totalsBySource } from '../../libs/serp/src/conformance/reference-score.js';
+import { scoreSpiderCase } from '../../libs/serp/src/conformance/serp-spider-score.js';
+
+const verbose = process.argv.includes('--verbose');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const root = corpusRoot(repoRoot) ?? corpusRoot(process.cwd());
+if (!root) {
+  console.log('serp corpus not found at ../shared/corpus/serp — nothing to score');
+  process.exit(0);
+}
+
+const pct = (a: number, b: number) => (b ? `${((a / b) * 100).toFixed(1)} %` : 'n/a');
+
+// Reference parses (Google 2023 desktop/mobile/no-JS, Bing no-JS 2021)
+const scores = [
+  ...googleReferenceCases(root).map((c) => scoreReferenceCase(c, 'google')),
+  ...bingReferenceCases(root).map((c) => scoreReferenceCase(c, 'bing')),
+].filter((s) => s !== null);
+console.log('== organic results vs reference parses (link + title equal, snippet F1 >= 0.9, order kept)');
+for (const t of totalsBySource(scores)) {
+  console.log(`${t.source.padEnd(22)} ${String(t.matched).padStart(4)}/${String(t.total).padEnd(4)} ${pct(t.matched, t.total).padStart(8)}`
+    + `   (reference ads left out: ${t.refAds})   related searches ${t.relatedMatched}/${t.relatedTotal}`);
+}
+if (verbose) {
+  for (const s of scores) for (const m of s.organic.misses) console.log(`   miss ${s.source}/${s.name}: ${m.ref.url} — ${m.why}`);
+}
+
+// serp-spider YAML
+let asserted = 0;
+let passed = 0;
+for (const c of serpSpiderCases(root)) {
+  const s = scoreSpiderCase(c);
+  asserted += s.asserted;
+  passed += s.passed;
+  if (verbose) for (const f of s.failures) console.log(`   fail ${path.basename(c.yaml)}: ${f}`);
+}
+console.log(`\n== serp-spider YAML expectations: ${passed}/${asserted} asserted fields ${pct(passed, asserted)}`);
+
+// DuckDuckGo pinned counts
+const engines = createEngines({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/' });
+let ddgOk = 0;
+const ddgPages = Object.entries(DUCKDUCKGO_PINNED_COUNTS);
+for (const [rel, expected] of ddgPages) {
+  const got = engines.duckduckgo.parseWeb?.(readPage(path.join(root, 'duckduckgo', rel)), { query: '', page: 1 }).page?.search_results.length ?? 0;
+  if (got === expected) ddgOk++;
+  else console.log(`   duckduckgo ${rel}: ${got} results, pinned ${expected}`);
+}
+console.log(`\n== DuckDuckGo pages with every organic result extracted: ${ddgOk}/${ddgPages.length}`);
+
+// Verdicts
+let verdictOk = 0;
+for (const c of VERDICT_CASES) {
+  const v = detectVerdict(c.engine, readPage(path.join(root, c.file)));
+  if (v.kind === c.expect) verdictOk++;
+  else console.log(`   verdict ${c.file}: ${JSON.stringify(v)}, expected ${c.expect}`);
+}
+console.log(`== no-results / block pages classified as such: ${verdictOk}/${VERDICT_CASES.length}`);
+
+// Parse time: every page, after warm-up, median of 5 runs per page; then the median over pages.
+const pages = allPages(root).map((p) => ({ ...p, html: readPage(p.file) }));
+const parseOnce = (p: (typeof pages)[number]) => {
+  if (p.engine === 'google') parseGoogleSerp(p.html, { type: 'search', page: 1, num: 10 });
+  else engines[p.engine].parseWeb?.(p.html, { query: '', page: 1 });
+};
+for (let i = 0; i < 2; i++) pages.forEach(parseOnce);
+// Wall time, and CPU time (process.cpuUsage) which stays meaningful when other jobs share the cores.
+const wall: number[] = [];
+const cpu: number[] = [];
+for (const p of pages) {
+  const w: number[] = [];
+  const c: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const u = process.cpuUsage();
+    parseOnce(p);
+    const d = process.cpuUsage(u);
+    w.push(performance.now() - t);
+    c.push((d.user + d.system) / 1000);
+  }
+  wall.push(w.sort((a, b) => a - b)[2]);
+  cpu.push(c.sort((a, b) => a - b)[2]);
+}
+const at = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))].toFixed(2);
+console.log(`\n== parse time over ${pages.length} pages (median of 5 runs per page, after warm-up)`);
+console.log(`wall: median ${at(wall, 0.5)} ms, p90 ${at(wall, 0.9)} ms, max ${at(wall, 1)} ms`);
+console.log(`cpu:  median ${at(cpu, 0.5)} ms, p90 ${at(cpu, 0.9)} ms, max ${at(cpu, 1)} ms`);

@@ -1,0 +1,221 @@
+/**
+ * Cleaning step: strips what a reader never sees or never wants (scripts, styles, frames, hidden nodes, ads and
+ * trackers, consent banners, site navigation/footer/sidebars) and makes every URL absolute. Works in place on the
+ * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
+ */
+import { Document, Element, isTag, relink, classAndId, type ChildNode, type ParentNode } from './dom.js';
+
+/** Never content: dropped with their whole subtree. */
+const DROP_TAGS = new Set([
+  'script', 'style', 'noscript', 'iframe', 'frame', 'frameset', 'template', 'svg', 'canvas', 'object', 'embed',
+  'applet', 'input', 'button', 'select', 'textarea', 'option', 'datalist', 'dialog', 'math', 'map', 'area', 'audio',
+  'video', 'source', 'track', 'param', 'base', 'portal', 'slot',
+  // ruby annotations (furigana) would interleave readings with the text they annotate
+  'rt', 'rp',
+]);
+/** Structural boilerplate: site chrome rather than content. `header`/`footer` only outside an article. */
+const CHROME_TAGS = new Set(['nav', 'aside', 'menu']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog', 'tablist']);
+
+/** class/id words of consent banners, ads, trackers and popups: removed even in conservative mode. */
+const JUNK_RE =
+  /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-only|visually[-_]*hidden|screen[-_]*reader[-_]*text)(?=$|[\s_-])/;
+/** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
+const CHROME_RE =
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|print|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
+/** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
+const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
+
+const TRACKER_SRC_RE =
+  /(?:doubleclick\.net|google-analytics\.com|googletagmanager\.com|facebook\.com\/tr|scorecardresearch\.com|quantserve\.com|pixel\.|\/pixel[./?]|\/beacon[./?]|analytics\.|chartbeat\.|omtrdc\.net|bat\.bing\.com|adsystem\.|adservice\.|amazon-adsystem|taboola\.com|outbrain\.com)/i;
+
+const URL_ATTRS = ['href', 'src', 'poster', 'cite', 'action', 'longdesc', 'background'];
+const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-lazy', 'data-hi-res-src', 'data-full-src'];
+
+export interface CleanOptions {
+  /** Final URL of the page: relative URLs are resolved against it (or against <base href>). */
+  url: string;
+  /** Also remove page chrome found by class/id words (sidebars, share bars, related links…). */
+  aggressive: boolean;
+}
+
+function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if ('hidden' in a) return true;
+  if (a['aria-hidden'] === 'true' && el.name !== 'img' && !el.attribs.class?.includes('fallback-image')) return true;
+  const style = a.style;
+  if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  return false;
+}
+
+function resolveUrl(value: string, base: URL | undefined): string {
+  const v = value.trim();
+  if (!base || v === '' || v.startsWith('#') || /^(?:data|javascript|mailto|tel|about|blob):/i.test(v)) return v;
+  try {
+    return new URL(v, base).href;
+  } catch {
+    return v;
+  }
+}
+
+function resolveSrcset(value: string, base: URL | undefined): string {
+  return value
+    .split(',')
+    .map((part) => {
+      const [u, ...descr] = part.trim().split(/\s+/);
+      return u ? [resolveUrl(u, base), ...descr].join(' ') : '';
+    })
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The URL relative links resolve against: `<base href>` (itself relative to the page URL) or the page URL. */
+export function documentBaseUrl(doc: Document, url: string): URL | undefined {
+  let pageUrl: URL | undefined;
+  try {
+    pageUrl = new URL(url);
+  } catch {
+    pageUrl = undefined;
+  }
+  const base = findBase(doc);
+  if (base) {
+    try {
+      return new URL(base, pageUrl);
+    } catch {
+      /* invalid <base>: ignore it */
+    }
+  }
+  return pageUrl;
+}
+
+function findBase(node: ParentNode): string | undefined {
+  for (const c of node.children) {
+    if (!isTag(c)) continue;
+    if (c.name === 'base' && c.attribs.href) return c.attribs.href;
+    if (c.name === 'body') return undefined;
+    const found = findBase(c);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function fixAttributes(el: Element, base: URL | undefined): void {
+  const a = el.attribs;
+  for (const name of Object.keys(a)) {
+    if (name.startsWith('on') || name === 'style') delete a[name];
+  }
+  if (el.name === 'img' || el.name === 'source') {
+    const src = a.src;
+    if (!src || src.startsWith('data:')) {
+      for (const lazy of LAZY_SRC_ATTRS) {
+        if (a[lazy] && !a[lazy].startsWith('data:')) {
+          a.src = a[lazy];
+          break;
+        }
+      }
+    }
+    if (!a.srcset && a['data-srcset']) a.srcset = a['data-srcset'];
+    if (a.srcset) a.srcset = resolveSrcset(a.srcset, base);
+  }
+  for (const name of URL_ATTRS) if (a[name] !== undefined) a[name] = resolveUrl(a[name], base);
+}
+
+function isTrackerImage(el: Element): boolean {
+  const a = el.attribs;
+  if (a.width === '1' && a.height === '1') return true;
+  return a.src !== undefined && TRACKER_SRC_RE.test(a.src);
+}
+
+function insideArticle(el: Element): boolean {
+  for (let p = el.parent; p; p = p.parent) {
+    if (isTag(p) && (p.name === 'article' || p.name === 'main' || p.attribs.itemprop === 'articleBody')) return true;
+  }
+  return false;
+}
+
+/**
+ * Class/id words are a guess; a wrapper that holds the article must survive one (`Page-ad-margins` around the
+ * whole LA Times page). Protected: ancestors of <main>, itemprop=articleBody, strong content classes and
+ * substantial <article>s, and any node holding more than half of the page's text.
+ */
+interface Guard {
+  protectedNodes: Set<Element>;
+  textLen: Map<Element, number>;
+  bodyText: number;
+}
+
+const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
+const NO_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg']);
+
+function measure(node: ParentNode, guard: Guard): number {
+  let len = 0;
+  let landmark = false;
+  for (const c of node.children) {
+    if (c.type === 'text') len += c.data.trim().length;
+    else if (isTag(c) && !NO_TEXT_TAGS.has(c.name)) len += measure(c, guard);
+  }
+  if (isTag(node as ChildNode)) {
+    const el = node as Element;
+    guard.textLen.set(el, len);
+    landmark =
+      el.name === 'main' ||
+      el.attribs.itemprop === 'articleBody' ||
+      (el.name === 'article' && len >= 500) ||
+      (len >= 500 && STRONG_CONTENT_RE.test(classAndId(el)));
+    if (landmark) for (let p = el.parent; p && isTag(p); p = p.parent) guard.protectedNodes.add(p);
+  }
+  return len;
+}
+
+function guarded(el: Element, guard: Guard): boolean {
+  return guard.protectedNodes.has(el) || (guard.textLen.get(el) ?? 0) > guard.bodyText * 0.5;
+}
+
+function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
+  const name = el.name;
+  if (DROP_TAGS.has(name)) return true;
+  if (name === 'link') return el.attribs.rel?.toLowerCase() !== 'canonical';
+  if (name === 'html' || name === 'body' || name === 'head' || name === 'title' || name === 'meta') return false;
+  if (isHidden(el) && !guarded(el, guard)) return true;
+  if (name === 'img' && isTrackerImage(el)) return true;
+  const words = classAndId(el);
+  if (words && JUNK_RE.test(words) && !CONTENT_RE.test(words) && !guarded(el, guard)) return true;
+  if (!aggressive) return false;
+  if (name === 'main' || name === 'article') return false;
+  if (guarded(el, guard)) return false;
+  if (CHROME_TAGS.has(name)) return true;
+  const role = el.attribs.role;
+  if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
+  if ((name === 'header' || name === 'footer') && !insideArticle(el)) return true;
+  if (words && CHROME_RE.test(words) && !CONTENT_RE.test(words)) return true;
+  return false;
+}
+
+function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: boolean, guard: Guard): void {
+  let changed = false;
+  const kept: ChildNode[] = [];
+  for (const c of parent.children) {
+    if (isTag(c)) {
+      if (shouldDrop(c, aggressive, guard)) {
+        changed = true;
+        continue;
+      }
+      fixAttributes(c, base);
+      cleanChildren(c, base, aggressive, guard);
+      kept.push(c);
+    } else if (c.type === 'text' || c.type === 'directive') {
+      kept.push(c);
+    } else {
+      changed = true; // comments, CDATA
+    }
+  }
+  if (changed) relink(parent, kept);
+}
+
+/** Clean the document in place. */
+export function cleanDocument(doc: Document, options: CleanOptions): void {
+  const base = documentBaseUrl(doc, options.url);
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), bodyText: 0 };
+  guard.bodyText = measure(doc, guard);
+  cleanChildren(doc, base, options.aggressive, guard);
+}

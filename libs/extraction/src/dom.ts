@@ -1,0 +1,116 @@
+/**
+ * Small DOM toolkit over htmlparser2/domhandler (the fastest parser measured here: ~2 ms median on the Zyte pages).
+ * Every pipeline step works on this tree in place; nothing here throws on odd markup.
+ */
+import { parseDocument } from 'htmlparser2';
+import { Document, Element, Text, isTag, isText, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
+import render from 'dom-serializer';
+
+export { Document, Element, Text, isTag, isText };
+export type { AnyNode, ChildNode, ParentNode };
+
+export function parseHtml(html: string): Document {
+  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+}
+
+export function serialize(node: AnyNode | AnyNode[]): string {
+  return render(node, { decodeEntities: true, encodeEntities: 'utf8' });
+}
+
+/** Elements whose content starts on a new line in rendered text. */
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr',
+  'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th',
+  'thead', 'tr', 'ul', 'caption', 'option', 'legend', 'listing', 'plaintext', 'xmp', 'title',
+]);
+
+export const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+export function removeNode(node: ChildNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const siblings = parent.children;
+  const i = siblings.indexOf(node);
+  if (i >= 0) siblings.splice(i, 1);
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+}
+
+/** Remove many children of one parent at once (O(n) instead of O(n²) splices). */
+export function removeChildren(parent: ParentNode, doomed: Set<ChildNode>): void {
+  if (doomed.size === 0) return;
+  const kept: ChildNode[] = [];
+  for (const c of parent.children) {
+    if (doomed.has(c)) c.parent = null;
+    else kept.push(c);
+  }
+  relink(parent, kept);
+}
+
+export function relink(parent: ParentNode, children: ChildNode[]): void {
+  parent.children = children;
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
+    c.parent = parent;
+    c.prev = i > 0 ? children[i - 1] : null;
+    c.next = i + 1 < children.length ? children[i + 1] : null;
+  }
+}
+
+export function textContent(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (isTag(node) || node instanceof Document) {
+    let out = '';
+    for (const c of node.children) out += textContent(c);
+    return out;
+  }
+  return '';
+}
+
+export function findFirst(root: AnyNode, pred: (el: Element) => boolean): Element | undefined {
+  if (!('children' in root)) return undefined;
+  for (const c of (root as ParentNode).children) {
+    if (!isTag(c)) continue;
+    if (pred(c)) return c;
+    const found = findFirst(c, pred);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function findAll(root: AnyNode, pred: (el: Element) => boolean, out: Element[] = []): Element[] {
+  if (!('children' in root)) return out;
+  for (const c of (root as ParentNode).children) {
+    if (!isTag(c)) continue;
+    if (pred(c)) out.push(c);
+    findAll(c, pred, out);
+  }
+  return out;
+}
+
+export function hasAncestor(el: AnyNode, pred: (el: Element) => boolean): boolean {
+  for (let p = el.parent; p; p = p.parent) if (isTag(p) && pred(p)) return true;
+  return false;
+}
+
+/** class + id, lower-cased, for boilerplate pattern matching. */
+export function classAndId(el: Element): string {
+  const c = el.attribs.class;
+  const i = el.attribs.id;
+  if (!c && !i) return '';
+  return `${c ?? ''} ${i ?? ''}`.toLowerCase();
+}
+
+export function bodyOf(doc: Document): Element | Document {
+  const html = doc.children.find((c): c is Element => isTag(c) && c.name === 'html');
+  const body = html?.children.find((c): c is Element => isTag(c) && c.name === 'body');
+  return body ?? findFirst(doc, (e) => e.name === 'body') ?? doc;
+}
+
+export function headOf(doc: Document): Element | undefined {
+  return findFirst(doc, (e) => e.name === 'head' || e.name === 'body') ?? undefined;
+}

@@ -1,0 +1,105 @@
+/**
+ * The format pipeline: parse → metadata → clean → main content → markdown / text. Each step is a pure function of
+ * its input (see the modules it imports) so it can be tested and timed alone; `formatPage` composes them and never
+ * throws.
+ */
+import type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
+import { bodyOf, findAll, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { cleanDocument } from './clean.js';
+import { extractMainContent } from './main-content.js';
+import { extractMetadataFromDocument } from './metadata.js';
+import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
+import { renderText } from './text.js';
+
+export interface FormatOptions {
+  /** Final URL of the page, for absolutising links. */
+  url: string;
+  formats: OutputFormats;
+  markdownConverter?: MarkdownConverterName;
+}
+
+/** Below this many characters of text, the main-content pick is treated as a miss. */
+const MIN_MAIN_TEXT = 200;
+
+export interface MainContent {
+  /** The nodes that make up the main content (or the whole cleaned body when none was found). */
+  nodes: ParentNode[];
+  /** False when the whole cleaned page is returned because no main content was found. */
+  found: boolean;
+}
+
+/** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
+export function selectMainContent(doc: Document, html: string, url: string): MainContent {
+  const body = bodyOf(doc);
+  const main = extractMainContent(body);
+  const mainText = main ? renderText(main).length : 0;
+  if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
+
+  // Too little: the aggressive cleaning may have eaten the article (a "sidebar" class on a wrapper…). Retry on a
+  // conservatively cleaned copy, like Readability's flag-relaxing retries, and keep whichever yields more text.
+  const relaxed = parseHtml(html);
+  cleanDocument(relaxed, { url, aggressive: false });
+  const relaxedBody = bodyOf(relaxed);
+  const relaxedMain = extractMainContent(relaxedBody);
+  const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
+  if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
+  if (main && mainText > 0) return { nodes: main, found: true };
+  // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty).
+  const bodyText = renderText(body).length;
+  return { nodes: [bodyText > 0 ? body : relaxedBody], found: false };
+}
+
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * page_text is the body text: the headline repeating the page title is metadata (as in Readability and
+ * trafilatura output), so a heading that matches the title is left out; Markdown keeps it.
+ */
+function withoutTitleHeading(nodes: ParentNode[], title: string | undefined): ParentNode[] {
+  if (!title) return nodes;
+  const t = squash(title);
+  const h = nodes.flatMap((n) => findAll(n, (e) => e.name === 'h1' || e.name === 'h2')).find((e) => {
+    const ht = squash(textContent(e));
+    return ht.length > 0 && (t.includes(ht) || ht.includes(t));
+  });
+  if (!h) return nodes;
+  const clone = nodes.map((n) => n); // the tree is ours; detaching the heading only affects text rendering now
+  removeNode(h);
+  return clone;
+}
+
+function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata = {}): FormattedPage {
+  const page: FormattedPage = { metadata };
+  if (formats.raw_html) page.raw_html = html;
+  if (formats.enhanced_html) page.enhanced_html = '';
+  if (formats.markdown) page.markdown = '';
+  if (formats.page_text) page.page_text = '';
+  return page;
+}
+
+/** Run the pipeline for the requested formats. Pure and synchronous; never throws. */
+export function formatPage(html: string, options: FormatOptions): FormattedPage {
+  const input = typeof html === 'string' ? html : '';
+  const { formats, url } = options;
+  let metadata: PageMetadata = {};
+  try {
+    const doc = parseHtml(input);
+    metadata = extractMetadataFromDocument(doc, url);
+    const page: FormattedPage = { metadata };
+    if (formats.raw_html) page.raw_html = input;
+    cleanDocument(doc, { url, aggressive: true });
+    if (formats.enhanced_html) {
+      const hasDoctype = doc.children.some((c) => c.type === 'directive');
+      page.enhanced_html = (hasDoctype ? '' : '<!DOCTYPE html>\n') + serialize(doc);
+    }
+    if (!formats.markdown && !formats.page_text) return page;
+
+    const { nodes } = selectMainContent(doc, input, url);
+    if (formats.markdown) page.markdown = markdownConverter(options.markdownConverter).convert(serialize(nodes as Element[]));
+    if (formats.page_text) page.page_text = renderText(withoutTitleHeading(nodes, metadata.title));
+    return page;
+  } catch {
+    // Pathological input (deep nesting, converter panic): return what we can rather than fail the crawl.
+    return emptyPage(input, formats, metadata);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Output-format pipeline (raw_html, enhanced_html, markdown, page_text + metadata) for crawled pages.
+ * `formatPage` is the pure entry point; `ExtractionPool` runs it on worker threads.
+ */
+export type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
+export { formatPage, selectMainContent, type FormatOptions, type MainContent } from './format-page.js';
+export { extractMetadata, extractMetadataFromDocument } from './metadata.js';
+export { decodeHtml, charsetFromContentType, charsetFromMeta } from './decode.js';
+export { ExtractionPool, type ExtractionPoolOptions } from './pool.js';
+export { markdownConverter, tidyMarkdown, type MarkdownConverter, type MarkdownConverterName } from './markdown/converters.js';
+export { cleanDocument, type CleanOptions } from './clean.js';
+export { extractMainContent } from './main-content.js';
+export { renderText } from './text.js';
+export { markdownToText } from './markdown/to-text.js';
+export { parseHtml, serialize } from './dom.js';

@@ -1,0 +1,403 @@
+/**
+ * Main-content detection on a cleaned document. Readability's paragraph scoring (text length, commas, link
+ * density, class/id weights, propagated to ancestors) picks the article container and the siblings that belong
+ * with it; semantic markers (itemprop=articleBody, <article>, entry-content…) are strong votes; then a
+ * conditional prune drops link lists, share bars and widgets left inside the container.
+ * Returns the nodes that make up the main content, in document order, or undefined when nothing qualifies.
+ */
+import { removeInnerBoilerplate } from './inner-boilerplate.js';
+import { Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+
+interface Stats {
+  /** characters of whitespace-collapsed text */
+  text: number;
+  /** characters inside <a> */
+  link: number;
+  commas: number;
+}
+
+const POSITIVE_RE =
+  /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|hentry|h-entry|main|page|pagination|post|post[-_]*body|post[-_]*content|text|blog|story|story[-_]*body|prose|rich[-_]*text)(?=$|[\s_-])/;
+const NEGATIVE_RE =
+  /(?:^|[\s_-])(?:hidden|banner|combx|comment|comments|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|sharing|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|date|timestamp|caption|credit|newsletter|subscribe|social|breadcrumb|breadcrumbs|nav|menu|recommend|recommended|trending|popular|teaser|ad|ads|advert)(?=$|[\s_-])/;
+const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|article[-_]*text|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|story[-_]*content|body[-_]*text|main[-_]*content|content[-_]*body|article__body|c-article-body)(?=$|[\s_-])/;
+
+const SCORE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'section', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
+const DIV_LIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center']);
+const BLOCKISH = new Set([
+  'p', 'div', 'section', 'article', 'main', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5',
+  'h6', 'figure', 'form', 'header', 'footer', 'aside', 'nav', 'address', 'hr', 'img', 'br',
+]);
+const INLINE_TAGS = new Set(['a', 'b', 'strong', 'i', 'em', 'u', 's', 'span', 'font', 'small', 'big', 'sub', 'sup', 'abbr', 'cite', 'code', 'q', 'mark', 'time', 'label', 'tt', 'var', 'del', 'ins', 'kbd', 'samp', 'bdi', 'bdo', 'data', 'dfn', 'strike', 'nobr', 'wbr']);
+const COMMA_RE = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
+
+function collapsedLength(s: string): number {
+  let n = 0;
+  let space = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ws = c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160;
+    if (ws) {
+      if (!space) n++;
+      space = true;
+    } else {
+      n++;
+      space = false;
+    }
+  }
+  return n;
+}
+
+function countCommas(s: string): number {
+  const m = s.match(COMMA_RE);
+  return m ? m.length : 0;
+}
+
+export class ContentScorer {
+  private readonly stats = new Map<Element, Stats>();
+  private readonly scores = new Map<Element, number>();
+
+  constructor(private readonly root: ParentNode) {
+    this.computeStats(root, false);
+  }
+
+  private computeStats(node: ParentNode, inLink: boolean): Stats {
+    const s: Stats = { text: 0, link: 0, commas: 0 };
+    for (const c of node.children) {
+      if (isText(c)) {
+        const len = collapsedLength(c.data);
+        s.text += len;
+        if (inLink) s.link += len;
+        s.commas += countCommas(c.data);
+      } else if (isTag(c)) {
+        const cs = this.computeStats(c, inLink || c.name === 'a');
+        s.text += cs.text;
+        s.link += cs.link;
+        s.commas += cs.commas;
+      }
+    }
+    if (isTag(node as AnyNode)) this.stats.set(node as Element, s);
+    return s;
+  }
+
+  statsOf(el: Element): Stats {
+    return this.stats.get(el) ?? { text: 0, link: 0, commas: 0 };
+  }
+
+  linkDensity(el: Element): number {
+    const s = this.statsOf(el);
+    return s.text === 0 ? 0 : s.link / s.text;
+  }
+
+  static classWeight(el: Element): number {
+    const words = classAndId(el);
+    let w = 0;
+    if (el.attribs.itemprop === 'articleBody') w += 50;
+    if (!words) return w;
+    if (STRONG_CONTENT_RE.test(words)) w += 50;
+    else if (POSITIVE_RE.test(words)) w += 25;
+    if (NEGATIVE_RE.test(words)) w -= 25;
+    return w;
+  }
+
+  /** A div whose children are all inline behaves like a paragraph. */
+  private isParagraphLike(el: Element): boolean {
+    if (SCORE_TAGS.has(el.name)) return el.name !== 'section' || !this.hasBlockChild(el);
+    if (!DIV_LIKE.has(el.name)) return false;
+    return !this.hasBlockChild(el);
+  }
+
+  private hasBlockChild(el: Element): boolean {
+    for (const c of el.children) if (isTag(c) && BLOCKISH.has(c.name) && c.name !== 'br' && c.name !== 'img') return true;
+    return false;
+  }
+
+  private initialScore(el: Element): number {
+    let base = 0;
+    switch (el.name) {
+      case 'div': case 'article': case 'main': base = 5; break;
+      case 'pre': case 'td': case 'blockquote': base = 3; break;
+      case 'address': case 'ol': case 'ul': case 'dl': case 'dd': case 'dt': case 'li': case 'form': base = -3; break;
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': case 'th': base = -5; break;
+      default: base = 0;
+    }
+    return base + ContentScorer.classWeight(el);
+  }
+
+  private addScore(el: Element, value: number): void {
+    const cur = this.scores.get(el);
+    this.scores.set(el, (cur ?? this.initialScore(el)) + value);
+  }
+
+  /** Credit a paragraph of `text` chars with `commas` commas to the ancestors starting at `from`. */
+  private credit(from: ParentNode | null, text: number, commas: number): void {
+    if (text < 25) return;
+    const score = 1 + commas + Math.min(Math.floor(text / 100), 3);
+    let level = 0;
+    for (let p = from; p && isTag(p) && level < 5; p = p.parent, level++) {
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      this.addScore(p, score / divider);
+    }
+  }
+
+  private scoreParagraphs(node: ParentNode): void {
+    // Loose text directly inside a container (text nodes and inline elements between blocks) counts as a paragraph
+    // of that container, as Readability does by wrapping such runs in <p>.
+    let looseText = 0;
+    let looseCommas = 0;
+    const flushLoose = (): void => {
+      if (isTag(node as AnyNode)) this.credit(node, looseText, looseCommas);
+      looseText = 0;
+      looseCommas = 0;
+    };
+    for (const c of node.children) {
+      if (isText(c)) {
+        looseText += collapsedLength(c.data);
+        looseCommas += countCommas(c.data);
+        continue;
+      }
+      if (!isTag(c)) continue;
+      if (INLINE_TAGS.has(c.name) && !this.hasBlockChild(c)) {
+        const s = this.statsOf(c);
+        looseText += s.text;
+        looseCommas += s.commas;
+        continue;
+      }
+      if (c.name === 'br' || c.name === 'img') continue;
+      flushLoose();
+      if (this.isParagraphLike(c)) {
+        const s = this.statsOf(c);
+        this.credit(c.parent, s.text, s.commas);
+        if (c.name === 'li' || c.name === 'td' || c.name === 'blockquote' || c.name === 'section') this.scoreParagraphs(c);
+      } else {
+        this.scoreParagraphs(c);
+      }
+    }
+    if (!this.isParagraphLikeNode(node)) flushLoose();
+  }
+
+  private isParagraphLikeNode(node: ParentNode): boolean {
+    return isTag(node as AnyNode) && this.isParagraphLike(node as Element);
+  }
+
+  private finalScore(el: Element): number {
+    return (this.scores.get(el) ?? 0) * (1 - this.linkDensity(el));
+  }
+
+  /** Pick the main-content nodes. */
+  select(): Element[] | undefined {
+    this.scoreParagraphs(this.root);
+    const candidates = [...this.scores.keys()].filter((e) => e.name !== 'html');
+    if (candidates.length === 0) return undefined;
+    candidates.sort((a, b) => this.finalScore(b) - this.finalScore(a));
+    let top = candidates[0];
+    const topScore = this.finalScore(top);
+
+    // Several strong candidates under one ancestor: the article is split into blocks — take the common ancestor.
+    const alternatives = candidates.slice(1, 6).filter((c) => this.finalScore(c) >= topScore * 0.75);
+    if (alternatives.length >= 2) {
+      for (let p = top.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
+        const containing = alternatives.filter((a) => contains(p, a)).length;
+        if (containing >= 2) {
+          top = p;
+          break;
+        }
+      }
+    }
+    // Climb while the parent scores better (the top candidate was one block of a larger article).
+    let lastScore = this.finalScore(top);
+    const threshold = lastScore / 3;
+    for (let p = top.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
+      if (!this.scores.has(p)) continue;
+      const ps = this.finalScore(p);
+      if (ps < threshold) break;
+      if (ps > lastScore) {
+        top = p;
+        break;
+      }
+      lastScore = ps;
+    }
+    // Only child: its parent frames the same content.
+    while (top.parent && isTag(top.parent) && top.parent.name !== 'body' && top.parent.children.filter(isTag).length === 1) {
+      top = top.parent;
+    }
+
+    // Semantic container: prefer an explicit article body that holds most of the scored text.
+    const semantic = this.semanticContainer(top);
+    if (semantic) top = semantic;
+
+    return this.withSiblings(top);
+  }
+
+  private semanticContainer(top: Element): Element | undefined {
+    const topText = this.statsOf(top).text;
+    let best: Element | undefined;
+    let bestText = 0;
+    for (const [el, s] of this.stats) {
+      const strong = el.attribs.itemprop === 'articleBody' || STRONG_CONTENT_RE.test(classAndId(el));
+      if (!strong) continue;
+      if (s.text > bestText && this.linkDensity(el) < 0.4) {
+        best = el;
+        bestText = s.text;
+      }
+    }
+    if (!best) return undefined;
+    // Inside the chosen top, or a superset of it — either way it must carry most of the text.
+    if (contains(best, top) && bestText <= topText * 1.6) return best;
+    if (contains(top, best) && bestText >= topText * 0.6) return best;
+    if (!contains(top, best) && !contains(best, top) && bestText >= topText * 0.8) return best;
+    return undefined;
+  }
+
+  private withSiblings(top: Element): Element[] {
+    const parent = top.parent;
+    if (!parent || !isTag(parent)) return [top];
+    const topScore = this.finalScore(top);
+    const threshold = Math.max(10, topScore * 0.2);
+    const topClass = top.attribs.class ?? '';
+    const out: Element[] = [];
+    for (const sib of parent.children) {
+      if (!isTag(sib)) continue;
+      if (sib === top) {
+        out.push(sib);
+        continue;
+      }
+      let bonus = 0;
+      if (topClass && sib.attribs.class === topClass) bonus += topScore * 0.2;
+      if (this.scores.has(sib) && this.finalScore(sib) + bonus >= threshold) {
+        out.push(sib);
+        continue;
+      }
+      if (sib.name === 'p') {
+        const s = this.statsOf(sib);
+        const ld = this.linkDensity(sib);
+        if ((s.text > 80 && ld < 0.25) || (s.text > 0 && s.text <= 80 && ld === 0 && /\.( |$)/.test(textOf(sib)))) out.push(sib);
+      }
+    }
+    return out;
+  }
+
+  /** Readability's conditional cleaning, run on the selected content. */
+  prune(nodes: Element[]): void {
+    this.contentText = nodes.reduce((a, n) => a + this.statsOf(n).text, 0);
+    for (const n of nodes) this.pruneChildren(n);
+  }
+
+  /** Text length of the selected content: a block holding most of it is the article itself, never pruned. */
+  private contentText = 0;
+
+  private pruneChildren(node: Element): void {
+    let changed = false;
+    const kept: ChildNode[] = [];
+    for (const c of node.children) {
+      if (isTag(c) && this.shouldPrune(c)) {
+        changed = true;
+        continue;
+      }
+      if (isTag(c)) this.pruneChildren(c);
+      kept.push(c);
+    }
+    if (changed) relink(node, kept);
+  }
+
+  private shouldPrune(el: Element): boolean {
+    const name = el.name;
+    const weight = ContentScorer.classWeight(el);
+    const s = this.statsOf(el);
+    if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80);
+    if (name === 'p') return weight < 0 && s.text < 200;
+    if (!['div', 'section', 'ul', 'ol', 'table', 'form', 'aside', 'header', 'footer', 'figure', 'dl'].includes(name)) {
+      return false;
+    }
+    if (weight < 0 && (this.scores.get(el) ?? 0) + weight < 0 && s.text < 1000) return true;
+    if (s.text > this.contentText * 0.4) return false;
+    if (name === 'table' && isDataTable(el)) return false;
+    if (name === 'figure') return false;
+    if (s.commas >= 10) return false;
+    const ld = this.linkDensity(el);
+    const isList = name === 'ul' || name === 'ol' || name === 'dl';
+    const counts = countTags(el);
+    const p = counts.p;
+    const img = counts.img;
+    const li = counts.li - 100;
+    if (img > 1 && p / img < 0.5 && !hasAncestorTag(el, 'figure')) return true;
+    if (!isList && li > p && s.text < 400) return true;
+    if (counts.input > Math.floor(p / 3)) return true;
+    if (!isList && s.text < 25 && (img === 0 || img > 2) && counts.heading === 0 && !hasAncestorTag(el, 'figure')) return true;
+    if (weight < 25 && ld > 0.2 && !isList && s.text < 2000) return true;
+    if (isList && ld > 0.5) return true;
+    if (weight >= 25 && ld > 0.5) return true;
+    return false;
+  }
+}
+
+function contains(ancestor: Element, node: AnyNode): boolean {
+  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+function hasAncestorTag(el: Element, tag: string): boolean {
+  for (let p = el.parent; p; p = p.parent) if (isTag(p) && p.name === tag) return true;
+  return false;
+}
+
+function textOf(el: AnyNode): string {
+  if (isText(el)) return el.data;
+  if (!isTag(el)) return '';
+  let s = '';
+  for (const c of el.children) s += textOf(c);
+  return s;
+}
+
+function countTags(el: Element): { p: number; img: number; li: number; input: number; heading: number } {
+  const out = { p: 0, img: 0, li: 0, input: 0, heading: 0 };
+  const walk = (n: Element): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (c.name === 'p') out.p++;
+      else if (c.name === 'img') out.img++;
+      else if (c.name === 'li') out.li++;
+      else if (c.name === 'input') out.input++;
+      else if (HEADING_TAGS.has(c.name)) out.heading++;
+      walk(c);
+    }
+  };
+  walk(el);
+  return out;
+}
+
+/** A table with header cells, a caption or several rows and columns holds data rather than layout. */
+export function isDataTable(table: Element): boolean {
+  if (table.attribs.role === 'presentation') return false;
+  let rows = 0;
+  let maxCols = 0;
+  let hasTh = false;
+  let nested = false;
+  const walk = (n: Element, depth: number): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (c.name === 'table' && depth > 0) nested = true;
+      if (c.name === 'caption' || c.name === 'th' || c.name === 'thead') hasTh = true;
+      if (c.name === 'tr') {
+        rows++;
+        maxCols = Math.max(maxCols, c.children.filter((x) => isTag(x) && (x.name === 'td' || x.name === 'th')).length);
+      }
+      if (c.name !== 'table') walk(c, depth + 1);
+      else nested = true;
+    }
+  };
+  walk(table, 0);
+  if (nested) return false;
+  if (hasTh) return true;
+  return rows >= 3 && maxCols >= 2;
+}
+
+/** Select and prune the main content of `root` (normally the cleaned <body>). */
+export function extractMainContent(root: ParentNode): Element[] | undefined {
+  const scorer = new ContentScorer(root);
+  const nodes = scorer.select();
+  if (!nodes) return undefined;
+  scorer.prune(nodes);
+  removeInnerBoilerplate(nodes);
+  return nodes;
+}

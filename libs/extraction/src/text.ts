@@ -1,0 +1,107 @@
+/**
+ * Plain-text rendering of a DOM fragment, roughly what a browser's innerText gives: inline whitespace collapsed,
+ * blocks separated by blank lines, list items and table rows on their own lines, table cells separated by spaces.
+ */
+import { BLOCK_TAGS, isTag, isText, type AnyNode } from './dom.js';
+
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'iframe', 'button', 'select', 'option', 'textarea']);
+const SINGLE_BREAK = new Set(['li', 'tr', 'dt', 'dd', 'option', 'figcaption', 'caption']);
+
+class TextWriter {
+  private out: string[] = [];
+  /** pending separator: 0 none, 1 space, 2 newline, 3 blank line */
+  private pending = 0;
+  private atStart = true;
+
+  text(s: string): void {
+    if (s.length === 0) return;
+    const collapsed = s.replace(/[ \t\n\r\f\u00a0]+/g, (m) => (m.includes('\u00a0') && m.length === 1 ? '\u00a0' : ' '));
+    if (collapsed === ' ' || collapsed === '\u00a0') {
+      if (this.pending < 1) this.pending = 1;
+      return;
+    }
+    let body = collapsed;
+    if (body.startsWith(' ')) {
+      if (this.pending < 1) this.pending = 1;
+      body = body.slice(1);
+    }
+    let trailing = false;
+    if (body.endsWith(' ')) {
+      trailing = true;
+      body = body.slice(0, -1);
+    }
+    this.flush();
+    this.out.push(body);
+    this.atStart = false;
+    if (trailing) this.pending = 1;
+  }
+
+  pre(s: string): void {
+    this.flush();
+    this.out.push(s);
+    this.atStart = false;
+  }
+
+  brk(level: number): void {
+    if (level > this.pending) this.pending = level;
+  }
+
+  private flush(): void {
+    if (!this.atStart) {
+      if (this.pending === 1) this.out.push(' ');
+      else if (this.pending === 2) this.out.push('\n');
+      else if (this.pending === 3) this.out.push('\n\n');
+    }
+    this.pending = 0;
+  }
+
+  toString(): string {
+    return this.out.join('');
+  }
+}
+
+function walk(node: AnyNode, w: TextWriter, inPre: boolean): void {
+  if (isText(node)) {
+    if (inPre) w.pre(node.data);
+    else w.text(node.data);
+    return;
+  }
+  if (!isTag(node)) {
+    if ('children' in node) for (const c of (node as { children: AnyNode[] }).children) walk(c, w, inPre);
+    return;
+  }
+  const name = node.name;
+  if (SKIP.has(name)) return;
+  if (name === 'br') {
+    w.brk(2);
+    return;
+  }
+  if (name === 'hr') {
+    w.brk(3);
+    return;
+  }
+  if (name === 'td' || name === 'th') {
+    w.brk(1);
+    for (const c of node.children) walk(c, w, inPre);
+    w.brk(1);
+    return;
+  }
+  const block = BLOCK_TAGS.has(name);
+  const level = SINGLE_BREAK.has(name) ? 2 : 3;
+  if (block) w.brk(level);
+  const pre = inPre || name === 'pre' || name === 'textarea';
+  for (const c of node.children) walk(c, w, pre);
+  if (block) w.brk(level);
+}
+
+/** Render nodes to readable plain text. */
+export function renderText(nodes: AnyNode | AnyNode[]): string {
+  const w = new TextWriter();
+  for (const n of Array.isArray(nodes) ? nodes : [nodes]) walk(n, w, false);
+  return w
+    .toString()
+    .replace(/\u00ad/g, '') // soft hyphens are invisible break hints, not text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,12 @@
+/**
+ * libs/fetch — the HTTP fetch layer: an undici client with redirects, decompression, charset detection, size and time
+ * caps and the SSRF guard; forward-proxy routing with a per-country pool; device-consistent request headers.
+ */
+export type { FetchOptions, FetchResult, HttpClient } from './types.js';
+export { UndiciHttpClient, type UndiciHttpClientOptions } from './http-client.js';
+export { AddressGuard, type AddressGuardOptions, type AddressKind } from './address-guard.js';
+export { classifyIp, describeAddressKind } from './ip-address.js';
+export type { DnsResolver } from './guarded-lookup.js';
+export { StaticProxyPool, ANY_COUNTRY, proxyForCountry, redactProxy } from './proxy-pool.js';
+export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
+export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';
