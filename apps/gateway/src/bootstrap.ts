@@ -54,7 +54,6 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
     }
     done();
   });
-  app.enableShutdownHooks();
   return app;
 }
 

@@ -5,4 +5,5 @@ import { createGatewayApp, listen } from './bootstrap.js';
 
 const config = loadConfig();
 const app = await createGatewayApp(config);
+app.enableShutdownHooks();
 console.log(JSON.stringify({ level: 'info', msg: `gateway listening on ${await listen(app, config)}` }));

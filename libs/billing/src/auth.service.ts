@@ -28,7 +28,7 @@ export class AuthService {
     private readonly accounts: AccountsRepository,
     private readonly clock: Clock,
     private readonly cacheMs: number,
-    private readonly publisher: Redis,
+    private readonly publisher: Redis | null,
     keyPrefix: string,
   ) {
     this.channel = `${keyPrefix}:auth-invalidate`;
@@ -46,12 +46,12 @@ export class AuthService {
   async invalidate(hashes: string[] | '*'): Promise<void> {
     if (hashes === '*') {
       this.cache.clear();
-      await this.publisher.publish(this.channel, '*');
+      await this.publisher?.publish(this.channel, '*');
       return;
     }
     for (const hash of hashes) {
       this.cache.delete(hash);
-      await this.publisher.publish(this.channel, hash);
+      await this.publisher?.publish(this.channel, hash);
     }
   }
 

@@ -66,8 +66,8 @@ function bomEncoding(bytes: Uint8Array): string | null {
   return null;
 }
 
-const META_CHARSET = /<meta\s[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:\-]+)/gi;
-const XML_ENCODING = /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([a-z0-9_.:\-]+)["']/i;
+const META_CHARSET = /<meta\s[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:-]+)/gi;
+const XML_ENCODING = /^\s*<\?xml\s[^>]*?encoding\s*=\s*["']([a-z0-9_.:-]+)["']/i;
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 
 /** The encoding label declared inside the document's first bytes (meta tag or XML declaration), or null. */

@@ -29,7 +29,7 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
         const trawlError = error instanceof TrawlError ? error : TrawlError.from(error);
         if (!(error instanceof TrawlError)) options.onError?.(error);
         if (!trawlError.retryable) throw new UnrecoverableError(trawlError.serialize());
-        throw new Error(trawlError.serialize());
+        throw new Error(trawlError.serialize(), { cause: error });
       }
     },
     {

@@ -1,0 +1,67 @@
+/**
+ * `npm run trawl -- <command>`: account administration, migrations, and the extraction / SERP parsing tools.
+ * Uses DATABASE_URL, or the embedded Postgres in DATA_DIR (shared with a running `npm start`).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TrawlError } from '../../../libs/contracts/src/index.js';
+import { loadConfig } from '../../../libs/config/src/index.js';
+import { migrate } from '../../../libs/db/src/index.js';
+import { runExtractCommand } from '../../../libs/extraction/src/cli/extract-command.js';
+import { ensureLocalServices } from '../../../libs/platform/src/index.js';
+import { createRedis } from '../../../libs/queue/src/index.js';
+import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
+
+const io = { stdout: process.stdout, stderr: process.stderr };
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const USAGE = `Usage: npm run trawl -- <command> [options]
+
+${ACCOUNTS_USAGE}
+
+Tools:
+  migrate                                                            apply database migrations
+  extract <file-or-url> [--format markdown|enhanced_html|page_text|json] [--converter mdream|turndown]
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    io.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === 'extract') return runExtractCommand(args, io);
+  const isAccounts = (ACCOUNT_COMMANDS as readonly string[]).includes(command);
+  if (!isAccounts && command !== 'migrate') {
+    io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+    return 2;
+  }
+  const config = loadConfig();
+  const services = await ensureLocalServices(
+    { dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL, needRedis: false },
+    (message) => io.stderr.write(`${message}\n`),
+  );
+  const redis = services.redisUrl ? createRedis(services.redisUrl, 'trawl-cli') : null;
+  try {
+    const outcome = await migrate(services.databaseUrl, path.join(repoRoot, 'prisma/migrations'));
+    if (command === 'migrate') {
+      io.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      return 0;
+    }
+    return await runAccountsCommand(command, args, services.databaseUrl, redis, io);
+  } finally {
+    redis?.disconnect();
+    await services.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof TrawlError || error instanceof UsageError || (error instanceof Error && error.name === 'TypeError' && 'code' in error)) {
+      io.stderr.write(`trawl: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+    io.stderr.write(`trawl: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

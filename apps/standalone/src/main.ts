@@ -1,0 +1,40 @@
+/**
+ * `npm start`: gateway and all workers in one process, with an embedded Postgres and a local redis-server when
+ * DATABASE_URL / REDIS_URL are not set. Applies migrations, then says how to get a first API key.
+ */
+import 'reflect-metadata';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../../libs/config/src/index.js';
+import { migrate } from '../../../libs/db/src/index.js';
+import { ensureLocalServices } from '../../../libs/platform/src/index.js';
+import { createStandaloneApp } from './standalone.js';
+
+const say = (message: string) => console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message }));
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const base = loadConfig();
+const services = await ensureLocalServices({ dataDir: base.DATA_DIR, databaseUrl: base.DATABASE_URL, redisUrl: base.REDIS_URL }, say);
+const config = { ...base, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl ?? undefined };
+const outcome = await migrate(services.databaseUrl, path.join(repoRoot, 'prisma/migrations'));
+say(`migrations: ${outcome.applied.length} applied, ${outcome.alreadyApplied.length} already in place`);
+
+const app = await createStandaloneApp(config);
+await app.listen(config.PORT, config.HOST);
+const url = `http://${config.HOST}:${config.PORT}`;
+say(`Trawl is listening on ${url} (gateway + worker-http)`);
+say(`Create an account and its first API key: npm run trawl -- accounts:create --name "My team" --plan free`);
+say(`Then: curl -H "x-api-key: <KEY>" "${url}/crawl?urls=https://example.com"`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: shutting down`);
+    void app
+      .close()
+      .then(() => services.stop())
+      .finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,151 @@
+/**
+ * Zero-setup services for `npm start` and the CLI: when DATABASE_URL is unset, an embedded Postgres (PGlite
+ * served over the Postgres wire protocol) in DATA_DIR; when REDIS_URL is unset, a local `redis-server` child
+ * process with its append-only file in DATA_DIR (queued work survives restarts). A second process (e.g. the CLI
+ * while `npm start` runs) reuses the running services through DATA_DIR/services.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, Socket } from 'node:net';
+import path from 'node:path';
+
+export interface LocalServices {
+  databaseUrl: string;
+  /** Null only when the caller said it does not need Redis and none is running. */
+  redisUrl: string | null;
+  /** What was started here (and is stopped by stop()). */
+  started: string[];
+  stop(): Promise<void>;
+}
+
+interface ServicesFile {
+  pid: number;
+  databaseUrl?: string;
+  redisUrl?: string;
+}
+
+export async function ensureLocalServices(
+  options: { dataDir: string; databaseUrl?: string; redisUrl?: string; needRedis?: boolean },
+  log: (message: string) => void,
+): Promise<LocalServices> {
+  const dataDir = path.resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const stateFile = path.join(dataDir, 'services.json');
+  const running = await readRunning(stateFile);
+  const stops: Array<() => Promise<void>> = [];
+  const started: string[] = [];
+
+  let databaseUrl = options.databaseUrl;
+  if (!databaseUrl && running?.databaseUrl && (await reachable(running.databaseUrl))) databaseUrl = running.databaseUrl;
+  let ownsState = false;
+  if (!databaseUrl) {
+    const port = await freePort();
+    log(`DATABASE_URL is not set: starting the embedded Postgres (PGlite) in ${path.join(dataDir, 'postgres')} …`);
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+    const db = await PGlite.create(path.join(dataDir, 'postgres'));
+    const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 100 });
+    await server.start();
+    databaseUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+    started.push(`embedded Postgres on 127.0.0.1:${port}`);
+    ownsState = true;
+    stops.push(async () => {
+      await server.stop();
+      await db.close();
+    });
+  }
+
+  let redisUrl = options.redisUrl;
+  if (!redisUrl && running?.redisUrl && (await reachable(running.redisUrl))) redisUrl = running.redisUrl;
+  if (!redisUrl && options.needRedis !== false) {
+    const binary = findRedisServer();
+    if (!binary) {
+      await Promise.all(stops.map((stop) => stop()));
+      throw new Error(
+        'REDIS_URL is not set and no redis-server is installed. Install Redis (Debian/Ubuntu: `sudo apt-get install redis-server`, ' +
+          'macOS: `brew install redis`) or set REDIS_URL=redis://host:6379.',
+      );
+    }
+    const port = await freePort();
+    const dir = path.join(dataDir, 'redis');
+    await mkdir(dir, { recursive: true });
+    log(`REDIS_URL is not set: starting ${binary} on 127.0.0.1:${port} (data in ${dir}) …`);
+    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], {
+      stdio: 'ignore',
+    });
+    redisUrl = `redis://127.0.0.1:${port}`;
+    await waitForPort(port, child);
+    started.push(`redis-server on 127.0.0.1:${port}`);
+    ownsState = true;
+    stops.push(async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    });
+  }
+
+  if (ownsState) await writeFile(stateFile, JSON.stringify({ pid: process.pid, databaseUrl, redisUrl } satisfies ServicesFile));
+  return {
+    databaseUrl,
+    redisUrl: redisUrl ?? null,
+    started,
+    stop: async () => {
+      for (const stop of stops.reverse()) await stop().catch(() => undefined);
+      if (ownsState) await rm(stateFile, { force: true });
+    },
+  };
+}
+
+function findRedisServer(): string | null {
+  for (const candidate of ['redis-server', '/usr/bin/redis-server', '/usr/local/bin/redis-server', '/opt/homebrew/bin/redis-server']) {
+    const probe = spawnSync(candidate, ['--version'], { stdio: 'ignore' });
+    if (probe.status === 0) return candidate;
+  }
+  return null;
+}
+
+async function readRunning(file: string): Promise<ServicesFile | null> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as ServicesFile;
+  } catch {
+    return null;
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.setTimeout(500);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.connect(Number(port), hostname);
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+    if (await reachable(`redis://127.0.0.1:${port}`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('redis-server did not start within 10 s');
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `npm test`: set up, make sure Postgres, Redis and Chromium are there, typecheck, lint, then the whole Jest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test: installing Chromium and Xvfb (apt) …" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium xvfb) >/dev/null
+  else
+    echo "test: Chromium is missing; install it (apt-get install chromium xvfb) or set CHROMIUM_PATH" >&2
+  fi
+fi
+
+# Real Postgres and Redis: the machine's own if reachable, else the embedded/local ones of `npm start`.
+export TEST_PG_ADMIN_URL="${TEST_PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
+export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
+services_pid=""
+cleanup() { if [ -n "$services_pid" ]; then kill "$services_pid" 2>/dev/null || true; wait "$services_pid" 2>/dev/null || true; fi; }
+trap cleanup EXIT
+if ! node dist/scripts/probe.js "$TEST_PG_ADMIN_URL" "$TEST_REDIS_URL" >/dev/null 2>&1; then
+  echo "test: no Postgres/Redis at $TEST_PG_ADMIN_URL / $TEST_REDIS_URL: starting local ones …" >&2
+  env_file=$(mktemp)
+  node dist/scripts/test-services.js "$TEST_PG_ADMIN_URL" "$TEST_REDIS_URL" "$env_file" &
+  services_pid=$!
+  for _ in $(seq 1 600); do [ -s "$env_file" ] && break; sleep 0.1; done
+  # shellcheck disable=SC1090
+  source "$env_file"
+  export TEST_PG_ADMIN_URL TEST_REDIS_URL
+fi
+
+npm run --silent typecheck
+npm run --silent lint
+node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js --maxWorkers=2 "$@"
