@@ -9,6 +9,7 @@ import { AccountAdminService, type CreatedAccount } from '../../libs/billing/src
 import { loadConfig, type TrawlConfig } from '../../libs/config/src/index.js';
 import { Database, LedgerRepository } from '../../libs/db/src/index.js';
 import { createStandaloneApp } from '../../apps/standalone/src/standalone.js';
+import { createGatewayApp } from '../../apps/gateway/src/bootstrap.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
 
@@ -25,7 +26,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}, options: { database?: TestDatabase } = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { database?: TestDatabase; inProcessWorkers?: boolean } = {},
+): Promise<Harness> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -39,7 +43,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     JOB_BACKOFF_MS: '50',
     ...env,
   });
-  const app = await createStandaloneApp(config);
+  const app = options.inProcessWorkers === false ? await createGatewayApp(config) : await createStandaloneApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as import('node:net').AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
