@@ -22,7 +22,7 @@ say(`migrations: ${outcome.applied.length} applied, ${outcome.alreadyApplied.len
 const app = await createStandaloneApp(config);
 await app.listen(config.PORT, config.HOST);
 const url = `http://${config.HOST}:${config.PORT}`;
-say(`Trawl is listening on ${url} (gateway + worker-http)`);
+say(`Trawl is listening on ${url} (gateway + ${config.STANDALONE_WORKERS.map((w) => `worker-${w}`).join(" + ")})`);
 say(`Create an account and its first API key: npm run trawl -- accounts:create --name "My team" --plan free`);
 say(`Then: curl -H "x-api-key: <KEY>" "${url}/crawl?urls=https://example.com"`);
 

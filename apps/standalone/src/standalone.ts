@@ -3,7 +3,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { TrawlConfig } from '../../../libs/config/src/index.js';
 import { createGatewayApp } from '../../gateway/src/bootstrap.js';
 import { WorkerHttpModule } from '../../worker-http/src/worker-http.module.js';
+import { WorkerRenderModule } from '../../worker-render/src/worker-render.module.js';
 
 export async function createStandaloneApp(config: TrawlConfig): Promise<NestFastifyApplication> {
-  return createGatewayApp(config, [WorkerHttpModule.forRoot(config, { withInfrastructure: false })]);
+  const workers = [];
+  if (config.STANDALONE_WORKERS.includes('http')) workers.push(WorkerHttpModule.forRoot(config, { withInfrastructure: false }));
+  if (config.STANDALONE_WORKERS.includes('render')) workers.push(WorkerRenderModule.forRoot(config, { withInfrastructure: false }));
+  return createGatewayApp(config, workers);
 }

@@ -57,6 +57,12 @@ export const configSchema = z.object({
   MARKDOWN_CONVERTER: z.enum(['mdream', 'turndown']).default('mdream'),
 
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Which workers the standalone process hosts (`npm start`). Chromium starts only when a rendered job arrives. */
+  STANDALONE_WORKERS: z
+    .string()
+    .default('http,render')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['http', 'render']))),
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
 });
 

@@ -102,8 +102,12 @@ export function classAndId(el: Element): string {
   const c = el.attribs.class;
   const i = el.attribs.id;
   if (!c && !i) return '';
-  return `${c ?? ''} ${i ?? ''}`.toLowerCase();
+  // Page builders name every block "widget" (elementor-widget-text-editor, et_pb_widget): a layout word there, not
+  // the sidebar widget that boilerplate patterns look for.
+  return `${c ?? ''} ${i ?? ''}`.toLowerCase().replace(BUILDER_WIDGET_RE, '$1');
 }
+
+const BUILDER_WIDGET_RE = /\b(elementor|et_pb|fl|so|siteorigin|wpb|vc|kc|brxe|ct|oxy)[-_]widget/g;
 
 export function bodyOf(doc: Document): Element | Document {
   const html = doc.children.find((c): c is Element => isTag(c) && c.name === 'html');

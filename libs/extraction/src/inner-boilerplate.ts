@@ -20,7 +20,7 @@ const JUNK_WORDS = new Set([
   // tags and categories
   'tags', 'tag', 'taglist', 'tagcloud', 'categories', 'cats',
   // media credits
-  'credit', 'credits', 'copyright',
+  'credit', 'credits', 'copyright', 'caption', 'captions',
   // newsletters, subscriptions, promos, ads
   'newsletter', 'subscribe', 'subscription', 'signup', 'promo', 'advert', 'advertisement', 'ad', 'ads', 'sponsor', 'sponsored', 'affiliate', 'paywall',
   // page furniture
@@ -37,7 +37,7 @@ const CONTENT_RE = /(?:articlebody|article-body|article__body|article-content|en
 /** Never removed by name: the containers themselves and elements whose class says nothing about their role. */
 const KEEP_TAGS = new Set(['html', 'body', 'main', 'article', 'a', 'img', 'picture', 'table', 'tbody', 'thead', 'tr', 'td', 'th', 'pre', 'code']);
 /** Tags that are furniture inside an article. */
-const INNER_DROP_TAGS = new Set(['form', 'fieldset', 'aside', 'footer', 'address']);
+const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'footer', 'address']);
 
 function words(token: string): string[] {
   return token
@@ -74,9 +74,44 @@ export function explain(el: Element): string {
   return innerJunkReason(el) || (INNER_DROP_TAGS.has(el.name) ? el.name : '');
 }
 
+/** Lead-ins of "see also" teasers, in the languages of the pages we crawl most. */
+const SEE_ALSO_RE =
+  /^(?:read (?:more|also|next)|see also|related(?: articles?| stories| posts?)?:|you (?:might|may) also like|also read|more on this|lesen sie (?:auch|hier|mehr)|auch interessant|mehr zum thema|mehr dazu|weiterlesen|das (?:thema )?könnte (?:sie|dich) auch interessieren|à lire aussi|a lire aussi|lire aussi|voir aussi|lee también|leer más|vea también|te puede interesar|leggi anche|potrebbe interessarti|czytaj (?:też|także|również)|zobacz (?:też|także|również)|lees ook|bekijk ook)\b/i;
+const SEE_ALSO_TAGS = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'li', 'strong', 'b']);
+const MAX_SEE_ALSO = 160;
+/** Block-ish parents a date line is removed with ("Published: <time>…</time>"). */
+const DATE_LINE_TAGS = new Set(['p', 'div', 'span', 'li', 'small', 'header', 'dd', 'em', 'strong', 'b', 'i']);
+
+function squashedText(el: Element): string {
+  return textContent(el).replace(/\s+/g, ' ').trim();
+}
+
+/** The element to drop for a <time>: its enclosing date line, when the line says little besides the date. */
+function dateLineOf(time: Element, roots: Set<Element>): Element | undefined {
+  let line: Element | undefined;
+  const timeText = squashedText(time).length;
+  for (let p = time.parent; p && isTag(p) && !roots.has(p) && DATE_LINE_TAGS.has(p.name); p = p.parent) {
+    if (squashedText(p).length - timeText > 30) break;
+    line = p;
+  }
+  return line;
+}
+
+/** Short "see also" teasers and date lines inside the content. */
+function smallJunk(el: Element, roots: Set<Element>): Element | undefined {
+  if (el.name === 'time') return dateLineOf(el, roots);
+  if (SEE_ALSO_TAGS.has(el.name)) {
+    const t = squashedText(el);
+    if (t.length > 0 && t.length <= MAX_SEE_ALSO && SEE_ALSO_RE.test(t)) return el;
+  }
+  return undefined;
+}
+
 function textLength(el: Element): number {
   return textContent(el).replace(/\s+/g, ' ').trim().length;
 }
+
+const CAPTION_KEYS = new Set(['figcaption', 'caption', 'captions']);
 
 interface Candidate {
   el: Element;
@@ -93,21 +128,47 @@ interface Candidate {
 export function removeInnerBoilerplate(nodes: Element[]): void {
   const total = nodes.reduce((a, n) => a + textLength(n), 0);
   const found: Candidate[] = [];
-  const visit = (node: Element): void => {
+  const perKey = new Map<string, number>();
+  const visit = (node: Element, inCandidate: boolean): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
       const reason = KEEP_TAGS.has(c.name) ? '' : explain(c);
-      if (reason) found.push({ el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c) });
-      else visit(c);
+      if (reason) {
+        const f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c) };
+        found.push(f);
+        if (!inCandidate) perKey.set(f.key, (perKey.get(f.key) ?? 0) + f.text);
+      }
+      visit(c, inCandidate || reason !== '');
     }
   };
-  for (const n of nodes) visit(n);
+  for (const n of nodes) visit(n, false);
+  // Date lines and "see also" teasers are small and unambiguous: removed first, without the share guards.
+  const roots = new Set(nodes);
+  const small = new Set<Element>();
+  const findSmall = (node: Element): void => {
+    for (const c of node.children) {
+      if (!isTag(c)) continue;
+      const junk = smallJunk(c, roots);
+      if (junk) small.add(junk);
+      else findSmall(c);
+    }
+  };
+  for (const n of nodes) findSmall(n);
+  for (const el of small) if (el.parent) relink(el.parent, el.parent.children.filter((c) => c !== el));
   if (found.length === 0) return;
-  const perKey = new Map<string, number>();
-  for (const f of found) perKey.set(f.key, (perKey.get(f.key) ?? 0) + f.text);
+  let captionText = 0;
+  for (const k of CAPTION_KEYS) captionText += perKey.get(k) ?? 0;
+  const removed = new Set<Element>();
   const doomed = new Map<Element, Set<ChildNode>>();
   for (const f of found) {
+    // Captions are usually credits and photo descriptions; in a gallery, where they carry much of the text, they
+    // are the content.
+    if (CAPTION_KEYS.has(f.key) && captionText > total * 0.3) continue;
     if (f.text > total * 0.25 || (perKey.get(f.key) ?? 0) > total * 0.75) continue;
+    let gone = false;
+    for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
+    if (gone) continue;
+    removed.add(f.el);
     const parent = f.el.parent as Element;
     let set = doomed.get(parent);
     if (!set) doomed.set(parent, (set = new Set()));

@@ -6,6 +6,7 @@
  * Returns the nodes that make up the main content, in document order, or undefined when nothing qualifies.
  */
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
+import { findLead } from './lead.js';
 import { Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
@@ -57,7 +58,14 @@ export class ContentScorer {
   private readonly stats = new Map<Element, Stats>();
   private readonly scores = new Map<Element, number>();
 
-  constructor(private readonly root: ParentNode) {
+  /**
+   * `skipComments`: paragraphs inside comment sections earn their ancestors nothing, so a long discussion cannot
+   * outscore the article it discusses (a forum thread, where the posts are the content, is retried without it).
+   */
+  constructor(
+    private readonly root: ParentNode,
+    private readonly skipComments = false,
+  ) {
     this.computeStats(root, false);
   }
 
@@ -165,6 +173,7 @@ export class ContentScorer {
       }
       if (c.name === 'br' || c.name === 'img') continue;
       flushLoose();
+      if (this.skipComments && isCommentSection(c)) continue;
       if (this.isParagraphLike(c)) {
         const s = this.statsOf(c);
         this.credit(c.parent, s.text, s.commas);
@@ -184,17 +193,31 @@ export class ContentScorer {
     return (this.scores.get(el) ?? 0) * (1 - this.linkDensity(el));
   }
 
+  /**
+   * Ranking score for the top candidate: a short block (a headline wrapper whose class says "content", a modal
+   * holding a results table) cannot be the article however good its class name, so the score is damped below
+   * ~1000 characters of text.
+   */
+  private pickScore(el: Element): number {
+    const text = this.statsOf(el).text;
+    return this.finalScore(el) * Math.sqrt(Math.min(1, text / PICK_FULL_TEXT));
+  }
+
   /** Pick the main-content nodes. */
   select(): Element[] | undefined {
     this.scoreParagraphs(this.root);
     const candidates = [...this.scores.keys()].filter((e) => e.name !== 'html');
     if (candidates.length === 0) return undefined;
-    candidates.sort((a, b) => this.finalScore(b) - this.finalScore(a));
+    candidates.sort((a, b) => this.pickScore(b) - this.pickScore(a));
     let top = candidates[0];
     const topScore = this.finalScore(top);
 
     // Several strong candidates under one ancestor: the article is split into blocks — take the common ancestor.
-    const alternatives = candidates.slice(1, 6).filter((c) => this.finalScore(c) >= topScore * 0.75);
+    // (ancestors and descendants of the top candidate are the same block, not another part of the article)
+    const alternatives = candidates
+      .slice(1, 8)
+      .filter((c) => this.finalScore(c) >= topScore * 0.75 && !contains(c, top) && !contains(top, c))
+      .slice(0, 5);
     if (alternatives.length >= 2) {
       for (let p = top.parent; p && isTag(p) && p.name !== 'body'; p = p.parent) {
         const containing = alternatives.filter((a) => contains(p, a)).length;
@@ -331,6 +354,17 @@ export class ContentScorer {
   }
 }
 
+/** Text length from which a candidate's score counts in full when picking the top one. */
+const PICK_FULL_TEXT = 1000;
+
+const COMMENTS_RE = /(?:^|[\s_-])(?:comments?|commentlist|comment[-_]list|comments[-_](?:area|list|section|wrapper|container)|disqus[-_]thread|dsq[-_]comments|respond)(?=$|[\s_-])/;
+
+/** A comment section or a single comment, by its class/id. */
+export function isCommentSection(el: Element): boolean {
+  const words = classAndId(el);
+  return words !== '' && COMMENTS_RE.test(words);
+}
+
 function contains(ancestor: Element, node: AnyNode): boolean {
   for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
   return false;
@@ -392,11 +426,20 @@ export function isDataTable(table: Element): boolean {
   return rows >= 3 && maxCols >= 2;
 }
 
+/** Below this much text once comment sections are ignored, the page is taken to be a discussion thread. */
+const MIN_WITHOUT_COMMENTS = 500;
+
 /** Select and prune the main content of `root` (normally the cleaned <body>). */
 export function extractMainContent(root: ParentNode): Element[] | undefined {
-  const scorer = new ContentScorer(root);
-  const nodes = scorer.select();
+  let scorer = new ContentScorer(root, true);
+  let nodes = scorer.select();
+  if (!nodes || nodes.reduce((a, n) => a + scorer.statsOf(n).text, 0) < MIN_WITHOUT_COMMENTS) {
+    scorer = new ContentScorer(root, false);
+    nodes = scorer.select();
+  }
   if (!nodes) return undefined;
+  const lead = findLead(nodes);
+  if (lead) nodes.unshift(lead);
   scorer.prune(nodes);
   removeInnerBoilerplate(nodes);
   return nodes;

@@ -1,0 +1,11 @@
+/** worker-render as its own process. */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '../../../libs/config/src/index.js';
+import { nestLogger } from '../../gateway/src/bootstrap.js';
+import { WorkerRenderModule } from './worker-render.module.js';
+
+const config = loadConfig();
+const app = await NestFactory.createApplicationContext(WorkerRenderModule.forRoot(config), { logger: nestLogger(config) });
+app.enableShutdownHooks();
+console.log(JSON.stringify({ level: 'info', msg: 'worker-render consuming trawl-render', pid: process.pid }));

@@ -1,0 +1,105 @@
+/**
+ * `/crawl` throughput through the whole pipeline (standalone process: auth, concurrency gate, credit reservation
+ * and settlement in Postgres, BullMQ round trip, worker fetch, formats) at 1, 8 and 32 clients, beside the floor:
+ * the same fetch + formats done directly in-process.
+ *
+ *   npm run build && node dist/bench/crawl/crawl-bench.js [--seconds=5] [--clients=1,8,32]
+ * Needs Postgres and Redis: BENCH_PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
+ * BENCH_REDIS_URL (default redis://127.0.0.1:6379).
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { AccountAdminService, AuthService, systemClock } from '../../libs/billing/src/index.js';
+import { AccountsRepository, Database, LedgerRepository, migrate } from '../../libs/db/src/index.js';
+import { formatPage } from '../../libs/extraction/src/index.js';
+import { UndiciHttpClient } from '../../libs/fetch/src/index.js';
+import { closedLoop, type LoadResult } from '../support/load.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, clients: { type: 'string', default: '1,8,32' } } });
+const seconds = Number(values.seconds);
+const clientCounts = values.clients.split(',').map(Number);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const pgAdmin = process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench page</title></head><body>
+<nav><a href="/">Home</a></nav><main><article><h1>A small page</h1>
+${'<p>Trawling is a method of fishing that involves pulling a fishing net through the water behind one or more boats.</p>'.repeat(12)}
+</article></main><footer>footer</footer></body></html>`;
+
+// Fixture site: a small page (~1.6 KB), keep-alive.
+const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
+await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+const pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/page`;
+
+// Fresh database.
+const dbName = `trawl_bench_${randomBytes(3).toString('hex')}`;
+const admin = new pg.Client({ connectionString: pgAdmin });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+const dbUrl = new URL(pgAdmin);
+dbUrl.pathname = `/${dbName}`;
+await migrate(dbUrl.toString(), path.join(root, 'prisma/migrations'));
+const db = new Database(dbUrl.toString(), 2);
+const accounts = new AccountsRepository(db);
+const ledger = new LedgerRepository(db);
+const account = await new AccountAdminService(accounts, ledger, new AuthService(accounts, systemClock, 0, null, 'bench'), systemClock).create('bench', 'scale');
+
+// Trawl standalone as its own process.
+const port = 20000 + Math.floor(Math.random() * 20000);
+const trawl = spawn(process.execPath, [path.join(root, 'dist/apps/standalone/src/main.js')], {
+  env: {
+    ...process.env,
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: `trawl-bench-${dbName}`,
+    PORT: String(port),
+    LOG_LEVEL: 'error',
+    ALLOW_PRIVATE_ADDRESSES: 'true',
+    DATABASE_POOL_SIZE: '20',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve, reject) => {
+  trawl.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
+  trawl.once('exit', (code) => reject(new Error(`trawl exited with ${code}`)));
+});
+
+const api = new Pool(`http://127.0.0.1:${port}`, { connections: 64 });
+const crawlPath = `/crawl?urls=${encodeURIComponent(pageUrl)}`;
+const viaTrawl = async () => {
+  const res = await api.request({ path: crawlPath, method: 'GET', headers: { 'x-api-key': account.apiKey } });
+  const body = (await res.body.json()) as { successful_pages?: number };
+  return res.statusCode === 200 && body.successful_pages === 1;
+};
+const http = new UndiciHttpClient({ allowPrivateAddresses: true });
+const formats = { raw_html: false, enhanced_html: true, markdown: true, page_text: false };
+const floor = async () => {
+  const res = await http.fetch({ url: pageUrl, timeoutMs: 10_000, maxBytes: 10_000_000 });
+  formatPage(res.body, { url: res.finalUrl, formats });
+  return res.status === 200;
+};
+
+const rows: Array<{ path: string } & LoadResult> = [];
+for (const clients of clientCounts) {
+  rows.push({ path: 'floor (in-process fetch + formats)', ...(await closedLoop(clients, seconds, floor)) });
+  rows.push({ path: 'trawl /crawl (standalone)', ...(await closedLoop(clients, seconds, viaTrawl)) });
+}
+console.table(rows);
+console.log(JSON.stringify({ bench: 'crawl', seconds, rows }));
+
+trawl.kill('SIGTERM');
+await new Promise((resolve) => trawl.once('exit', resolve));
+await api.close();
+await http.close();
+await db.close();
+await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+await admin.end();
+site.close();

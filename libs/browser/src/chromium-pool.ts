@@ -1,0 +1,318 @@
+/**
+ * The headless (or headed, under Xvfb) Chromium render pool: one shared browser, one BrowserContext per job,
+ * concurrency bounded by a JobGate (slots and free memory). The browser is recycled after `pagesPerBrowser` jobs —
+ * a new one serves new jobs while the old one finishes its in-flight jobs and is then closed — and relaunched when
+ * it dies. A dead browser fails only its in-flight jobs (RENDER_FAILED, transient); nothing escapes as an
+ * unhandled rejection.
+ */
+import os from 'node:os';
+import { chromium, type Browser } from 'playwright-core';
+import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { AddressGuard } from '../../fetch/src/index.js';
+import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
+import { HostPolicy, systemResolve } from './host-policy.js';
+import { JobGate } from './job-gate.js';
+import { JobContext, type BrowserLease } from './job-context.js';
+import { deviceProfile, renderPage, type RenderJob } from './page-render.js';
+import { blockedAddress, dnsFailed, renderFailed, renderTimeout } from './render-errors.js';
+import type { AddressPolicy, ChromiumPoolOptions, PageRenderer, PoolStats, RenderOptions, RenderResult } from './render-types.js';
+
+/** Launch flags that work on these machines (see ENVIRONMENT.md), plus WebRTC kept off non-proxied UDP. */
+export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+const BROWSER_CLOSE_CAP_MS = 10_000;
+
+interface BrowserSlot {
+  id: number;
+  browser: Browser;
+  pid: number | null;
+  jobs: number;
+  active: number;
+  retired: boolean;
+  /** We asked it to close: its disconnect is not a crash. */
+  closing: boolean;
+  dead: boolean;
+  gone: Promise<never>;
+  lease: BrowserLease;
+  /** A desktop JobContext opened ahead of the next job (see `prewarm`). */
+  spare: Promise<JobContext> | null;
+}
+
+export class ChromiumPool implements PageRenderer {
+  private readonly gate: JobGate;
+  private readonly policy: AddressPolicy;
+  private readonly slots = new Set<BrowserSlot>();
+  private current: BrowserSlot | null = null;
+  private launching: Promise<BrowserSlot> | null = null;
+  private launches = 0;
+  private crashes = 0;
+  private jobs = 0;
+  private nextSlotId = 1;
+  private closed = false;
+
+  constructor(private readonly opts: ChromiumPoolOptions) {
+    if (!Number.isInteger(opts.pagesPerBrowser) || opts.pagesPerBrowser < 1) throw new RangeError('pagesPerBrowser must be a positive integer');
+    const minFreeMb = opts.minFreeMemoryMb ?? 0;
+    this.gate = new JobGate(
+      opts.maxContexts,
+      minFreeMb > 0 ? { minFreeMb, freeMb: opts.freeMemoryMb ?? (() => os.freemem() / 1024 / 1024) } : null,
+    );
+    this.policy = opts.addressPolicy ?? new AddressGuard({ allowPrivateAddresses: opts.allowPrivateAddresses });
+  }
+
+  stats(): PoolStats {
+    return {
+      browsers: this.slots.size,
+      activeContexts: this.gate.active,
+      queued: this.gate.queued,
+      warmContexts: [...this.slots].filter((slot) => slot.spare !== null).length,
+      launches: this.launches,
+      crashes: this.crashes,
+      jobs: this.jobs,
+    };
+  }
+
+  /** OS process ids of the live browsers (for RSS metrics and tests); null entries when Chromium did not say. */
+  browserPids(): number[] {
+    return [...this.slots].flatMap((slot) => (slot.pid === null ? [] : [slot.pid]));
+  }
+
+  async render(options: RenderOptions): Promise<RenderResult> {
+    const startedAt = performance.now();
+    if (!(options.timeoutMs > 0)) throw new TrawlError(ErrorCode.INVALID_PARAMETER, 'timeoutMs must be positive', 'permanent');
+    const deadline = startedAt + options.timeoutMs;
+    const url = parseTarget(options.url);
+    if (this.closed) throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The render pool is closed', 'transient');
+    const proxy = options.proxy ?? null;
+    const policy = new HostPolicy(this.policy, this.opts.resolve ?? systemResolve, proxy !== null);
+    await this.precheck(policy, url.hostname, deadline);
+
+    const screenshot = options.screenshot ?? false;
+    const job: RenderJob = {
+      url,
+      startedAt,
+      deadline,
+      device: deviceProfile(options.device),
+      acceptLanguage: options.acceptLanguage ?? DEFAULT_ACCEPT_LANGUAGE,
+      proxy,
+      screenshot,
+      blockResources: options.blockResources ?? screenshot === false,
+      networkIdleMs: options.networkIdleMs ?? 500,
+      settleCapMs: options.settleCapMs ?? 3_000,
+      policy,
+    };
+
+    const release = await this.gate.acquire(deadline);
+    try {
+      const slot = await this.browserWithin(deadline);
+      this.jobs++;
+      slot.jobs++;
+      slot.active++;
+      const context = this.contextFor(slot, job);
+      if (slot.jobs >= this.opts.pagesPerBrowser) this.retire(slot);
+      try {
+        return await renderPage(slot.lease, job, context);
+      } finally {
+        slot.active--;
+        if (slot.retired && slot.active === 0) void this.closeSlot(slot);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const launching = this.launching;
+    if (launching) await launching.catch(() => undefined);
+    this.current = null;
+    await Promise.all([...this.slots].map((slot) => this.closeSlot(slot)));
+  }
+
+  /** Refuses a blocked or unresolvable top-level host before any browser work. */
+  private async precheck(policy: HostPolicy, host: string, deadline: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const decision = await Promise.race([
+      policy.decide(host),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(renderTimeout('DNS resolution did not finish within the job budget')), Math.max(0, deadline - performance.now()));
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (decision.verdict === 'block') throw blockedAddress(decision.kind);
+    if (decision.verdict === 'dns-failed') throw dnsFailed(decision.code);
+  }
+
+  /** The warm spare when it fits the job (desktop), else a context opened for it; a taken spare is replaced at once. */
+  private contextFor(slot: BrowserSlot, job: RenderJob): Promise<JobContext> {
+    if (slot.spare && job.device.kind === 'desktop') {
+      const spare = slot.spare;
+      slot.spare = null;
+      this.refillSpare(slot);
+      return spare;
+    }
+    return JobContext.open(slot.lease, job.device);
+  }
+
+  private refillSpare(slot: BrowserSlot): void {
+    if (this.opts.prewarm === false || this.closed || slot.retired || slot.dead || slot.spare) return;
+    if (slot.jobs >= this.opts.pagesPerBrowser) return; // it will retire before another job could use it
+    const spare = JobContext.open(slot.lease, deviceProfile('desktop'));
+    slot.spare = spare;
+    spare.catch(() => {
+      if (slot.spare === spare) slot.spare = null;
+    });
+  }
+
+  private discardSpare(slot: BrowserSlot): Promise<void> {
+    const spare = slot.spare;
+    slot.spare = null;
+    return spare ? spare.then((ctx) => ctx.close(slot.lease)).catch(() => undefined) : Promise.resolve();
+  }
+
+  private async browserWithin(deadline: number): Promise<BrowserSlot> {
+    let timer: NodeJS.Timeout | undefined;
+    const launched = this.browser();
+    launched.catch(() => undefined);
+    return Promise.race([
+      launched,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(renderTimeout('The browser did not start within the job budget')), Math.max(0, deadline - performance.now()));
+      }),
+    ]).finally(() => clearTimeout(timer));
+  }
+
+  /** The current browser, launching one (single flight) when there is none. */
+  private browser(): Promise<BrowserSlot> {
+    if (this.current && !this.current.dead && !this.current.retired) return Promise.resolve(this.current);
+    if (!this.launching) {
+      this.launching = this.launch().finally(() => {
+        this.launching = null;
+      });
+    }
+    return this.launching;
+  }
+
+  private async launch(): Promise<BrowserSlot> {
+    this.launches++;
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath: this.opts.executablePath,
+        headless: this.opts.headless ?? true,
+        args: [...(this.opts.launchArgs ?? DEFAULT_CHROMIUM_ARGS)],
+        timeout: this.opts.launchTimeoutMs ?? 30_000,
+        // The worker owns shutdown (it calls close()); Playwright still kills the browser when the process exits.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (error) {
+      throw renderFailed(`could not start Chromium (${(error as Error).message.split('\n')[0].slice(0, 160)})`);
+    }
+    let markGone: (error: Error) => void = () => undefined;
+    const gone = new Promise<never>((_, reject) => {
+      markGone = reject;
+    });
+    gone.catch(() => undefined);
+    const slot: BrowserSlot = {
+      id: this.nextSlotId++, browser, pid: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null,
+      lease: {
+        browser,
+        gone,
+        isGone: () => slot.dead,
+        onPageCrash: () => {
+          this.crashes++;
+        },
+        markWedged: () => this.retire(slot),
+      },
+    };
+    browser.on('disconnected', () => {
+      slot.dead = true;
+      void this.discardSpare(slot); // its guard proxy lives in this process
+      this.slots.delete(slot);
+      if (this.current === slot) this.current = null;
+      if (!slot.closing) this.crashes++;
+      markGone(renderFailed('the browser closed during the job'));
+    });
+    slot.pid = await browserPid(browser);
+    if (this.closed) {
+      await this.closeSlot(slot);
+      throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The render pool is closed', 'transient');
+    }
+    this.slots.add(slot);
+    this.current = slot;
+    this.refillSpare(slot);
+    return slot;
+  }
+
+  /** Stop giving the browser new jobs; it closes once its in-flight jobs are done. */
+  private retire(slot: BrowserSlot): void {
+    if (slot.retired) return;
+    slot.retired = true;
+    if (this.current === slot) this.current = null;
+    void this.discardSpare(slot);
+    if (slot.active === 0) void this.closeSlot(slot);
+  }
+
+  private async closeSlot(slot: BrowserSlot): Promise<void> {
+    if (slot.closing) return;
+    slot.closing = true;
+    this.slots.delete(slot);
+    await this.discardSpare(slot);
+    if (slot.dead) return;
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      slot.browser.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), BROWSER_CLOSE_CAP_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!closed && slot.pid !== null) killQuietly(slot.pid);
+  }
+}
+
+function parseTarget(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TrawlError(ErrorCode.INVALID_URL, 'The URL is not valid', 'permanent');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TrawlError(ErrorCode.INVALID_URL, `Unsupported URL scheme "${url.protocol.slice(0, 20)}" (only http and https)`, 'permanent');
+  }
+  return url;
+}
+
+/** Playwright's launched Browser does not expose its process; Chromium reports it over CDP. */
+async function browserPid(browser: Browser): Promise<number | null> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const info = await session.send('SystemInfo.getProcessInfo');
+    await session.detach().catch(() => undefined);
+    return info.processInfo.find((p) => p.type === 'browser')?.id ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * libs/browser — Chromium render pools for worker-render (headless) and worker-headful (headed under Xvfb):
+ * a context per job, browser recycling and crash recovery, network-quiet waiting with caps, screenshots,
+ * device-consistent emulation, and an SSRF guard proxy that sees every request the page makes.
+ */
+export type {
+  AddressPolicy,
+  ChromiumPoolOptions,
+  PageRenderer,
+  PoolStats,
+  RenderOptions,
+  RenderResult,
+  RenderTimings,
+} from './render-types.js';
+export { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
+export { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';

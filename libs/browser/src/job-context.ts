@@ -1,0 +1,138 @@
+/**
+ * The browser state one render job owns: a guard proxy, a BrowserContext routed through it, and its one page.
+ * It can be opened ahead of time as a warm spare (context and renderer start-up is the largest fixed cost of a
+ * job), because everything job-specific — SSRF policy, upstream proxy, language, resource blocking — is applied by
+ * `prepare()` just before navigation. Each JobContext serves exactly one job and is then closed.
+ */
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { DeviceProfile } from '../../contracts/src/index.js';
+import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation.js';
+import { GuardProxy } from './guard-proxy.js';
+import type { HostPolicy } from './host-policy.js';
+import { NetworkActivity } from './network-activity.js';
+import { fromGuardFailure, renderFailed } from './render-errors.js';
+import { blockHeavyResources } from './resource-blocking.js';
+import type { ProxyInfo } from '../../contracts/src/index.js';
+
+/** How long closing a context may take before the browser is considered wedged. */
+const CONTEXT_CLOSE_CAP_MS = 5_000;
+
+/** What a job needs from the pool's view of its browser. */
+export interface BrowserLease {
+  browser: Browser;
+  /** Rejects (never resolves) when the browser disconnects. */
+  gone: Promise<never>;
+  isGone(): boolean;
+  onPageCrash(): void;
+  /** A context could not be closed in time: the browser should be replaced. */
+  markWedged(): void;
+}
+
+export interface JobSettings {
+  policy: HostPolicy;
+  proxy: ProxyInfo | null;
+  device: DeviceProfile;
+  acceptLanguage: string;
+  blockResources: boolean;
+}
+
+export class JobContext {
+  pageCrashed = false;
+  /** Host of the latest main-frame request (redirect hops included), to attribute guard failures. */
+  lastNavigationHost = '';
+  /** Rejects when the page's renderer crashes. */
+  readonly crashed: Promise<never>;
+  private rejectCrash: (error: Error) => void = () => undefined;
+  private closed = false;
+
+  private constructor(
+    readonly device: DeviceProfile,
+    readonly guard: GuardProxy,
+    private readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly session: CDPSession,
+    readonly activity: NetworkActivity,
+    lease: BrowserLease,
+  ) {
+    this.crashed = new Promise<never>((_, reject) => {
+      this.rejectCrash = reject;
+    });
+    this.crashed.catch(() => undefined);
+    page.once('crash', () => {
+      this.pageCrashed = true;
+      lease.onPageCrash();
+      this.rejectCrash(renderFailed('the page crashed'));
+    });
+    // Popups are not part of the job; close them so they cannot hold resources.
+    context.on('page', (other) => {
+      if (other !== page) other.close().catch(() => undefined);
+    });
+    page.on('request', (request) => {
+      try {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationHost = new URL(request.url()).hostname;
+      } catch {
+        // a request without a frame (worker) is never the main navigation
+      }
+    });
+  }
+
+  static async open(lease: BrowserLease, device: DeviceProfile): Promise<JobContext> {
+    const guard = await GuardProxy.start();
+    let context: BrowserContext | undefined;
+    try {
+      context = await lease.browser.newContext({
+        ...contextDeviceOptions(device),
+        // Loopback must go through the guard too ('<-loopback>' removes Chromium's implicit bypass).
+        proxy: { server: guard.url, bypass: '<-loopback>' },
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        ignoreHTTPSErrors: true,
+      });
+      const page = await context.newPage();
+      const session = await context.newCDPSession(page);
+      return new JobContext(device, guard, context, page, session, new NetworkActivity(page), lease);
+    } catch (error) {
+      await context?.close().catch(() => undefined);
+      await guard.close();
+      throw error;
+    }
+  }
+
+  /** Still fit to serve a job (a warm spare whose renderer died meanwhile is not). */
+  get usable(): boolean {
+    return !this.closed && !this.pageCrashed && !this.page.isClosed();
+  }
+
+  /** Applies everything job-specific before navigation. */
+  async prepare(job: JobSettings): Promise<void> {
+    try {
+      this.guard.assign(job.policy, job.proxy);
+    } catch (error) {
+      throw fromGuardFailure({ kind: 'proxy', detail: (error as Error).message });
+    }
+    this.lastNavigationHost = '';
+    await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
+    await applyUserAgentOverride(this.session, job.device, job.acceptLanguage);
+    if (job.blockResources) await blockHeavyResources(this.session);
+  }
+
+  async close(lease: BrowserLease): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (!lease.isGone()) {
+      let timer: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        this.context.close().then(
+          () => true,
+          () => true,
+        ),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), CONTEXT_CLOSE_CAP_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!closed) lease.markWedged();
+    }
+    await this.guard.close();
+  }
+}

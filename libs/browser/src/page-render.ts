@@ -1,0 +1,158 @@
+/**
+ * One render job on a shared browser, in its own JobContext (fresh or warm): apply the job's settings, navigate
+ * until the response commits, wait for load and then network quiet (each capped), capture HTML and an optional
+ * screenshot, close the context. Every step races the job deadline and the page/browser dying, so a page that
+ * never settles still yields what rendered and a crash becomes a typed error instead of a hang.
+ */
+import type { Page, Response } from 'playwright-core';
+import { DEVICE_PROFILES, type DeviceProfile } from '../../contracts/src/index.js';
+import { GUARD_HEADER, type GuardFailureKind, type GuardProxy } from './guard-proxy.js';
+import { JobContext, type BrowserLease, type JobSettings } from './job-context.js';
+import type { NetworkActivity } from './network-activity.js';
+import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
+import type { RenderResult } from './render-types.js';
+
+const LOAD_CAP = 'load cap';
+
+export interface RenderJob extends JobSettings {
+  url: URL;
+  startedAt: number;
+  deadline: number;
+  screenshot: false | 'viewport' | 'full';
+  networkIdleMs: number;
+  settleCapMs: number;
+}
+
+/** Rejects with `onTimeout()` at `until`, or with the job's failure, whichever settles first. */
+function bounded<T>(work: Promise<T>, until: number, onTimeout: () => Error, failure: Promise<never>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), Math.max(0, until - performance.now()));
+  });
+  work.catch(() => undefined); // the loser of the race must not surface as an unhandled rejection
+  return Promise.race([work, timeout, failure]).finally(() => clearTimeout(timer));
+}
+
+/** Time kept back at the end of the budget for capturing HTML (and the screenshot). */
+function captureReserve(budgetMs: number, screenshot: boolean): number {
+  return Math.min(Math.max(budgetMs * (screenshot ? 0.3 : 0.15), 150), screenshot ? 3_000 : 1_000);
+}
+
+/**
+ * Runs `job` in the context `source` yields (a warm spare, or one being opened for it). The context is always
+ * closed afterwards — also when the job gives up before `source` even resolved.
+ */
+export async function renderPage(lease: BrowserLease, job: RenderJob, source: Promise<JobContext>): Promise<RenderResult> {
+  let ctx: JobContext | undefined;
+  let pending = source;
+  const noContext = (): Error => renderTimeout('The browser did not open a context within the job budget');
+  try {
+    ctx = await bounded(pending, job.deadline, noContext, lease.gone);
+    if (!ctx.usable) {
+      void ctx.close(lease); // a warm spare that died while waiting: open a fresh one
+      ctx = undefined;
+      pending = JobContext.open(lease, job.device);
+      ctx = await bounded(pending, job.deadline, noContext, lease.gone);
+    }
+    const failure = Promise.race([ctx.crashed, lease.gone]);
+    failure.catch(() => undefined);
+    ctx.lastNavigationHost = job.url.hostname;
+    await bounded(ctx.prepare(job), job.deadline, () => renderTimeout('The page could not be prepared within the job budget'), failure);
+    ctx.lastNavigationHost = job.url.hostname;
+    return await navigateAndCapture(ctx.page, ctx.activity, job, failure, ctx.guard);
+  } catch (error) {
+    throw toRenderError(error, {
+      pageCrashed: ctx?.pageCrashed ?? false,
+      browserGone: lease.isGone(),
+      guardFailure: ctx ? ctx.guard.failureFor(ctx.lastNavigationHost) : undefined,
+      proxied: job.proxy !== null,
+    });
+  } finally {
+    if (ctx) await ctx.close(lease);
+    else pending.then((late) => late.close(lease)).catch(() => undefined);
+  }
+}
+
+async function navigateAndCapture(
+  page: Page,
+  activity: NetworkActivity,
+  job: RenderJob,
+  failure: Promise<never>,
+  guard: GuardProxy,
+): Promise<RenderResult> {
+  const navStart = performance.now();
+  const response: Response | null = await bounded(
+    page.goto(job.url.href, { waitUntil: 'commit', timeout: Math.max(1, job.deadline - navStart) }),
+    job.deadline,
+    () => renderTimeout('The navigation did not commit within the job budget'),
+    failure,
+  );
+  const committedAt = performance.now();
+  const guardVerdict = response?.headers()[GUARD_HEADER] as GuardFailureKind | undefined;
+  if (guardVerdict) {
+    const host = new URL(response?.url() ?? job.url.href).hostname;
+    throw fromGuardFailure(guard.failureFor(host) ?? { kind: guardVerdict, detail: guardVerdict });
+  }
+
+  const reserve = captureReserve(job.deadline - job.startedAt, job.screenshot !== false);
+  const settleUntil = job.deadline - reserve;
+  const loaded = await bounded(
+    page.waitForLoadState('load', { timeout: Math.max(1, settleUntil - performance.now()) }).then(() => true),
+    settleUntil,
+    () => new Error(LOAD_CAP),
+    failure,
+  ).catch((error: Error) => {
+    // Not loaded within the budget: capture what rendered. Anything else (crash, browser gone) fails the job.
+    if (error.message === LOAD_CAP || error.name === 'TimeoutError') return false;
+    throw error;
+  });
+  const networkQuiet = loaded
+    ? await Promise.race([activity.waitForQuiet(job.networkIdleMs, Math.min(performance.now() + job.settleCapMs, settleUntil)), failure])
+    : false;
+  const settledAt = performance.now();
+
+  const html = await captureHtml(page, job.deadline, failure);
+  let screenshot: string | undefined;
+  if (job.screenshot) {
+    const png = await bounded(
+      page.screenshot({ type: 'png', fullPage: job.screenshot === 'full', timeout: Math.max(1, job.deadline - performance.now()) }),
+      job.deadline,
+      () => renderTimeout('The screenshot did not finish within the job budget'),
+      failure,
+    );
+    screenshot = png.toString('base64');
+  }
+  const end = performance.now();
+  return {
+    url: job.url.href,
+    finalUrl: page.url(),
+    status: response?.status() ?? 0,
+    html,
+    ...(screenshot !== undefined ? { screenshot } : {}),
+    loaded,
+    networkQuiet,
+    timings: {
+      totalMs: Math.round(end - job.startedAt),
+      navigationMs: Math.round(committedAt - navStart),
+      settleMs: Math.round(settledAt - committedAt),
+    },
+  };
+}
+
+/** page.content() fails while a client-side navigation swaps the document; retry until the deadline. */
+async function captureHtml(page: Page, deadline: number, failure: Promise<never>): Promise<string> {
+  for (;;) {
+    try {
+      return await bounded(page.content(), deadline, () => renderFailed('the page stopped responding'), failure);
+    } catch (error) {
+      const message = (error as Error).message ?? '';
+      const navigating = /Execution context was destroyed|navigating and changing the content/.test(message);
+      if (!navigating || performance.now() >= deadline) throw error;
+      await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) }).catch(() => undefined);
+    }
+  }
+}
+
+export function deviceProfile(kind: keyof typeof DEVICE_PROFILES | undefined): DeviceProfile {
+  return DEVICE_PROFILES[kind ?? 'desktop'];
+}

@@ -1,0 +1,104 @@
+/**
+ * The public shapes of the render pool: what a job asks for, what it returns, and how the pool is configured.
+ * worker-render (headless) and worker-headful (headed under Xvfb) both program against `PageRenderer`.
+ */
+import type { DeviceKind, ProxyInfo } from '../../contracts/src/index.js';
+import type { AddressKind, DnsResolver } from '../../fetch/src/index.js';
+
+export interface RenderOptions {
+  url: string;
+  /** The whole job budget: waiting for a slot, navigation, settling, capture. */
+  timeoutMs: number;
+  /** Default 'desktop'. */
+  device?: DeviceKind;
+  /** Sent as Accept-Language and exposed as navigator.languages; default `en-US,en;q=0.9`. */
+  acceptLanguage?: string;
+  /** Upstream forward proxy for this job (geolocation); null/undefined = direct. Only http:// proxies. */
+  proxy?: ProxyInfo | null;
+  screenshot?: false | 'viewport' | 'full';
+  /** Abort image, media and font requests. Default: true when no screenshot is asked for. */
+  blockResources?: boolean;
+  /** How long the network must stay quiet to count as settled. Default 500 ms. */
+  networkIdleMs?: number;
+  /** The longest wait for network quiet after the load event. Default 3000 ms. */
+  settleCapMs?: number;
+}
+
+export interface RenderTimings {
+  totalMs: number;
+  /** From navigation start until the response committed. */
+  navigationMs: number;
+  /** From commit until capture began (load + network quiet, capped). */
+  settleMs: number;
+}
+
+export interface RenderResult {
+  url: string;
+  finalUrl: string;
+  /** HTTP status of the main document (a 404 page is a result, not an error). */
+  status: number;
+  html: string;
+  /** Base64 PNG when a screenshot was asked for. */
+  screenshot?: string;
+  /** Whether the load event fired and the network went quiet before capture (false = captured at a cap). */
+  loaded: boolean;
+  networkQuiet: boolean;
+  timings: RenderTimings;
+}
+
+export interface PageRenderer {
+  render(options: RenderOptions): Promise<RenderResult>;
+  close(): Promise<void>;
+}
+
+/** Decides whether an IP may be connected to; `AddressGuard` from libs/fetch satisfies it. */
+export interface AddressPolicy {
+  blockedKind(ip: string): AddressKind | null;
+}
+
+export interface ChromiumPoolOptions {
+  executablePath: string;
+  /** Concurrent jobs (one BrowserContext each). */
+  maxContexts: number;
+  /** Recycle the shared browser after this many jobs. */
+  pagesPerBrowser: number;
+  /** Allow loopback targets (tests, local development); private networks and metadata stay refused. */
+  allowPrivateAddresses: boolean;
+  /** Replaces DEFAULT_CHROMIUM_ARGS when given. */
+  launchArgs?: string[];
+  /** Default true; the headful worker passes false and runs under Xvfb. */
+  headless?: boolean;
+  /** Overrides the address policy built from `allowPrivateAddresses` (e.g. an AddressGuard with allowedKinds). */
+  addressPolicy?: AddressPolicy;
+  /** DNS resolver for the SSRF checks (default: the system resolver). */
+  resolve?: DnsResolver;
+  /**
+   * Memory admission: while more than one job runs, a new job waits until free memory is at least this many MiB.
+   * 0 (default) disables the check; one job is always admitted so the pool cannot stall.
+   */
+  minFreeMemoryMb?: number;
+  /** Free memory probe in MiB (default: os.freemem, which is MemAvailable on Linux). */
+  freeMemoryMb?: () => number;
+  /**
+   * Keep one desktop context (with its page and renderer) open ahead of the next job per browser. Default true:
+   * context and renderer start-up is the largest fixed cost of a job, and this takes it off the job's latency.
+   */
+  prewarm?: boolean;
+  /** Timeout for launching Chromium. Default 30 s. */
+  launchTimeoutMs?: number;
+}
+
+export interface PoolStats {
+  /** Browsers alive (the current one plus retired ones still finishing jobs). */
+  browsers: number;
+  activeContexts: number;
+  /** Jobs waiting for a slot. */
+  queued: number;
+  /** Warm spare contexts held open (at most one per browser). */
+  warmContexts: number;
+  launches: number;
+  /** Unplanned browser deaths plus renderer (page) crashes. */
+  crashes: number;
+  /** Jobs started since the pool was created. */
+  jobs: number;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from './index.js';
+
+const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+const para = (n: number, tag = 'Body'): string =>
+  Array.from({ length: n }, (_, i) => `<p>${tag} paragraph ${i} of the article, with enough words, commas, and sentences to read like real prose. It keeps going for a while.</p>`).join('');
+const text = (body: string): string =>
+  formatPage(`<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`, { url: 'https://example.com/a', formats: TEXT }).page_text ?? '';
+
+describe('boilerplate inside the article container', () => {
+  it('drops bylines, meta lines, share bars, tag lists and related boxes by their class words', () => {
+    const out = text(`<article class="post">
+      <div class="entry-meta">Posted by Jane Doe on March 3</div>
+      ${para(4)}
+      <div class="shareBar"><span>Share this on Facebook and Twitter please</span></div>
+      <ul class="post_tags"><li>politics</li><li>economy</li></ul>
+      <div class="jp-relatedposts"><p>Another story you might want to read about something else entirely</p></div>
+      <div class="author-box"><p>Jane Doe writes about economics for this site and lives in Berlin.</p></div>
+    </article>`);
+    expect(out).toContain('Body paragraph 3');
+    for (const junk of ['Posted by', 'Share this', 'politics', 'Another story', 'writes about economics']) expect(out).not.toContain(junk);
+  });
+
+  it('drops photo credits and short captions but keeps gallery captions that carry the text', () => {
+    const article = text(`<article>${para(5)}<figure><img src="/a.jpg"><figcaption>The harbour at dawn (Photo: J. Doe)</figcaption></figure></article>`);
+    expect(article).not.toContain('harbour at dawn');
+    const gallery = text(
+      `<article><p>Ten costume ideas for this year.</p>${Array.from({ length: 10 }, (_, i) => `<figure><img src="/${i}.jpg"><figcaption>Costume ${i}: what you need is a red jumper, a white collar and a black headband, and then some patience.</figcaption></figure>`).join('')}</article>`,
+    );
+    expect(gallery).toContain('Costume 7: what you need');
+  });
+
+  it('keeps comment threads when they are the page content (forum), drops them under an article', () => {
+    // (a forum engine's camelCase names: the thread survives cleaning, and the inner pass must not empty it)
+    const forum = text(`<div class="thread">${Array.from({ length: 6 }, (_, i) => `<div class="ForumComment">${para(1, `Post ${i}`)}</div>`).join('')}</div>`);
+    expect(forum).toContain('Post 5 paragraph 0');
+    const blog = text(`<article>${para(6)}<div id="comments"><div class="comment">${para(1, 'Reader')}</div></div></article>`);
+    expect(blog).toContain('Body paragraph 5');
+    expect(blog).not.toContain('Reader paragraph');
+  });
+
+  it('drops date lines and "see also" teasers but keeps dates inside sentences', () => {
+    const out = text(`<article>
+      <p class="dateline-x">Updated: <time datetime="2020-04-03">03.04.2020</time></p>
+      ${para(3)}
+      <p>The law passed on <time datetime="2020-01-02">2 January</time>, after a long debate in parliament and elsewhere.</p>
+      <p><strong>Lesen Sie auch:</strong> <a href="/x">Ein anderer Artikel</a></p>
+      ${para(2, 'Tail')}
+    </article>`);
+    expect(out).not.toContain('03.04.2020');
+    expect(out).toContain('passed on 2 January');
+    expect(out).not.toContain('Lesen Sie auch');
+    expect(out).toContain('Tail paragraph 1');
+  });
+
+  it('does not treat page-builder wrappers named "widget" as boilerplate', () => {
+    const out = text(`<div class="elementor-section"><div class="elementor-widget-container"><div class="elementor-text-editor">${para(4)}</div></div></div><aside class="widget">Archive links</aside>`);
+    expect(out).toContain('Body paragraph 3');
+  });
+});
+
+describe('article lead', () => {
+  it('puts the standfirst from the article header in front of the body', () => {
+    const out = text(`<article><header><h1>Title</h1><p class="article-lead">The short version: the council voted to close the bridge for two years of repairs.</p></header>
+      <div class="article-body">${para(5)}</div></article>`);
+    expect(out).toMatch(/The short version[\s\S]*Body paragraph 0/);
+  });
+
+  it('does not pull a teaser from another article of the page', () => {
+    const out = text(`<div class="teaser"><p class="teaser-text">An unrelated story teaser with plenty of words in it for the test.</p></div>
+      <article><div class="article-body">${para(5)}</div></article>`);
+    expect(out).not.toContain('unrelated story');
+  });
+});

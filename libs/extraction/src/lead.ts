@@ -1,0 +1,82 @@
+/**
+ * The lead (standfirst, teaser, excerpt, "chapo") of an article often sits in the article header, next to the
+ * headline, outside the container that holds the body paragraphs. It is part of the text a reader gets, so when
+ * such a block precedes the selected content within the same article, it is put in front of it.
+ */
+import { isTag, isText, type AnyNode, type Element } from './dom.js';
+
+const LEAD_WORDS = new Set([
+  'lead', 'leader', 'lede', 'intro', 'introduction', 'teaser', 'excerpt', 'standfirst', 'subtitle', 'subheadline',
+  'subline', 'deck', 'dek', 'chapo', 'chapeau', 'abstract', 'summary', 'vorspann', 'description', 'strapline',
+]);
+/** Containers that bound the search: the lead must belong to the same article. */
+const MAX_CLIMB = 4;
+const MIN_LEAD = 40;
+const MAX_LEAD = 1200;
+
+function words(token: string): string[] {
+  return token
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function isLeadElement(el: Element): boolean {
+  if (el.attribs.itemprop === 'description' && el.name !== 'meta') return true;
+  const cls = el.attribs.class;
+  if (!cls) return false;
+  for (const t of cls.split(/\s+/)) for (const w of words(t)) if (LEAD_WORDS.has(w)) return true;
+  return false;
+}
+
+function stats(node: AnyNode, inLink = false, acc = { text: 0, link: 0 }): { text: number; link: number } {
+  if (isText(node)) {
+    const n = node.data.replace(/\s+/g, ' ').trim().length;
+    acc.text += n;
+    if (inLink) acc.link += n;
+  } else if (isTag(node)) {
+    for (const c of node.children) stats(c, inLink || node.name === 'a', acc);
+  }
+  return acc;
+}
+
+function contains(ancestor: AnyNode, node: AnyNode): boolean {
+  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+/** The lead block for `nodes` (the selected content, in document order), or undefined. */
+export function findLead(nodes: Element[]): Element | undefined {
+  const first = nodes[0];
+  if (!first) return undefined;
+  let scope: AnyNode | null = first.parent;
+  for (let level = 0; scope && isTag(scope) && scope.name !== 'body' && level < MAX_CLIMB; level++, scope = scope.parent) {
+    let found: Element | undefined;
+    // Walk the scope in document order until the selected content starts.
+    const walk = (n: Element): boolean => {
+      for (const c of n.children) {
+        if (!isTag(c)) continue;
+        if (c === first || contains(c, first)) {
+          if (c === first) return true;
+          return walk(c);
+        }
+        if (nodes.some((x) => contains(x, c))) continue;
+        if (isLeadElement(c)) {
+          const s = stats(c);
+          if (s.text >= MIN_LEAD && s.text <= MAX_LEAD && s.link <= s.text * 0.3) {
+            found = c;
+            continue;
+          }
+        }
+        if (walk(c)) return true;
+      }
+      return false;
+    };
+    walk(scope);
+    if (found) return found;
+    // An <article> is the natural boundary: do not look for a lead beyond it.
+    if (scope.name === 'article' || scope.name === 'main') break;
+  }
+  return undefined;
+}

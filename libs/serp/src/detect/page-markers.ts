@@ -1,0 +1,81 @@
+/**
+ * What a result page says about itself when it has no results: a captcha / "unusual traffic" wall, a cookie-consent
+ * interstitial, a rate-limit notice, or the engine's own "no results" message. Parsers consult this only after they
+ * found nothing, because ordinary snippets can contain words like "captcha". A page that has neither results nor a
+ * recognised no-results message is reported as blocked ('unknown'), never as "zero results found".
+ */
+import type { BlockReason, SerpVerdict } from '../types.js';
+
+interface Marker {
+  reason: BlockReason;
+  pattern: RegExp;
+}
+
+const BLOCK_MARKERS: Marker[] = [
+  { reason: 'unusual_traffic', pattern: /unusual traffic from your computer network|ungewöhnlichen datenverkehr|trafic exceptionnel|tráfico inusual/i },
+  { reason: 'captcha', pattern: /id=["']?captcha-form|action=["'][^"']*\/sorry\/|class=["'][^"']*g-recaptcha|recaptcha\/api\.js|\/sorry\/index\?|hcaptcha\.com\/1\/api|cf-challenge|challenge-form|id=["']?b_captcha|captcha\.bing|anomaly-modal|Unfortunately, bots use DuckDuckGo too|please complete the following challenge/i },
+  { reason: 'consent', pattern: /action=["']https:\/\/consent\.(google|youtube)\.[a-z.]+|Before you continue to Google|Bevor Sie zu Google weitergehen|Avant d'accéder à Google|consent\.google\.com\/save/i },
+  { reason: 'rate_limited', pattern: /too many requests|rate limit(ed)? exceeded|<title>\s*429\b/i },
+];
+
+/**
+ * The engines' own "no results" sentences. Plain substrings, not regexes: this runs on every page (multi-MB for
+ * Google), and a case-insensitive alternation over the whole document cost more than parsing it.
+ */
+const NO_RESULTS_PHRASES: Record<string, string[]> = {
+  google: [
+    'did not match any documents', 'did not match any news results', 'did not match any image results',
+    'did not match any shopping results', 'No results found for', 'produzierte keine Ergebnisse', 'ergab keine Treffer',
+    'Es wurden keine mit deiner Suchanfrage', 'ne correspond à aucun document', 'Aucun document ne correspond',
+    'no obtuvo ningún resultado', 'no ha obtenido ningún resultado', 'non ha prodotto risultati', 'Keine Ergebnisse für',
+    "It looks like there aren't any great matches for your search",
+  ],
+  bing: ['There are no results for', 'No results found for', "Il n'y a aucun résultat pour", 'Es gibt keine Ergebnisse für', 'Keine Ergebnisse für', 'No hay resultados para'],
+  duckduckgo: ['No results found for', 'No  results.', 'Keine Ergebnisse gefunden', 'Aucun résultat trouvé'],
+  searxng: [],
+};
+
+/** How engines introduce results for a rewritten query after saying the original one had none. */
+const SUBSTITUTION_PHRASES = ['Showing results for', 'Including results for', 'Ergebnisse für', 'Résultats pour', 'Resultados de', 'Risultati per'];
+
+/** Empty-state markup that only means "no results" when the parser found none (DDG also ends result lists with it). */
+const EMPTY_STATE_MARKERS: Record<string, RegExp> = {
+  duckduckgo: /class=["'][^"']*\bno-results\b/i,
+  bing: /class=["'][^"']*\bb_no\b/i,
+};
+
+/** Block reason from the page markup, if it is a block page. */
+export function blockReason(html: string): BlockReason | null {
+  for (const m of BLOCK_MARKERS) if (m.pattern.test(html)) return m.reason;
+  return null;
+}
+
+export function saysNoResults(engine: string, html: string): boolean {
+  return (NO_RESULTS_PHRASES[engine] ?? []).some((p) => html.includes(p));
+}
+
+/**
+ * The verdict for a parsed page. The engine's own "no results" statement wins, even when it then shows results for
+ * a rewritten query ("No results found for "x". Showing results for x"): those belong to another query, so the
+ * caller gets `no_results` with the substitute results attached. Otherwise results mean `ok`; no results mean a
+ * block page when a marker says so, and an unrecognised page (blocked/unknown) when nothing does.
+ */
+export function pageVerdict(engine: string, html: string, resultCount: number, visible?: string): SerpVerdict {
+  // `visible`: the page's text when the caller has it — far less to search than the markup, and no i18n strings
+  // from scripts that could contain a "no results" sentence.
+  const text = visible ?? html;
+  if (resultCount > 0) {
+    // With results on the page, a "no results" sentence only counts next to a substitution notice; alone it may be
+    // a snippet quoting such a sentence.
+    return saysNoResults(engine, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p)) ? { kind: 'no_results' } : { kind: 'ok' };
+  }
+  if (saysNoResults(engine, text)) return { kind: 'no_results' };
+  const reason = blockReason(html);
+  if (!reason && EMPTY_STATE_MARKERS[engine]?.test(html)) return { kind: 'no_results' };
+  return { kind: 'blocked', reason: reason ?? 'unknown' };
+}
+
+/** Verdict for a page on which the parser found nothing (or could not parse). */
+export function verdictWithoutResults(engine: string, html: string): SerpVerdict {
+  return pageVerdict(engine, html, 0);
+}

@@ -1,0 +1,136 @@
+/**
+ * The Google adapter: builds `/search` requests (locale from gl/hl, paging, freshness, vertical) and turns a result
+ * page into the `/serp-search` body or a `/search` page. Google has required JavaScript for its result pages since
+ * 2025, so the default transport is a rendered page; a self-hosted or fixture upstream can use plain HTTP.
+ */
+import { DEVICE_PROFILES, acceptLanguage } from '../../../contracts/src/index.js';
+import { loadDom } from '../dom/serp-dom.js';
+import { pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
+import type {
+  SerpEngine, SerpQuery, SerpSearchResponse, SerpVerdict, UpstreamRequest, WebQuery, WebSearchPage,
+} from '../types.js';
+import { hostOf } from '../util/urls.js';
+import {
+  parseAnswerBox, parseKnowledgeGraph, parsePeopleAlsoAsk, parseRelatedSearches, parseTopStories, parseTotalResults,
+} from './google-features.js';
+import { parseGoogleOrganic } from './google-organic.js';
+import { parseGoogleLocalPack, parseGoogleVertical } from './google-verticals.js';
+
+const VERTICAL_PARAM: Record<SerpQuery['type'], Record<string, string>> = {
+  search: {},
+  news: { tbm: 'nws' },
+  images: { tbm: 'isch' },
+  places: { tbm: 'lcl' },
+  shopping: { tbm: 'shop' },
+};
+
+export interface GoogleEngineOptions {
+  baseUrl: string;
+  transport?: 'http' | 'render';
+}
+
+function buildUrl(base: string, path: string, params: Record<string, string | number | undefined>): string {
+  const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  return url.toString();
+}
+
+function headersFor(device: SerpQuery['device'], language: string, country?: string): Record<string, string> {
+  const profile = DEVICE_PROFILES[device ?? 'desktop'];
+  return { ...profile.headers, 'user-agent': profile.userAgent, 'accept-language': acceptLanguage(language, country) };
+}
+
+export function buildGoogleSerpRequest(opts: GoogleEngineOptions, q: SerpQuery): UpstreamRequest {
+  const num = Math.min(Math.max(q.num, 1), 100);
+  const page = Math.max(q.page, 1);
+  const url = buildUrl(opts.baseUrl, 'search', {
+    q: q.q,
+    gl: q.gl.toLowerCase(),
+    hl: q.hl,
+    num,
+    start: (page - 1) * num || undefined,
+    tbs: q.tbs,
+    ...VERTICAL_PARAM[q.type],
+  });
+  return { url, headers: headersFor(q.device, q.hl, q.gl), transport: opts.transport ?? 'render' };
+}
+
+export function buildGoogleWebRequest(opts: GoogleEngineOptions, q: WebQuery): UpstreamRequest {
+  const page = Math.max(q.page, 1);
+  const url = buildUrl(opts.baseUrl, 'search', {
+    q: q.query,
+    hl: q.setLang,
+    gl: q.cc?.toLowerCase(),
+    start: (page - 1) * 10 || undefined,
+  });
+  return { url, headers: headersFor(q.device, q.setLang ?? 'en', q.cc), transport: opts.transport ?? 'render' };
+}
+
+export function parseGoogleSerp(body: string, q: Pick<SerpQuery, 'type' | 'page' | 'num'>): {
+  verdict: SerpVerdict;
+  result?: SerpSearchResponse;
+} {
+  let dom;
+  try {
+    dom = loadDom(body);
+  } catch {
+    return { verdict: verdictWithoutResults('google', body) };
+  }
+  const offset = (Math.max(q.page, 1) - 1) * Math.max(q.num, 1);
+  if (q.type !== 'search') {
+    const items = parseGoogleVertical(dom, q.type, offset);
+    const verdict = pageVerdict('google', body, items.length, dom.text());
+    if (!items.length) return { verdict };
+    const result: SerpSearchResponse = { serp_search_results: items };
+    const info = parseTotalResults(dom);
+    if (info) result.searchInformation = info;
+    return { verdict, result };
+  }
+  const result: SerpSearchResponse = { serp_search_results: parseGoogleOrganic(dom, offset) };
+  const kg = parseKnowledgeGraph(dom);
+  if (kg) result.knowledgeGraph = kg;
+  const answerBox = parseAnswerBox(dom);
+  if (answerBox) result.answerBox = answerBox;
+  const paa = parsePeopleAlsoAsk(dom);
+  if (paa) result.peopleAlsoAsk = paa;
+  const related = parseRelatedSearches(dom);
+  if (related) result.relatedSearches = related;
+  const stories = parseTopStories(dom);
+  if (stories) result.topStories = stories;
+  const places = parseGoogleLocalPack(dom);
+  if (places) result.places = places;
+  const info = parseTotalResults(dom);
+  if (info) result.searchInformation = info;
+  const found = result.serp_search_results.length + (kg ? 1 : 0) + (answerBox ? 1 : 0);
+  const verdict = pageVerdict('google', body, found, dom.text());
+  return found ? { verdict, result } : { verdict };
+}
+
+/** `/search` page from a Google result page: organic results plus the answer, sidebar and questions blocks. */
+export function toWebSearchPage(result: SerpSearchResponse): WebSearchPage {
+  const page: WebSearchPage = {
+    total_results: result.searchInformation?.totalResults !== undefined ? String(result.searchInformation.totalResults) : '',
+    search_results: result.serp_search_results.map((r) => {
+      const o = r as { title: string; link: string; snippet?: string; date?: string };
+      return { title: o.title, link: o.link, date: o.date ?? null, snippet: o.snippet ?? '', source: hostOf(o.link).replace(/^www\./, '') };
+    }),
+    related_queries: (result.relatedSearches ?? []).map((r) => r.query),
+  };
+  if (result.answerBox) page.answer = result.answerBox;
+  if (result.knowledgeGraph) page.sidebar = result.knowledgeGraph;
+  if (result.peopleAlsoAsk) page.questions_answers = result.peopleAlsoAsk;
+  return page;
+}
+
+export function createGoogleEngine(opts: GoogleEngineOptions): SerpEngine {
+  return {
+    name: 'google',
+    buildSerpRequest: (q) => buildGoogleSerpRequest(opts, q),
+    buildWebRequest: (q) => buildGoogleWebRequest(opts, q),
+    parseSerp: (body, q) => parseGoogleSerp(body, q),
+    parseWeb: (body, q) => {
+      const { verdict, result } = parseGoogleSerp(body, { type: 'search', page: q.page, num: 10 });
+      return result ? { verdict, page: toWebSearchPage(result) } : { verdict };
+    },
+  };
+}

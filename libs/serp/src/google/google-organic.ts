@@ -1,0 +1,223 @@
+/**
+ * Google organic results across layout generations (2015 `h3.r > a`, 2016-2019 `.rc`, 2020-2023 `.yuRUbf`, the
+ * 2021-2023 mobile cards with `[role=heading]`, and the no-JS / gbv=1 layout with `/url?q=` links).
+ *
+ * Rather than one selector per generation, a result is recognised by what all of them share: a link to an outside
+ * page whose title is a heading (the heading inside the link, or the link inside the heading), outside ads,
+ * carousels, "People also ask" and the knowledge panel. Its block is the largest ancestor holding no other result,
+ * and the snippet is found in that block by the known snippet classes, else by subtracting title and URL lines.
+ */
+import {
+  attr, closest, findAll, findFirst, hasAnyClass, hasClass, isInside, parentEl, textOf, type Element, type SerpDom,
+} from '../dom/serp-dom.js';
+import type { OrganicResult, Sitelink } from '../types.js';
+import { unwrapGoogleLink } from '../util/urls.js';
+import { splitLeadingDate } from '../util/dates.js';
+
+/** Containers whose links are not organic results. */
+const EXCLUDED_IDS = new Set(['tads', 'tadsb', 'bottomads', 'tvcap', 'rhs', 'rhscol', 'botstuff', 'brs', 'foot', 'extrares',
+  'appbar', 'top_nav', 'searchform', 'lu_map', 'imagebox_bigimages', 'kp-wp-tab-cont-Latest', 'hdtb', 'hdtb-msb', 'sfcnt',
+  'gb', 'navd', 'sfooter', 'fbar']);
+const EXCLUDED_TAGS = new Set(['g-section-with-header', 'g-scrolling-carousel', 'g-inner-card', 'g-accordion-expander',
+  'video-voyager', 'g-img', 'g-link', 'inline-video', 'product-viewer-group', 'header', 'footer', 'nav']);
+const EXCLUDED_CLASSES = [
+  // ads (desktop, mobile, no-JS)
+  'uEierd', 'ads-ad', 'commercial-unit-desktop-top', 'commercial-unit-desktop-rhs', 'cu-container', 'ads-fr', 'mnr-c-ad',
+  // people also ask, related questions
+  'related-question-pair', 'cbphWd', 'kno-kp', 'ifM9O-ad',
+  // knowledge panel / right column cards
+  'knowledge-panel',
+  // carousels, top stories, video packs, twitter, local pack, images pack, recipes
+  'JJZKK', 'kno-fb-ctx', 'dbsr', 'So9e7d', 'VibNM', 'RzdJxc', 'VkpGBb', 'rllt__details', 'cXedhc', 'rl_item',
+  'hotels-pack', 'img-brk', 'mod-rbnr', 'xSQxL', 'PhiYYd', 'lU8tTd', '_Xzb', '_Ncg', 'card-section-related',
+  // sitelink tables inside a result (handled as sitelinks)
+  'sld', 'usJj9c', 'jmjoTe', 'osl', 'HiHjCd', 'fl-sitelinks', 'VNLkW',
+];
+
+export interface OrganicCandidate {
+  anchor: Element;
+  title: Element;
+  link: string;
+}
+
+function isAdLink(href: string): boolean {
+  return /\/aclk\?|googleadservices\.com|\/pagead\//.test(href);
+}
+
+/** The heading that titles `a`: an h3 / `[role=heading]` inside it, or an h3 around it. */
+function titleOf(a: Element): Element | null {
+  const inner = findFirst(a, (e) => e.name === 'h3' || (attr(e, 'role') === 'heading' && e.name !== 'a'));
+  if (inner) return inner;
+  const p = parentEl(a);
+  if (p && (p.name === 'h3' || attr(p, 'role') === 'heading')) return p;
+  const gp = p && parentEl(p);
+  if (gp && gp.name === 'h3' && p?.name !== 'div') return gp;
+  return null;
+}
+
+function excluded(el: Element, stop: Element | null): boolean {
+  let cur: Element | null = el;
+  while (cur && cur !== stop) {
+    const id = cur.attribs.id;
+    if (id && (EXCLUDED_IDS.has(id) || id.startsWith('tads'))) return true;
+    if (EXCLUDED_TAGS.has(cur.name)) return true;
+    if (cur.attribs['data-text-ad'] !== undefined || cur.attribs['data-q'] !== undefined) return true;
+    if (cur.attribs.class && hasAnyClass(cur, EXCLUDED_CLASSES)) return true;
+    cur = parentEl(cur);
+  }
+  return false;
+}
+
+/** The element that holds the main result list in this layout. */
+export function mainContainer(dom: SerpDom): Element | null {
+  // Not #rso: whole-page knowledge layouts (films, people) put the first results beside it, and featured snippets
+  // sit above it. Everything that is not a result is excluded by container instead.
+  return dom.byId('main') ?? dom.byTag('body')[0] ?? null;
+}
+
+export function findOrganicCandidates(dom: SerpDom, main: Element): OrganicCandidate[] {
+  const out: OrganicCandidate[] = [];
+  const seenTitles = new Set<Element>();
+  for (const a of dom.byTag('a')) {
+    const href = attr(a, 'href');
+    if (!href || isAdLink(href)) continue;
+    if (!isInside(a, main)) continue;
+    const title = titleOf(a);
+    if (!title || seenTitles.has(title)) continue;
+    const link = unwrapGoogleLink(href);
+    if (!link || !/^https?:\/\//i.test(link)) continue;
+    if (excluded(a, main)) continue;
+    if (!textOf(title)) continue;
+    seenTitles.add(title);
+    out.push({ anchor: a, title, link });
+  }
+  return out;
+}
+
+/**
+ * For each candidate, the largest ancestor of its anchor (below `main`) that contains no other candidate: its
+ * "result block". Counting candidates per ancestor once keeps this linear in candidates × depth.
+ */
+function blocksOf(candidates: OrganicCandidate[], main: Element): Map<OrganicCandidate, Element> {
+  const count = new Map<Element, number>();
+  for (const c of candidates) {
+    for (let p = parentEl(c.anchor); p && p !== main; p = parentEl(p)) count.set(p, (count.get(p) ?? 0) + 1);
+  }
+  const out = new Map<OrganicCandidate, Element>();
+  for (const c of candidates) {
+    let block = c.anchor;
+    for (let p = parentEl(c.anchor); p && p !== main && count.get(p) === 1; p = parentEl(p)) block = p;
+    out.set(c, block);
+  }
+  return out;
+}
+
+const SNIPPET_CLASSES = ['VwiC3b', 'IsZvec', 'aCOpRe', 'st', 'yDYNvb', 'lyLwlc', 'Uroaid', 'MSiauf', 's3v9rd', 'fzUZNc', 'k8HTde'];
+const NOT_SNIPPET_CLASSES = ['TbwUpd', 'byrV5b', 'action-menu', 'eFM0qc', 'csDOgf', 'iTPLzd', 'UPmit', 'osl', 'HiHjCd',
+  'kv', 'slp', 'P1usbc', 'ChPIuf', 'dTxz9', 'Ww4FFb-ratings', 'fG8Fp', 'usJj9c', 'jmjoTe', 'VNLkW'];
+
+const RATING_LINE = /^(?:rating\b|[\d.,]+\s*\/\s*\d+\b|[\d.,]+\s*\(\d[\d,.]*\))/i;
+
+/**
+ * No-JS layout: every text line is a `.BNeawe.s3v9rd`; the snippet is the first innermost one that is not a row
+ * of links (inline sitelinks), a rating line or a "Label: value" facts row.
+ */
+function noJsSnippet(block: Element, c: OrganicCandidate): string | null {
+  const lines = findAll(block, (e) => hasClass(e, 's3v9rd') && !isInside(e, c.anchor));
+  if (!lines.length) return null;
+  for (const line of lines) {
+    if (findFirst(line, (e) => hasClass(e, 's3v9rd'))) continue; // not innermost
+    if (findFirst(line, (e) => e.name === 'a')) continue;
+    if (closest(line, (e) => hasAnyClass(e, ['AVsepf', 'Ap5OSd']), block)) continue;
+    const text = textOf(line);
+    if (!text || RATING_LINE.test(text)) continue;
+    return text;
+  }
+  return '';
+}
+
+/** Featured-snippet answer text (shown above the source link, which is itself an organic result). */
+export const FEATURED_ANSWER_CLASSES = ['hgKElc', 'LGOjhe', 'di3YZe', 'X5LH0c', 'iKJnec', 'e24Kjc', 'Y0NH2b'];
+
+function snippetIn(block: Element, c: OrganicCandidate): string {
+  const featured = closest(c.anchor, (e) => hasClass(e, 'ifM9O') || hasClass(e, 'xpdopen') || e.name === 'block-component');
+  if (featured) {
+    const answer = findFirst(featured, (e) => hasAnyClass(e, FEATURED_ANSWER_CLASSES));
+    if (answer) return textOf(answer);
+  }
+  const noJs = noJsSnippet(block, c);
+  if (noJs !== null) return noJs;
+  // One walk of the block, remembering every element per snippet class in document order.
+  const byClass = new Map<string, Element[]>();
+  for (const e of findAll(block, (x) => !!x.attribs.class)) {
+    if (isInside(e, c.anchor)) continue;
+    for (const cls of SNIPPET_CLASSES) {
+      if (hasClass(e, cls)) {
+        const l = byClass.get(cls);
+        if (l) l.push(e);
+        else byClass.set(cls, [e]);
+      }
+    }
+  }
+  for (const cls of SNIPPET_CLASSES) {
+    for (const f of byClass.get(cls) ?? []) {
+      if (isInside(c.anchor, f)) continue;
+      // Nested snippet classes: take the outermost, skip rating/sitelink lines that reuse the class.
+      const text = textOf(f, (e) => hasAnyClass(e, NOT_SNIPPET_CLASSES) || e.name === 'cite');
+      if (text.length >= 3 && text !== textOf(c.title)) return text;
+    }
+  }
+  // Fallback: block text minus the title link, URL lines and menus.
+  return textOf(block, (e) => e === c.anchor || e.name === 'cite' || e.name === 'h3' || hasAnyClass(e, NOT_SNIPPET_CLASSES)
+    || attr(e, 'role') === 'button' || attr(e, 'role') === 'menu');
+}
+
+function sitelinksIn(block: Element, c: OrganicCandidate): Sitelink[] {
+  const links: Sitelink[] = [];
+  const seen = new Set<string>([c.link]);
+  const holders = findAll(block, (e) => hasAnyClass(e, ['sld', 'usJj9c', 'jmjoTe', 'osl', 'HiHjCd', 'VNLkW', 'fl-sitelinks']));
+  for (const h of holders) {
+    for (const a of findAll(h, (e) => e.name === 'a')) {
+      const link = unwrapGoogleLink(attr(a, 'href'));
+      const title = textOf(a);
+      if (!link || !title || seen.has(link) || /^https?:\/\/webcache\./.test(link)) continue;
+      seen.add(link);
+      links.push({ title, link });
+    }
+  }
+  return links;
+}
+
+/**
+ * Organic results in page order. `offset` is added to each 1-based rank so that page p of n results starts at
+ * (p-1)*n + 1: rank tracking wants the absolute position, not the position on the page.
+ */
+export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
+  const main = mainContainer(dom);
+  if (!main) return [];
+  const candidates = findOrganicCandidates(dom, main);
+  const blocks = blocksOf(candidates, main);
+  const results: OrganicResult[] = [];
+  const seenLinks = new Set<string>();
+  for (const c of candidates) {
+    // A second heading link inside an earlier result's `.g` is a sitelink card, not a result.
+    const g = closest(c.anchor, (e) => hasClass(e, 'g'), main);
+    const block = blocks.get(c) as Element;
+    const key = c.link;
+    if (seenLinks.has(key) && g) continue;
+    seenLinks.add(key);
+    const raw = snippetIn(block, c);
+    const { date, rest } = splitLeadingDate(raw);
+    const result: OrganicResult = {
+      title: textOf(c.title),
+      link: c.link,
+      snippet: rest,
+      position: offset + results.length + 1,
+    };
+    if (date) result.date = date;
+    const sitelinks = sitelinksIn(g && !isInside(block, g) ? g : block, c);
+    if (sitelinks.length) result.sitelinks = sitelinks;
+    results.push(result);
+  }
+  return results;
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from '@jest/globals';
+import { createEngines, detectVerdict } from '../index.js';
+import type { OrganicResult } from '../types.js';
+import { parseGoogleSerp } from './google-engine.js';
+
+const q = { type: 'search' as const, page: 1, num: 10 };
+
+function result(href: string, title: string, snippet: string): string {
+  return `<div class="g"><div class="yuRUbf"><a href="${href}"><h3>${title}</h3><cite>example.com</cite></a></div>`
+    + `<div class="VwiC3b">${snippet}</div></div>`;
+}
+
+const PAGE = `<html><body><div id="main"><div id="result-stats">About 1,230 results (0.41 seconds)</div>
+<div id="tads"><div class="uEierd"><a href="https://shop.example/ad"><div role="heading">Buy now</div></a></div></div>
+<div id="rso">
+ ${result('/url?q=https://one.example/a&sa=U&ved=x', 'First &amp; best', 'Apr 9, 2022 — One snippet text.')}
+ <div class="related-question-pair" data-q="What is one?"><div role="button">What is one?</div></div>
+ ${result('https://two.example/b', 'Second', 'Two snippet text.')}
+</div>
+<div id="rhs"><div data-attrid="title">Example Entity</div><div data-attrid="subtitle">Company</div>
+ <div data-attrid="description"><span>Example is a company.</span><a href="https://en.wikipedia.org/wiki/Example">Wikipedia</a></div>
+ <div data-attrid="kc:/organization:founded">Founded: 1999</div>
+ <a href="https://example.com/">Website</a></div>
+<div id="botstuff"><a class="k8XOCe" href="/search?q=example+inc&amp;sa=X&amp;ved=2ahUKEwifjZKr1rv-AhWDed4KHZayBCcQ1QJ6BQjEBBAB">example inc</a></div>
+</div></body></html>`;
+
+describe('Google result page', () => {
+  it('extracts organic results in order with unwrapped links, dates split from snippets, ads left out', () => {
+    const { verdict, result: r } = parseGoogleSerp(PAGE, q);
+    expect(verdict).toEqual({ kind: 'ok' });
+    const organic = r?.serp_search_results as OrganicResult[];
+    expect(organic.map((o) => [o.position, o.link, o.title])).toEqual([
+      [1, 'https://one.example/a', 'First & best'],
+      [2, 'https://two.example/b', 'Second'],
+    ]);
+    expect(organic[0]).toMatchObject({ snippet: 'One snippet text.', date: 'Apr 9, 2022' });
+  });
+
+  it('continues positions across pages: page 3 of 10 starts at 21', () => {
+    const { result: r } = parseGoogleSerp(PAGE, { type: 'search', page: 3, num: 10 });
+    expect((r?.serp_search_results as OrganicResult[]).map((o) => o.position)).toEqual([21, 22]);
+  });
+
+  it('reads the knowledge panel, people also ask, related searches and result count', () => {
+    const { result: r } = parseGoogleSerp(PAGE, q);
+    expect(r?.knowledgeGraph).toEqual({
+      title: 'Example Entity', type: 'Company', description: 'Example is a company.', attributes: { Founded: '1999' },
+      descriptionSource: 'Wikipedia', descriptionLink: 'https://en.wikipedia.org/wiki/Example', website: 'https://example.com/',
+    });
+    expect(r?.peopleAlsoAsk).toEqual([{ question: 'What is one?', snippet: '', title: '', link: '' }]);
+    expect(r?.relatedSearches).toEqual([{ query: 'example inc' }]);
+    expect(r?.searchInformation).toEqual({ totalResults: 1230, timeTaken: 0.41 });
+  });
+
+  it('omits blocks the page does not have', () => {
+    const { result: r } = parseGoogleSerp(`<div id="main">${result('https://a.example/', 'A', 'a')}</div>`, q);
+    expect(Object.keys(r ?? {})).toEqual(['serp_search_results']);
+  });
+
+  it('turns a featured snippet into an answer box and keeps its source as an organic result', () => {
+    const html = `<div id="main"><block-component><div class="xpdopen"><div class="ifM9O">
+      <span class="hgKElc">Coffee is a drink.</span><div class="g"><div class="yuRUbf"><a href="https://c.example/"><h3>Coffee</h3></a></div></div>
+      </div></div></block-component><div id="rso">${result('https://d.example/', 'D', 'd text')}</div></div>`;
+    const { result: r } = parseGoogleSerp(html, q);
+    expect(r?.answerBox).toEqual({ snippet: 'Coffee is a drink.', link: 'https://c.example/', title: 'Coffee' });
+    expect((r?.serp_search_results as OrganicResult[])[0]).toMatchObject({ link: 'https://c.example/', snippet: 'Coffee is a drink.' });
+  });
+});
+
+describe('Google verdicts', () => {
+  it('says no_results for Google’s no-match page, not blocked and not ok', () => {
+    const html = '<div id="main"><div class="card-section"><p>Your search - <b>zzqx</b> - did not match any documents.</p></div></div>';
+    expect(detectVerdict('google', html)).toEqual({ kind: 'no_results' });
+  });
+
+  it('recognises captcha, unusual-traffic and consent pages as blocked', () => {
+    expect(detectVerdict('google', '<form id="captcha-form" action="/sorry/index"><div class="g-recaptcha"></div></form>'))
+      .toEqual({ kind: 'blocked', reason: 'captcha' });
+    expect(detectVerdict('google', '<p>Our systems have detected unusual traffic from your computer network.</p>'))
+      .toEqual({ kind: 'blocked', reason: 'unusual_traffic' });
+    expect(detectVerdict('google', '<form action="https://consent.google.com/save"><h1>Before you continue to Google</h1></form>'))
+      .toEqual({ kind: 'blocked', reason: 'consent' });
+  });
+
+  it('never reports an unrecognised page as zero results, and never throws on garbage', () => {
+    for (const body of ['', '<<<>>>', '\u0000\u0001binary', '<html><body>Hello</body></html>', '{"json": true}']) {
+      const out = parseGoogleSerp(body, q);
+      expect(out.verdict).toEqual({ kind: 'blocked', reason: 'unknown' });
+      expect(out.result).toBeUndefined();
+    }
+  });
+
+  it('maps a Google page to the /search page shape for parseWeb', () => {
+    const engines = createEngines({ googleBaseUrl: 'http://127.0.0.1:9/', bingBaseUrl: 'http://127.0.0.1:9/', duckduckgoBaseUrl: 'http://127.0.0.1:9/' });
+    const { page } = engines.google.parseWeb?.(PAGE, { query: 'x', page: 1 }) ?? {};
+    expect(page?.total_results).toBe('1230');
+    expect(page?.search_results[0]).toEqual({ title: 'First & best', link: 'https://one.example/a', date: 'Apr 9, 2022', snippet: 'One snippet text.', source: 'one.example' });
+    expect(page?.related_queries).toEqual(['example inc']);
+  });
+});

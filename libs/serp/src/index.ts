@@ -1,0 +1,54 @@
+/**
+ * libs/serp — search-engine adapters. Each engine builds the upstream request (URL, headers, transport) and parses
+ * the page it gets back into the `/serp-search` or `/search` shape, with a verdict that tells a real empty result
+ * apart from a captcha, consent or block page. Parsers are pure (string in, object out) and never throw.
+ */
+import { createBingEngine } from './bing/bing-engine.js';
+import { createDuckDuckGoEngine } from './duckduckgo/duckduckgo-engine.js';
+import { createGoogleEngine } from './google/google-engine.js';
+import { createSearxngEngine } from './searxng/searxng-engine.js';
+import type { SerpEngine, SerpVerdict } from './types.js';
+
+export * from './types.js';
+export { parseGoogleSerp, toWebSearchPage } from './google/google-engine.js';
+export { parseBingWeb } from './bing/bing-engine.js';
+export { parseDuckDuckGoWeb } from './duckduckgo/duckduckgo-engine.js';
+export { parseSearxngSerp, parseSearxngWeb } from './searxng/searxng-engine.js';
+export { unwrapGoogleLink, normalizeUrl } from './util/urls.js';
+
+export interface CreateEnginesOptions {
+  googleBaseUrl: string;
+  bingBaseUrl: string;
+  duckduckgoBaseUrl: string;
+  searxngBaseUrl?: string;
+  /** Google needs JavaScript since 2025; a fixture or self-hosted upstream may serve plain HTML. Default 'render'. */
+  googleTransport?: 'http' | 'render';
+}
+
+export function createEngines(opts: CreateEnginesOptions): Record<string, SerpEngine> {
+  const engines: Record<string, SerpEngine> = {
+    google: createGoogleEngine({ baseUrl: opts.googleBaseUrl, transport: opts.googleTransport }),
+    bing: createBingEngine({ baseUrl: opts.bingBaseUrl }),
+    duckduckgo: createDuckDuckGoEngine({ baseUrl: opts.duckduckgoBaseUrl }),
+  };
+  if (opts.searxngBaseUrl) engines.searxng = createSearxngEngine({ baseUrl: opts.searxngBaseUrl });
+  return engines;
+}
+
+const PARSE_ONLY = createEngines({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/', searxngBaseUrl: 'http://127.0.0.1/' });
+
+/**
+ * The verdict for a page: `ok` when the engine's parser finds results, otherwise blocked (captcha, consent,
+ * unusual traffic, rate limit, unknown page) or no_results when the engine says so.
+ */
+export function detectVerdict(engine: string, html: string): SerpVerdict {
+  const e = PARSE_ONLY[engine];
+  if (!e) return { kind: 'blocked', reason: 'unknown' };
+  try {
+    if (e.parseSerp) return e.parseSerp(html, { q: '', gl: 'us', hl: 'en', page: 1, num: 10, type: 'search' }).verdict;
+    if (e.parseWeb) return e.parseWeb(html, { query: '', page: 1 }).verdict;
+  } catch {
+    return { kind: 'blocked', reason: 'unknown' };
+  }
+  return { kind: 'blocked', reason: 'unknown' };
+}
