@@ -26,6 +26,8 @@ import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { RequestLifecycle } from './lifecycle/request-lifecycle.service.js';
+import { SerpSearchController } from './serp/serp-search.controller.js';
+import { SerpSearchService } from './serp/serp-search.service.js';
 
 const logger = new Logger('Gateway');
 
@@ -46,7 +48,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, TerminusModule],
-      controllers: [CrawlController, AdminController, HealthController],
+      controllers: [CrawlController, SerpSearchController, AdminController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
@@ -90,6 +92,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         },
         RequestLifecycle,
         CrawlService,
+        SerpSearchService,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

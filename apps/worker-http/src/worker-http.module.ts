@@ -9,6 +9,11 @@ import { StaticProxyPool, UndiciHttpClient } from '../../../libs/fetch/src/index
 import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
 import { startJobWorker, WorkerRegistry } from '../../../libs/queue/src/index.js';
 import { CrawlPageHandler } from './crawl-page.handler.js';
+import { HttpPageSource } from './http-page-source.js';
+import { SerpSearchRunner } from '../../../libs/serp/src/index.js';
+import { enginesFromConfig } from '../../../libs/serp/src/engines-from-config.js';
+
+const UPSTREAM_HTTP = Symbol('UPSTREAM_HTTP');
 
 const logger = new Logger('WorkerHttp');
 
@@ -24,6 +29,8 @@ export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationSh
     private readonly handler: CrawlPageHandler,
     private readonly http: UndiciHttpClient,
     private readonly extraction: ExtractionPool,
+    private readonly serp: SerpSearchRunner,
+    @Inject(UPSTREAM_HTTP) private readonly upstreamHttp: UndiciHttpClient,
   ) {}
 
   static forRoot(config: TrawlConfig, options: { withInfrastructure?: boolean } = {}): DynamicModule {
@@ -40,6 +47,18 @@ export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationSh
           provide: ExtractionPool,
           inject: [TRAWL_CONFIG],
           useFactory: (c: TrawlConfig) => new ExtractionPool({ threads: c.EXTRACTION_THREADS, markdownConverter: c.MARKDOWN_CONVERTER }),
+        },
+        {
+          // Search-engine upstreams are operator config: private networks allowed (a self-hosted SearXNG), metadata never.
+          provide: UPSTREAM_HTTP,
+          useFactory: () =>
+            new UndiciHttpClient({ allowPrivateAddresses: true, allowedKinds: ['loopback', 'private', 'unique-local', 'cgnat'] }),
+        },
+        {
+          provide: SerpSearchRunner,
+          inject: [UPSTREAM_HTTP, TRAWL_CONFIG],
+          useFactory: (http: UndiciHttpClient, c: TrawlConfig) =>
+            new SerpSearchRunner(enginesFromConfig(c), new HttpPageSource(http), StaticProxyPool.parse(c.PROXIES), c.SERP_PROXY_ATTEMPTS),
         },
         {
           provide: CrawlPageHandler,
@@ -59,7 +78,10 @@ export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationSh
       this.redis,
       this.config.REDIS_PREFIX,
       QueueName.http,
-      { [JobName.crawlPage]: (payload) => this.handler.handle(payload) },
+      {
+        [JobName.crawlPage]: (payload) => this.handler.handle(payload),
+        [JobName.serpSearch]: (payload) => this.serp.run(payload),
+      },
       {
         concurrency: this.config.WORKER_HTTP_CONCURRENCY,
         lockMs: this.config.WORKER_LOCK_MS,
@@ -73,6 +95,7 @@ export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationSh
     await this.stopAnnouncing?.();
     await this.worker?.close();
     await this.http.close();
+    await this.upstreamHttp.close();
     await this.extraction.close();
   }
 }

@@ -10,10 +10,15 @@ import { StaticProxyPool } from '../../../libs/fetch/src/index.js';
 import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
 import { startJobWorker, WorkerRegistry } from '../../../libs/queue/src/index.js';
 import { RenderPageHandler } from './render-page.handler.js';
+import { RenderPageSource } from './render-page-source.js';
+import { SerpSearchRunner } from '../../../libs/serp/src/index.js';
+import { enginesFromConfig } from '../../../libs/serp/src/engines-from-config.js';
 
 const logger = new Logger('WorkerRender');
 const RENDER_POOL = Symbol('RENDER_POOL');
 const RENDER_EXTRACTION = Symbol('RENDER_EXTRACTION');
+const RENDER_SERP = Symbol('RENDER_SERP');
+const UPSTREAM_POOL = Symbol('UPSTREAM_POOL');
 
 @Module({})
 export class WorkerRenderModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,6 +32,8 @@ export class WorkerRenderModule implements OnApplicationBootstrap, OnApplication
     private readonly handler: RenderPageHandler,
     @Inject(RENDER_POOL) private readonly pool: ChromiumPool,
     @Inject(RENDER_EXTRACTION) private readonly extraction: ExtractionPool,
+    @Inject(RENDER_SERP) private readonly serp: SerpSearchRunner,
+    @Inject(UPSTREAM_POOL) private readonly upstreamPool: ChromiumPool,
   ) {}
 
   static forRoot(config: TrawlConfig, options: { withInfrastructure?: boolean } = {}): DynamicModule {
@@ -51,6 +58,24 @@ export class WorkerRenderModule implements OnApplicationBootstrap, OnApplication
           useFactory: (c: TrawlConfig) => new ExtractionPool({ threads: c.EXTRACTION_THREADS, markdownConverter: c.MARKDOWN_CONVERTER }),
         },
         {
+          // Upstream fetches go through their own pool: search-engine base URLs are operator config.
+          provide: UPSTREAM_POOL,
+          inject: [TRAWL_CONFIG],
+          useFactory: (c: TrawlConfig) =>
+            new ChromiumPool({ executablePath: c.CHROMIUM_PATH, maxContexts: 2, pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER, allowPrivateAddresses: true }),
+        },
+        {
+          provide: RENDER_SERP,
+          inject: [UPSTREAM_POOL, TRAWL_CONFIG],
+          useFactory: (pool: ChromiumPool, c: TrawlConfig) =>
+            new SerpSearchRunner(
+              enginesFromConfig(c),
+              new RenderPageSource(pool),
+              StaticProxyPool.parse(c.PROXIES),
+              c.SERP_PROXY_ATTEMPTS,
+            ),
+        },
+        {
           provide: RenderPageHandler,
           inject: [RENDER_POOL, RENDER_EXTRACTION, TRAWL_CONFIG],
           useFactory: (pool: ChromiumPool, extraction: ExtractionPool, c: TrawlConfig) =>
@@ -65,7 +90,10 @@ export class WorkerRenderModule implements OnApplicationBootstrap, OnApplication
       this.redis,
       this.config.REDIS_PREFIX,
       QueueName.render,
-      { [JobName.crawlPage]: (payload) => this.handler.handle(payload) },
+      {
+        [JobName.crawlPage]: (payload) => this.handler.handle(payload),
+        [JobName.serpSearch]: (payload) => this.serp.run(payload),
+      },
       {
         // A rendered job holds a browser context: the BullMQ concurrency matches the pool's.
         concurrency: this.config.WORKER_RENDER_CONCURRENCY,
@@ -80,6 +108,7 @@ export class WorkerRenderModule implements OnApplicationBootstrap, OnApplication
     await this.stopAnnouncing?.();
     await this.worker?.close();
     await this.pool.close();
+    await this.upstreamPool.close();
     await this.extraction.close();
   }
 }

@@ -56,6 +56,18 @@ export const configSchema = z.object({
   EXTRACTION_THREADS: int(0, 64).default(0),
   MARKDOWN_CONVERTER: z.enum(['mdream', 'turndown']).default('mdream'),
 
+  /** Search-engine upstreams (operator config, so not subject to the crawl's private-address guard). */
+  GOOGLE_BASE_URL: z.string().url().default('https://www.google.com'),
+  /** Google needs JavaScript since 2025: `render` sends SERP fetches through worker-render. */
+  GOOGLE_TRANSPORT: z.enum(['http', 'render']).default('render'),
+  BING_BASE_URL: z.string().url().default('https://www.bing.com'),
+  DUCKDUCKGO_BASE_URL: z.string().url().default('https://html.duckduckgo.com'),
+  SEARXNG_BASE_URL: z.string().url().optional(),
+  SERP_ENGINE: z.enum(['google', 'bing', 'duckduckgo', 'searxng']).default('google'),
+  /** A blocked SERP fetch is retried through another proxy this many times in all. */
+  SERP_PROXY_ATTEMPTS: int(1, 10).default(3),
+  SERP_TIMEOUT_MS: int(1_000, 120_000).default(20_000),
+
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   /** Which workers the standalone process hosts (`npm start`). Chromium starts only when a rendered job arrives. */
   STANDALONE_WORKERS: z

@@ -16,6 +16,7 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
 export const JobName = {
   crawlPage: 'crawl.page',
+  serpSearch: 'serp.search',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -56,9 +57,32 @@ export interface CrawlPageFailure {
 
 export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
 
+/** One `/serp-search` call: fetch the engine's result page (rotating proxies when blocked) and parse it. */
+export interface SerpSearchPayload {
+  requestId: string;
+  engine: 'google' | 'bing' | 'duckduckgo' | 'searxng';
+  query: {
+    q: string;
+    gl: string;
+    hl: string;
+    tbs?: string;
+    page: number;
+    num: number;
+    type: 'search' | 'news' | 'images' | 'places' | 'shopping';
+    device?: DeviceKind;
+  };
+  timeoutMs: number;
+}
+
+/** The parsed page in the endpoint's shape (libs/serp SerpSearchResponse), or why there is none. */
+export type SerpSearchResult =
+  | { ok: true; verdict: 'ok' | 'no_results'; response: { serp_search_results: unknown[] } & Record<string, unknown> }
+  | { ok: false; error: SerializedError };
+
 /** Job name → queue, payload and result. Producers and consumers are typed from this one table. */
 export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
+  [JobName.serpSearch]: { payload: SerpSearchPayload; result: SerpSearchResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];

@@ -1,0 +1,79 @@
+/** `GET /serp-search` parameters (spec §4.2), validated before anything is charged. */
+import { z } from 'zod';
+import { isCountryCode } from '../../../../libs/contracts/src/index.js';
+
+const integer = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return fallback;
+      if (!/^\d{1,6}$/.test(value.trim())) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      const n = Number(value);
+      if (n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const SERP_TYPES = ['search', 'news', 'images', 'places', 'shopping'] as const;
+export const MAX_SERP_PAGE = 100;
+
+export const serpSearchParamsSchema = z.object({
+  q: z
+    .string({ error: 'q is required' })
+    .transform((v) => v.trim())
+    .pipe(z.string().min(1, 'q is required').max(2048, 'q must be at most 2048 characters')),
+  gl: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const code = (value ?? 'us').trim().toLowerCase();
+      if (!/^[a-z]{2}$/.test(code) || !isCountryCode(code)) {
+        ctx.addIssue({ code: 'custom', message: 'gl must be an ISO 3166-1 alpha-2 country code such as us, gb or de' });
+        return z.NEVER;
+      }
+      return code;
+    }),
+  hl: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const tag = (value ?? 'en').trim();
+      if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(tag)) {
+        ctx.addIssue({ code: 'custom', message: 'hl must be a language tag such as en, de or pt-BR' });
+        return z.NEVER;
+      }
+      return tag;
+    }),
+  tbs: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      if (!/^qdr:[hdwmy]$/.test(value.trim())) {
+        ctx.addIssue({ code: 'custom', message: 'tbs must be one of qdr:h, qdr:d, qdr:w, qdr:m, qdr:y' });
+        return z.NEVER;
+      }
+      return value.trim();
+    }),
+  page: integer('page', 1, MAX_SERP_PAGE, 1),
+  num: integer('num', 1, 100, 10),
+  type: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const type = (value ?? 'search').trim();
+      if (!(SERP_TYPES as readonly string[]).includes(type)) {
+        ctx.addIssue({ code: 'custom', message: `type must be one of ${SERP_TYPES.join(', ')}` });
+        return z.NEVER;
+      }
+      return type as (typeof SERP_TYPES)[number];
+    }),
+});
+
+export type SerpSearchParams = z.output<typeof serpSearchParamsSchema>;
