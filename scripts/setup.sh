@@ -6,7 +6,12 @@ quiet() { if [ "${TRAWL_SETUP_VERBOSE:-}" = 1 ]; then "$@"; else "$@" >/dev/null
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing dependencies (npm ci) …" >&2
-  npm ci --no-audit --no-fund >&2
+  # A registry mirror without some platforms' optional binaries (e.g. darwin builds of @swc/core) makes `npm ci`
+  # refuse the lock file; `npm install` then installs the same locked versions for this platform.
+  if ! npm ci --no-audit --no-fund >&2; then
+    echo "setup: npm ci refused the lock file; falling back to npm install" >&2
+    npm install --no-audit --no-fund >&2
+  fi
 fi
 generated=libs/db/src/generated/prisma/client.ts
 if [ ! -f "$generated" ] || [ prisma/schema.prisma -nt "$generated" ]; then
