@@ -3,7 +3,7 @@
  * trackers, consent banners, site navigation/footer/sidebars) and makes every URL absolute. Works in place on the
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
-import { Document, Element, isTag, relink, classAndId, type ChildNode, type ParentNode } from './dom.js';
+import { type Document, type Element, isTag, relink, classAndId, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
 const DROP_TAGS = new Set([
@@ -149,7 +149,6 @@ const NO_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head',
 
 function measure(node: ParentNode, guard: Guard): number {
   let len = 0;
-  let landmark = false;
   for (const c of node.children) {
     if (c.type === 'text') len += c.data.trim().length;
     else if (isTag(c) && !NO_TEXT_TAGS.has(c.name)) len += measure(c, guard);
@@ -157,7 +156,7 @@ function measure(node: ParentNode, guard: Guard): number {
   if (isTag(node as ChildNode)) {
     const el = node as Element;
     guard.textLen.set(el, len);
-    landmark =
+    const landmark =
       el.name === 'main' ||
       el.attribs.itemprop === 'articleBody' ||
       (el.name === 'article' && len >= 500) ||

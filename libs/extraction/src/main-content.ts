@@ -7,7 +7,7 @@
  */
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
-import { Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+import { type Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
   /** characters of whitespace-collapsed text */
@@ -121,7 +121,7 @@ export class ContentScorer {
   }
 
   private initialScore(el: Element): number {
-    let base = 0;
+    let base: number;
     switch (el.name) {
       case 'div': case 'article': case 'main': base = 5; break;
       case 'pre': case 'td': case 'blockquote': base = 3; break;

@@ -4,7 +4,7 @@
  * before cleaning, which removes the JSON-LD <script> blocks.
  */
 import type { PageMetadata } from '../../contracts/src/index.js';
-import { Document, Element, isTag, textContent, findFirst, parseHtml, type ParentNode } from './dom.js';
+import { type Document, type Element, isTag, textContent, findFirst, parseHtml, type ParentNode } from './dom.js';
 import { documentBaseUrl } from './clean.js';
 
 interface JsonLdFacts {
