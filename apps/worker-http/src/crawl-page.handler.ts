@@ -5,7 +5,7 @@
  */
 import type { CrawlPagePayload, CrawlPageResult, ProxyProvider } from '../../../libs/contracts/src/index.js';
 import { TrawlError } from '../../../libs/contracts/src/index.js';
-import type { ExtractionPool } from '../../../libs/extraction/src/index.js';
+import { toCrawlPageSuccess, type ExtractionPool } from '../../../libs/extraction/src/index.js';
 import { acceptLanguageForCountry, proxyForCountry, type HttpClient } from '../../../libs/fetch/src/index.js';
 
 export interface CrawlFetchLimits {
@@ -33,18 +33,7 @@ export class CrawlPageHandler {
         acceptLanguage: acceptLanguageForCountry(payload.geolocation),
         proxy,
       });
-      const page = await this.extraction.format(response.body, { url: response.finalUrl, formats: payload.formats });
-      return {
-        ok: true,
-        url: payload.url,
-        finalUrl: response.finalUrl,
-        status_code: response.status,
-        ...(payload.formats.raw_html ? { raw_html: response.body } : {}),
-        ...(page.enhanced_html !== undefined ? { enhanced_html: page.enhanced_html } : {}),
-        ...(page.markdown !== undefined ? { markdown: page.markdown } : {}),
-        ...(page.page_text !== undefined ? { page_text: page.page_text } : {}),
-        metadata: page.metadata,
-      };
+      return await toCrawlPageSuccess(payload, { finalUrl: response.finalUrl, status: response.status, html: response.body }, this.extraction);
     } catch (error) {
       if (error instanceof TrawlError && !error.retryable) {
         return { ok: false, url: payload.url, error: error.toJSON() };

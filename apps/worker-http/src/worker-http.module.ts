@@ -1,13 +1,12 @@
 /** worker-http: consumes the `trawl-http` queue (plain HTTP crawl). */
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
 import { JobName, QueueName } from '../../../libs/contracts/src/index.js';
 import { ExtractionPool } from '../../../libs/extraction/src/index.js';
 import { StaticProxyPool, UndiciHttpClient } from '../../../libs/fetch/src/index.js';
 import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
-import { startJobWorker, WorkerRegistry } from '../../../libs/queue/src/index.js';
+import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '../../../libs/queue/src/index.js';
 import { CrawlPageHandler } from './crawl-page.handler.js';
 import { HttpPageSource } from './http-page-source.js';
 import { SerpSearchRunner } from '../../../libs/serp/src/index.js';
@@ -19,8 +18,7 @@ const logger = new Logger('WorkerHttp');
 
 @Module({})
 export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  private worker?: Worker;
-  private stopAnnouncing?: () => Promise<void>;
+  private consumer?: QueueConsumer;
 
   constructor(
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
@@ -74,26 +72,24 @@ export class WorkerHttpModule implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    this.worker = startJobWorker(
-      this.redis,
-      this.config.REDIS_PREFIX,
-      QueueName.http,
-      {
+    this.consumer = startQueueConsumer({
+      redis: this.redis,
+      prefix: this.config.REDIS_PREFIX,
+      registry: this.registry,
+      kind: 'worker-http',
+      queue: QueueName.http,
+      handlers: {
         [JobName.crawlPage]: (payload) => this.handler.handle(payload),
         [JobName.serpSearch]: (payload) => this.serp.run(payload),
       },
-      {
-        concurrency: this.config.WORKER_HTTP_CONCURRENCY,
-        lockMs: this.config.WORKER_LOCK_MS,
-        onError: (error) => logger.error({ err: error }, 'worker-http job fault'),
-      },
-    );
-    this.stopAnnouncing = this.registry.announce('worker-http');
+      concurrency: this.config.WORKER_HTTP_CONCURRENCY,
+      lockMs: this.config.WORKER_LOCK_MS,
+      onError: (error) => logger.error({ err: error }, 'worker-http job fault'),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.stopAnnouncing?.();
-    await this.worker?.close();
+    await this.consumer?.close();
     await this.http.close();
     await this.upstreamHttp.close();
     await this.extraction.close();

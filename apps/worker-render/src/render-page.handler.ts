@@ -6,7 +6,7 @@
 import type { CrawlPagePayload, CrawlPageResult, ProxyProvider } from '../../../libs/contracts/src/index.js';
 import { TrawlError } from '../../../libs/contracts/src/index.js';
 import type { PageRenderer } from '../../../libs/browser/src/index.js';
-import type { ExtractionPool } from '../../../libs/extraction/src/index.js';
+import { toCrawlPageSuccess, type ExtractionPool } from '../../../libs/extraction/src/index.js';
 import { acceptLanguageForCountry, proxyForCountry } from '../../../libs/fetch/src/index.js';
 
 export class RenderPageHandler {
@@ -27,19 +27,11 @@ export class RenderPageHandler {
         proxy,
         screenshot: payload.screenshot ? (payload.screenshotFullPage ? 'full' : 'viewport') : false,
       });
-      const page = await this.extraction.format(rendered.html, { url: rendered.finalUrl, formats: payload.formats });
-      return {
-        ok: true,
-        url: payload.url,
-        finalUrl: rendered.finalUrl,
-        status_code: rendered.status,
-        ...(payload.formats.raw_html ? { raw_html: rendered.html } : {}),
-        ...(page.enhanced_html !== undefined ? { enhanced_html: page.enhanced_html } : {}),
-        ...(page.markdown !== undefined ? { markdown: page.markdown } : {}),
-        ...(page.page_text !== undefined ? { page_text: page.page_text } : {}),
-        ...(rendered.screenshot !== undefined ? { screenshot: rendered.screenshot } : {}),
-        metadata: page.metadata,
-      };
+      return await toCrawlPageSuccess(
+        payload,
+        { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html, screenshot: rendered.screenshot },
+        this.extraction,
+      );
     } catch (error) {
       if (error instanceof TrawlError && !error.retryable) {
         return { ok: false, url: payload.url, error: error.toJSON() };

@@ -1,6 +1,5 @@
 /** worker-render: consumes the `trawl-render` queue with a pool of headless Chromium. */
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ChromiumPool } from '../../../libs/browser/src/index.js';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
@@ -8,7 +7,7 @@ import { JobName, QueueName } from '../../../libs/contracts/src/index.js';
 import { ExtractionPool } from '../../../libs/extraction/src/index.js';
 import { StaticProxyPool } from '../../../libs/fetch/src/index.js';
 import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
-import { startJobWorker, WorkerRegistry } from '../../../libs/queue/src/index.js';
+import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '../../../libs/queue/src/index.js';
 import { RenderPageHandler } from './render-page.handler.js';
 import { RenderPageSource } from './render-page-source.js';
 import { SerpSearchRunner } from '../../../libs/serp/src/index.js';
@@ -22,8 +21,7 @@ const UPSTREAM_POOL = Symbol('UPSTREAM_POOL');
 
 @Module({})
 export class WorkerRenderModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  private worker?: Worker;
-  private stopAnnouncing?: () => Promise<void>;
+  private consumer?: QueueConsumer;
 
   constructor(
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
@@ -86,27 +84,25 @@ export class WorkerRenderModule implements OnApplicationBootstrap, OnApplication
   }
 
   onApplicationBootstrap(): void {
-    this.worker = startJobWorker(
-      this.redis,
-      this.config.REDIS_PREFIX,
-      QueueName.render,
-      {
+    this.consumer = startQueueConsumer({
+      redis: this.redis,
+      prefix: this.config.REDIS_PREFIX,
+      registry: this.registry,
+      kind: 'worker-render',
+      queue: QueueName.render,
+      handlers: {
         [JobName.crawlPage]: (payload) => this.handler.handle(payload),
         [JobName.serpSearch]: (payload) => this.serp.run(payload),
       },
-      {
-        // A rendered job holds a browser context: the BullMQ concurrency matches the pool's.
-        concurrency: this.config.WORKER_RENDER_CONCURRENCY,
-        lockMs: this.config.WORKER_LOCK_MS,
-        onError: (error) => logger.error({ err: error }, 'worker-render job fault'),
-      },
-    );
-    this.stopAnnouncing = this.registry.announce('worker-render');
+      // A rendered job holds a browser context: the BullMQ concurrency matches the pool's.
+      concurrency: this.config.WORKER_RENDER_CONCURRENCY,
+      lockMs: this.config.WORKER_LOCK_MS,
+      onError: (error) => logger.error({ err: error }, 'worker-render job fault'),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.stopAnnouncing?.();
-    await this.worker?.close();
+    await this.consumer?.close();
     await this.pool.close();
     await this.upstreamPool.close();
     await this.extraction.close();

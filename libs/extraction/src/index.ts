@@ -13,3 +13,4 @@ export { extractMainContent } from './main-content.js';
 export { renderText } from './text.js';
 export { markdownToText } from './markdown/to-text.js';
 export { parseHtml, serialize } from './dom.js';
+export { toCrawlPageSuccess, type FetchedPage } from './crawl-result.js';

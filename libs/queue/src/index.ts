@@ -2,3 +2,4 @@ export * from './job-dispatcher.js';
 export * from './job-worker.js';
 export * from './redis.js';
 export * from './worker-registry.js';
+export * from './queue-consumer.js';

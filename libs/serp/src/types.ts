@@ -3,20 +3,12 @@
  * builds, the verdict a detector gives on a page, and the two response bodies (`/serp-search` §2.2, `/search` §2.1).
  * Field names of the enriched blocks and the vertical items follow Serper's public shapes so clients can switch.
  */
-import type { DeviceKind } from '../../contracts/src/index.js';
+import type { DeviceKind, SerpSearchPayload } from '../../contracts/src/index.js';
 
 export type SerpType = 'search' | 'news' | 'images' | 'places' | 'shopping';
 
-export interface SerpQuery {
-  q: string;
-  gl: string;
-  hl: string;
-  tbs?: string;
-  page: number;
-  num: number;
-  type: SerpType;
-  device?: DeviceKind;
-}
+/** A `/serp-search` query: the same shape the gateway puts in the `serp.search` job. */
+export type SerpQuery = SerpSearchPayload['query'];
 
 /** A `/search` query (Bing, DuckDuckGo, SearXNG, Google). */
 export interface WebQuery {
