@@ -54,7 +54,7 @@ const account = await new AccountAdminService(accounts, ledger, new AuthService(
 
 // Trawl standalone as its own process.
 const port = 20000 + Math.floor(Math.random() * 20000);
-const trawl = spawn(process.execPath, [path.join(root, 'dist/apps/standalone/src/main.js')], {
+const trawl = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), path.join(root, 'dist/apps/standalone/src/main.js')], {
   env: {
     ...process.env,
     DATABASE_URL: dbUrl.toString(),
@@ -64,6 +64,7 @@ const trawl = spawn(process.execPath, [path.join(root, 'dist/apps/standalone/src
     LOG_LEVEL: 'error',
     ALLOW_PRIVATE_ADDRESSES: 'true',
     DATABASE_POOL_SIZE: '20',
+    DATABASE_SYNCHRONOUS_COMMIT: process.env.DATABASE_SYNCHRONOUS_COMMIT ?? 'on',
   },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -17,6 +17,12 @@ export const configSchema = z.object({
   /** Postgres. Unset: `npm start` runs an embedded PGlite in DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
+  /**
+   * `off` makes Postgres acknowledge commits before their WAL is flushed: ledger writes get ~2× faster, and a
+   * Postgres crash can lose the last fraction of a second of commits. Every ledger statement is atomic, so a lost
+   * commit can only lose a charge (an open reservation the reconciler refunds), never charge twice or go negative.
+   */
+  DATABASE_SYNCHRONOUS_COMMIT: z.enum(['on', 'off']).default('on'),
   /** Redis. Unset: `npm start` launches a local redis-server. */
   REDIS_URL: z.string().url().optional(),
   /** Prefix of every Redis key Trawl writes (queues, leases): lets deployments and tests share one Redis. */

@@ -9,8 +9,13 @@ export class Database {
   readonly pool: pg.Pool;
   readonly prisma: PrismaClient;
 
-  constructor(connectionString: string, poolSize = 10) {
-    this.pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 30_000 });
+  constructor(connectionString: string, poolSize = 10, options: { synchronousCommit?: 'on' | 'off' } = {}) {
+    this.pool = new pg.Pool({
+      connectionString,
+      max: poolSize,
+      idleTimeoutMillis: 30_000,
+      ...(options.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
+    });
     // A dropped idle connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
     this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });

@@ -45,6 +45,20 @@ export class LedgerRepository {
    * Returns null when the reservation was already closed (settled, refunded by the reconciler): nothing twice.
    */
   async settle(requestId: string, charged: number): Promise<SettleOutcome | null> {
+    // Common case, everything reserved was used: nothing goes back to the balance, so the account row is not
+    // touched (no row lock); the ledger still gets its zero-amount settle row for the audit trail.
+    const full = await this.pool.query<{ charged: number; balance: number }>(
+      `WITH r AS (
+         UPDATE reservations SET status = 'settled', charged = amount, settled_at = now()
+         WHERE id = $1 AND status = 'open' AND amount <= $2
+         RETURNING account_id, amount
+       )
+       INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+       SELECT r.account_id, 'settle', 0, a.balance, $1, 'charged ' || r.amount FROM r JOIN accounts a ON a.id = r.account_id
+       RETURNING (SELECT amount FROM r) AS charged, balance_after AS balance`,
+      [requestId, charged],
+    );
+    if (full.rows[0]) return full.rows[0];
     const { rows } = await this.pool.query<{ charged: number; balance: number }>(
       `WITH r AS (
          UPDATE reservations SET status = 'settled', charged = LEAST($2::int, amount), settled_at = now()

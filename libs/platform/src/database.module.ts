@@ -11,7 +11,7 @@ import { AccountsRepository, Database, LedgerRepository, RequestLogRepository } 
       inject: [TRAWL_CONFIG],
       useFactory: (config: TrawlConfig) => {
         if (!config.DATABASE_URL) throw new Error('DATABASE_URL is not set (npm start sets it when it runs the embedded Postgres)');
-        return new Database(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+        return new Database(config.DATABASE_URL, config.DATABASE_POOL_SIZE, { synchronousCommit: config.DATABASE_SYNCHRONOUS_COMMIT });
       },
     },
     { provide: AccountsRepository, inject: [Database], useFactory: (db: Database) => new AccountsRepository(db) },

@@ -1,0 +1,368 @@
+/**
+ * Fixtures for the side-by-side `/crawl` benchmarks (bench/crawl/crawlee-compare.ts, render-compare.ts):
+ *  - a loopback site serving real pages of the Zyte article corpus (read from ../shared/corpus, never copied into the
+ *    repo), one URL per page, `/p/<id>`;
+ *  - Trawl under test: the standalone process on a fresh Postgres database with a 'scale' account, stopped and its
+ *    database dropped by `stop()`;
+ *  - CPU accounting from /proc, to tell how CPU splits between Trawl (with its Chromium), the load side (or Crawlee)
+ *    and Postgres + Redis.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import pg from 'pg';
+import type { Pool } from 'undici';
+import { AccountAdminService, AuthService, systemClock } from '../../libs/billing/src/index.js';
+import { AccountsRepository, Database, LedgerRepository, migrate } from '../../libs/db/src/index.js';
+
+const ZYTE_HTML = 'extraction/zyte-article-extraction-benchmark/html';
+
+export interface CorpusPage {
+  /** The corpus file the page came from (its sha256 name). */
+  file: string;
+  html: Buffer;
+}
+
+/**
+ * The first `count` pages of the Zyte corpus (sorted by file name), decompressed. The corpus has 181 pages: a larger
+ * `count` cycles through them again (distinct URLs, repeated documents). Exits the process with a clear message when
+ * the corpus is absent, since nothing can be measured without it.
+ */
+export function loadCorpusPages(repoRoot: string, count: number): CorpusPage[] {
+  const dir = path.join(path.resolve(repoRoot, '../shared/corpus'), ZYTE_HTML);
+  if (!existsSync(dir)) {
+    console.error(`corpus not found at ${dir}: these benchmarks need ../shared/corpus beside the repo (skipping)`);
+    process.exit(1);
+  }
+  const files = readdirSync(dir).filter((f) => f.endsWith('.html.gz')).sort();
+  if (files.length === 0) {
+    console.error(`no *.html.gz pages in ${dir}`);
+    process.exit(1);
+  }
+  const docs = files.slice(0, count).map((file) => ({ file, html: gunzipSync(readFileSync(path.join(dir, file))) }));
+  return Array.from({ length: count }, (_, i) => docs[i % docs.length]);
+}
+
+export interface CorpusSite {
+  /** One URL per page, in page order. */
+  urls: string[];
+  /** Distinct documents behind `urls`, and their total size. */
+  distinct: number;
+  totalBytes: number;
+  /** Requests answered so far (every path), to check each side fetched what it claims. */
+  requests(): number;
+  close(): Promise<void>;
+}
+
+/** Serves `pages` on 127.0.0.1 (keep-alive, `text/html; charset=utf-8`), page i at `/p/<i>`. */
+export async function startCorpusSite(pages: CorpusPage[]): Promise<CorpusSite> {
+  let served = 0;
+  const server: Server = createServer((req, res) => {
+    served++;
+    const m = /^\/p\/(\d+)$/.exec(req.url ?? '');
+    const page = m ? pages[Number(m[1])] : undefined;
+    if (!page) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.html.length }).end(page.html);
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    urls: pages.map((_, i) => `${base}/p/${i}`),
+    distinct: new Set(pages.map((p) => p.file)).size,
+    totalBytes: pages.reduce((n, p) => n + p.html.length, 0),
+    requests: () => served,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface StandaloneOptions {
+  repoRoot: string;
+  /** Postgres admin URL (a database is created and dropped through it). */
+  pgAdminUrl: string;
+  redisUrl: string;
+  /** Extra environment for the standalone process (STANDALONE_WORKERS, WORKER_RENDER_CONCURRENCY, ...). */
+  env: Record<string, string>;
+}
+
+export interface TrawlStandalone {
+  baseUrl: string;
+  apiKey: string;
+  pid: number;
+  /** Stops the process (SIGTERM, SIGKILL after 10 s) and drops its database. */
+  stop(): Promise<void>;
+}
+
+/** Starts `dist/apps/standalone/src/main.js` on a fresh, migrated database with one 'scale' account (as crawl-bench.ts). */
+export async function startTrawlStandalone(opts: StandaloneOptions): Promise<TrawlStandalone> {
+  const dbName = `trawl_bench_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: opts.pgAdminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(opts.pgAdminUrl);
+  dbUrl.pathname = `/${dbName}`;
+  let child: ChildProcess | undefined;
+  const dropDatabase = async (): Promise<void> => {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  };
+  try {
+    await migrate(dbUrl.toString(), path.join(opts.repoRoot, 'prisma/migrations'));
+    const db = new Database(dbUrl.toString(), 2);
+    const accounts = new AccountsRepository(db);
+    const ledger = new LedgerRepository(db);
+    const auth = new AuthService(accounts, systemClock, 0, null, 'bench');
+    const account = await new AccountAdminService(accounts, ledger, auth, systemClock).create('bench', 'scale');
+    await db.close();
+
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const proc = spawn(process.execPath, [path.join(opts.repoRoot, 'dist/apps/standalone/src/main.js')], {
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL: opts.redisUrl,
+        REDIS_PREFIX: `trawl-bench-${dbName}`,
+        PORT: String(port),
+        LOG_LEVEL: 'error',
+        ALLOW_PRIVATE_ADDRESSES: 'true',
+        DATABASE_POOL_SIZE: '20',
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('trawl did not report listening within 60 s')), 60_000);
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('listening')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`trawl exited with ${code}`));
+      });
+    });
+    proc.stdout!.resume();
+    return {
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: account.apiKey,
+      pid: proc.pid!,
+      stop: async () => {
+        await stopChild(proc);
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    if (child) await stopChild(child);
+    await dropDatabase();
+    throw error;
+  }
+}
+
+async function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  comm: string;
+  /** utime + stime in ticks (all threads of the process; not its children). */
+  ticks: number;
+}
+
+function readProcs(): ProcStat[] {
+  const out: ProcStat[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the parenthesised command name: state(3) ppid(4) ... utime(14) stime(15).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      out.push({ pid: Number(entry), ppid: f[1], comm, ticks: f[11] + f[12] });
+    } catch {
+      // the process exited while we listed /proc
+    }
+  }
+  return out;
+}
+
+/** CPU seconds spent in a window by the Trawl process tree (Chromium included), this process's tree less Trawl's
+ *  (site, load generator, Crawlee and its Chromium), and the shared Postgres + Redis (which serve other users of the
+ *  machine too, so an upper bound for the benchmark's share). */
+export interface CpuSplit {
+  trawl: number;
+  bench: number;
+  services: number;
+}
+
+type Group = keyof CpuSplit;
+const SERVICES = new Set(['postgres', 'redis-server']);
+
+/**
+ * Measures CpuSplit by sampling /proc every `intervalMs`: each process is put in a group when first seen (by
+ * ancestry, or by name for the services) and credited with the ticks it gained while seen. Sampling, rather than one
+ * reading of a tree at each end, keeps the CPU of processes that exit mid-window (Chromium renderers, a recycled
+ * browser) whose time would otherwise vanish with them; at most the last interval of a short-lived one is lost.
+ */
+export class CpuMeter {
+  constructor(
+    private readonly trawlPid: number,
+    private readonly benchPid = process.pid,
+    private readonly intervalMs = 200,
+  ) {}
+
+  async measure<T>(work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
+    const seen = new Map<number, { group: Group; first: number; last: number }>();
+    let initial = true;
+    const sample = (): void => {
+      const procs = readProcs();
+      const parentOf = new Map(procs.map((p) => [p.pid, p.ppid]));
+      const under = (pid: number, root: number): boolean => {
+        for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf.get(p), hops++) {
+          if (p === root) return true;
+        }
+        return false;
+      };
+      for (const p of procs) {
+        const known = seen.get(p.pid);
+        if (known) {
+          known.last = p.ticks;
+          continue;
+        }
+        const group: Group | undefined = under(p.pid, this.trawlPid)
+          ? 'trawl'
+          : under(p.pid, this.benchPid)
+            ? 'bench'
+            : SERVICES.has(p.comm)
+              ? 'services'
+              : undefined;
+        // A process already running when the window opens is counted from then; one born later from its birth.
+        if (group) seen.set(p.pid, { group, first: initial ? p.ticks : 0, last: p.ticks });
+      }
+      initial = false;
+    };
+    sample();
+    const timer = setInterval(sample, this.intervalMs);
+    try {
+      const result = await work();
+      sample();
+      const cpu: CpuSplit = { trawl: 0, bench: 0, services: 0 };
+      for (const { group, first, last } of seen.values()) cpu[group] += (last - first) / TICKS_PER_SECOND;
+      for (const g of Object.keys(cpu) as Group[]) cpu[g] = Number(cpu[g].toFixed(2));
+      return { result, cpu };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+}
+
+/** The q-quantile (0..1) of `values` in ms, rounded; NaN when empty. */
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+}
+
+export interface TrawlPass {
+  pages: number;
+  ok: number;
+  failed: number;
+  seconds: number;
+  pagesPerSecond: number;
+  /** Latency of each `/crawl` request (one per group of URLs), ms. */
+  requestMs: number[];
+  /** Total Markdown characters returned, to check both sides produced comparable output. */
+  markdownChars: number;
+  /** First few error messages (per URL or per request). */
+  errors: string[];
+}
+
+interface CrawlBody {
+  results?: Array<{ markdown?: string; error?: string }>;
+  successful_pages?: number;
+}
+
+/**
+ * Crawls `groups` through `GET /crawl` (one request per group, comma-separated URLs) with `clients` requests in
+ * flight, each client taking the next group when its last request returns.
+ */
+export async function crawlThroughTrawl(
+  api: Pool,
+  apiKey: string,
+  groups: string[][],
+  clients: number,
+  extraQuery = '',
+): Promise<TrawlPass> {
+  const requestMs: number[] = [];
+  const errors: string[] = [];
+  let ok = 0;
+  let failed = 0;
+  let markdownChars = 0;
+  let next = 0;
+  const started = performance.now();
+  const client = async (): Promise<void> => {
+    while (next < groups.length) {
+      const group = groups[next++];
+      const t0 = performance.now();
+      try {
+        const res = await api.request({
+          path: `/crawl?urls=${encodeURIComponent(group.join(','))}${extraQuery}`,
+          method: 'GET',
+          headers: { 'x-api-key': apiKey },
+        });
+        const body = (await res.body.json()) as CrawlBody;
+        requestMs.push(performance.now() - t0);
+        if (res.statusCode !== 200 || !body.results) {
+          failed += group.length;
+          if (errors.length < 5) errors.push(`HTTP ${res.statusCode}: ${JSON.stringify(body).slice(0, 200)}`);
+          continue;
+        }
+        for (const r of body.results) {
+          if (r.error === undefined) {
+            ok++;
+            markdownChars += r.markdown?.length ?? 0;
+          } else {
+            failed++;
+            if (errors.length < 5) errors.push(r.error);
+          }
+        }
+      } catch (error) {
+        failed += group.length;
+        if (errors.length < 5) errors.push(String(error));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(clients, groups.length) }, client));
+  const seconds = (performance.now() - started) / 1000;
+  const pages = groups.reduce((n, g) => n + g.length, 0);
+  return { pages, ok, failed, seconds, pagesPerSecond: ok / seconds, requestMs, markdownChars, errors };
+}
+
+/** `urls` in consecutive groups of at most `size`. */
+export function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
