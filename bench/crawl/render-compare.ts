@@ -16,10 +16,11 @@
  *   networkidle  - the same after also waiting for Playwright's `networkidle` (500 ms without requests), which is
  *                  what Trawl waits for.
  * Crawlee's pages/s is timed from its first navigation to its last handler end (the browser launch is left out, as
- * Trawl's browser is warm); `wall s` includes the launch.
+ * Trawl's browser is warm); `wall s` includes the launch. Crawlee's Chromium gets `--host-resolver-rules` so the
+ * pages' external hosts fail at once, as they do behind Trawl's guard proxy (`--crawlee-dns=system` to drop it).
  *
  *   npm run build && node dist/bench/crawl/render-compare.js [--pages=40] [--rounds=2] [--handlers=load,networkidle]
- *     [--chromium=/usr/bin/chromium]
+ *     [--chromium=/usr/bin/chromium] [--crawlee-dns=fail-fast|system]
  * Needs the corpus, Chromium, Postgres and Redis (BENCH_PG_ADMIN_URL, BENCH_REDIS_URL as crawlee-compare.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -48,6 +49,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     handlers: { type: 'string', default: 'load,networkidle' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
+    'crawlee-dns': { type: 'string', default: 'fail-fast' },
   },
 });
 const PAGES = Number(values.pages);
@@ -65,6 +67,10 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // Trawl's Chromium sends every request through its guard proxy, whose lookup (getaddrinfo) fails at once for the
+  // corpus pages' external hosts on this offline machine; Crawlee's Chromium resolves names itself and waits up to
+  // ~5 s per host here. Failing external names at once for Crawlee too compares rendering, not this sandbox's DNS.
+  ...(values['crawlee-dns'] === 'fail-fast' ? ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] : []),
 ];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -35,7 +35,8 @@ function bounded<T>(work: Promise<T>, until: number, onTimeout: () => Error, fai
 
 /** Time kept back at the end of the budget for capturing HTML (and the screenshot). */
 function captureReserve(budgetMs: number, screenshot: boolean): number {
-  return Math.min(Math.max(budgetMs * (screenshot ? 0.3 : 0.15), 150), screenshot ? 3_000 : 1_000);
+  // Serialising the DOM of a busy page takes a few hundred ms on a loaded machine; a full-page PNG much more.
+  return screenshot ? Math.min(Math.max(budgetMs * 0.35, 800), 4_000) : Math.min(Math.max(budgetMs * 0.25, 400), 1_500);
 }
 
 /**

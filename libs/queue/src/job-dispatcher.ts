@@ -65,6 +65,9 @@ export class JobDispatcher {
       const queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
       const eventsConnection = this.connection.duplicate();
       const events = new QueueEvents(name, { connection: eventsConnection, prefix: this.prefix });
+      // Every waiting job adds a listener to its queue (waitUntilFinished): thousands in flight are expected.
+      queue.setMaxListeners(0);
+      events.setMaxListeners(0);
       queue.on('error', () => undefined);
       events.on('error', () => undefined);
       entry = { queue, events, eventsConnection };
