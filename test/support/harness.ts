@@ -41,6 +41,8 @@ export async function startHarness(
     ALLOW_PRIVATE_ADDRESSES: 'true',
     ADMIN_TOKEN: 'test-admin-token-0123456789',
     JOB_BACKOFF_MS: '50',
+    // Jest runs the TypeScript sources, which worker threads cannot load; the threaded pool is tested on the build.
+    EXTRACTION_THREADS: '0',
     ...env,
   });
   const app = options.inProcessWorkers === false ? await createGatewayApp(config) : await createStandaloneApp(config);

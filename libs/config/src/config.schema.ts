@@ -59,7 +59,8 @@ export const configSchema = z.object({
   WORKER_HTTP_CONCURRENCY: int(1, 1000).default(64),
   WORKER_RENDER_CONCURRENCY: int(1, 64).default(4),
   WORKER_HEADFUL_CONCURRENCY: int(1, 32).default(2),
-  EXTRACTION_THREADS: int(0, 64).default(0),
+  /** Worker threads for the format pipeline; pages over 64 KiB go there so a busy worker's event loop stays free. */
+  EXTRACTION_THREADS: int(0, 64).default(1),
   MARKDOWN_CONVERTER: z.enum(['mdream', 'turndown']).default('mdream'),
 
   /** Search-engine upstreams (operator config, so not subject to the crawl's private-address guard). */

@@ -25,7 +25,7 @@ describe('ExtractionPool', () => {
   });
 
   (existsSync(compiledWorker) ? it : it.skip)('formats pages on worker threads, concurrently (compiled build)', async () => {
-    const pool = new ExtractionPool({ threads: 2, workerUrl: pathToFileURL(compiledWorker), markdownConverter: 'turndown' });
+    const pool = new ExtractionPool({ threads: 2, workerUrl: pathToFileURL(compiledWorker), markdownConverter: 'turndown', inlineBelowChars: 0 });
     try {
       const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.format(html.replace('Pool', `Pool ${i}`), { url: 'https://e.com/', formats })));
       pages.forEach((p, i) => expect(p.markdown).toContain(`# Pool ${i}`));

@@ -17,6 +17,11 @@ export interface ExtractionPoolOptions {
   markdownConverter?: MarkdownConverterName;
   /** Worker script; defaults to the compiled `pool-worker.js` next to this module. */
   workerUrl?: URL;
+  /**
+   * Pages shorter than this (characters) are formatted inline even when threads exist: they take a few ms, less
+   * than the hop to a thread costs in throughput. Default 64 KiB.
+   */
+  inlineBelowChars?: number;
   /** A page still running after this is abandoned: its worker is replaced and the promise rejects. Default 60 s. */
   taskTimeoutMs?: number;
 }
@@ -43,10 +48,12 @@ export class ExtractionPool {
   private readonly workerUrl: URL;
   private readonly timeoutMs: number;
   private readonly converter?: MarkdownConverterName;
+  private readonly inlineBelowChars: number;
 
   constructor(opts: ExtractionPoolOptions) {
     this.converter = opts.markdownConverter;
     this.timeoutMs = opts.taskTimeoutMs ?? 60_000;
+    this.inlineBelowChars = opts.inlineBelowChars ?? 64 * 1024;
     this.workerUrl = opts.workerUrl ?? new URL('./pool-worker.js', import.meta.url);
     const threads = Math.max(0, Math.floor(opts.threads));
     if (threads > 0 && !existsSync(fileURLToPath(this.workerUrl))) {
@@ -62,7 +69,7 @@ export class ExtractionPool {
   format(html: string, options: FormatOptions): Promise<FormattedPage> {
     if (this.closed) return Promise.reject(new Error('ExtractionPool is closed'));
     const opts = { ...options, markdownConverter: options.markdownConverter ?? this.converter };
-    if (this.slots.length === 0) {
+    if (this.slots.length === 0 || html.length < this.inlineBelowChars) {
       try {
         return Promise.resolve(formatPage(html, opts));
       } catch (err) {
