@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import { ARTICLE, html, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
+import { pollUntil } from './support/poll.js';
 
 let trawl: Harness;
 let site: FixtureServer;
@@ -49,6 +50,9 @@ describe('GET /crawl (render_js=false)', () => {
     expect(page).not.toHaveProperty('page_text');
     expect(page).not.toHaveProperty('error');
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 1);
+    // The job's result is removed once the gateway has read it.
+    const completed = `${trawl.config.REDIS_PREFIX}:trawl-http:completed`;
+    await pollUntil(async () => (await trawl.redis.zcard(completed)) === 0, 'the completed job to be removed');
   });
 
   it('returns exactly the formats asked for', async () => {
