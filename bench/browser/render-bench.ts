@@ -1,10 +1,12 @@
 /**
  * Render pool benchmark: pages/s and latency percentiles for N local pages at concurrency 1 and 4, with and without
- * blocking images/media/fonts, against a loopback site whose pages look like real ones (a script that builds the
+ * blocking images/media/fonts (interleaved batch by batch), against a loopback site whose pages look like real ones (a script that builds the
  * content, a stylesheet, a web font and a dozen real PNG images, optionally with per-asset latency).
  *
- *   npm run build && node dist/bench/browser/render-bench.js [--pages 24] [--asset-latency-ms 0] [--chromium /usr/bin/chromium]
+ *   npm run build && node dist/bench/browser/render-bench.js [--pages 24] [--asset-latency-ms 0] [--prewarm true|false]
+ *     [--chromium /usr/bin/chromium]
  */
+import { cpus, loadavg } from 'node:os';
 import { deflateSync, crc32 } from 'node:zlib';
 import { ChromiumPool } from '../../libs/browser/src/index.js';
 import { FixtureSite } from '../../libs/browser/src/testing/fixture-site.js';
@@ -17,6 +19,7 @@ function arg(name: string, fallback: string): string {
 const PAGES = Number(arg('pages', '24'));
 const ASSET_LATENCY_MS = Number(arg('asset-latency-ms', '0'));
 const CHROMIUM = arg('chromium', '/usr/bin/chromium');
+const PREWARM = arg('prewarm', 'true') !== 'false';
 const IMAGES_PER_PAGE = 12;
 
 /** A valid, poorly compressible RGB PNG (so decoding costs what a photo would). */
@@ -85,32 +88,60 @@ interface Row {
   assetRequests: number;
 }
 
-async function run(site: FixtureSite, concurrency: number, blockResources: boolean): Promise<Row> {
-  const pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: concurrency, pagesPerBrowser: 1_000, allowPrivateAddresses: true });
+interface Tally {
+  latencies: number[];
+  wallMs: number;
+  pages: number;
+  assetRequests: number;
+}
+
+/**
+ * One pool per concurrency level; blocking on and off alternate batch by batch (order flipped every round), so both
+ * see the same background load — this machine is shared, and load drifts over a run.
+ */
+async function runLevel(site: FixtureSite, concurrency: number): Promise<Row[]> {
+  const pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: concurrency, pagesPerBrowser: 1_000, allowPrivateAddresses: true, prewarm: PREWARM });
+  const tallies = new Map<boolean, Tally>([
+    [false, { latencies: [], wallMs: 0, pages: 0, assetRequests: 0 }],
+    [true, { latencies: [], wallMs: 0, pages: 0, assetRequests: 0 }],
+  ]);
   try {
-    await pool.render({ url: site.url('/page/0'), timeoutMs: 30_000, blockResources }); // launch + warm up
-    const before = site.requests.length;
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < PAGES) {
-          const n = next++;
-          const t = performance.now();
-          const result = await pool.render({ url: site.url(`/page/${n}`), timeoutMs: 30_000, blockResources });
-          if (!result.html.includes('Paragraph 39')) throw new Error(`page ${n} did not render`);
-          latencies.push(performance.now() - t);
-        }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const assetRequests = site.requests.slice(before).filter((r) => r.path.startsWith('/img/') || r.path === '/font.woff2').length;
-    return { concurrency, blockResources, pagesPerSec: PAGES / elapsed, p50: percentile(latencies, 50), p95: percentile(latencies, 95), assetRequests };
+    await pool.render({ url: site.url('/page/0'), timeoutMs: 30_000 }); // launch + warm up
+    let page = 0;
+    for (let round = 0; round * concurrency < PAGES; round++) {
+      for (const blockResources of round % 2 === 0 ? [false, true] : [true, false]) {
+        const tally = tallies.get(blockResources) as Tally;
+        const before = site.requests.length;
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            const n = page++ % PAGES;
+            const t = performance.now();
+            const result = await pool.render({ url: site.url(`/page/${n}`), timeoutMs: 30_000, blockResources });
+            if (!result.html.includes('Paragraph 39')) throw new Error(`page ${n} did not render`);
+            tally.latencies.push(performance.now() - t);
+          }),
+        );
+        tally.wallMs += performance.now() - started;
+        tally.pages += concurrency;
+        tally.assetRequests += site.requests.slice(before).filter((r) => r.path.startsWith('/img/') || r.path === '/font.woff2').length;
+      }
+    }
   } finally {
     await pool.close();
   }
+  return [false, true].map((blockResources) => {
+    const t = tallies.get(blockResources) as Tally;
+    const sorted = [...t.latencies].sort((a, b) => a - b);
+    return {
+      concurrency,
+      blockResources,
+      pagesPerSec: t.pages / (t.wallMs / 1000),
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      assetRequests: t.assetRequests,
+    };
+  });
 }
 
 async function main(): Promise<void> {
@@ -118,13 +149,12 @@ async function main(): Promise<void> {
   buildSite(site);
   const rows: Row[] = [];
   try {
-    for (const concurrency of [1, 4]) {
-      for (const blockResources of [false, true]) rows.push(await run(site, concurrency, blockResources));
-    }
+    for (const concurrency of [1, 4]) rows.push(...(await runLevel(site, concurrency)));
   } finally {
     await site.close();
   }
-  console.log(`render-bench: ${PAGES} pages, ${IMAGES_PER_PAGE} images + 1 font each, asset latency ${ASSET_LATENCY_MS} ms`);
+  console.log(`render-bench: ${PAGES} pages, ${IMAGES_PER_PAGE} images + 1 font each, asset latency ${ASSET_LATENCY_MS} ms, prewarm ${PREWARM}`);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${cpus().length} cores)`);
   console.log('concurrency  blocking  pages/s   p50 ms   p95 ms   image+font requests');
   for (const r of rows) {
     console.log(
@@ -135,7 +165,8 @@ async function main(): Promise<void> {
     const off = rows.find((r) => r.concurrency === concurrency && !r.blockResources) as Row;
     const on = rows.find((r) => r.concurrency === concurrency && r.blockResources) as Row;
     console.log(
-      `gain from blocking at concurrency ${concurrency}: throughput x${(on.pagesPerSec / off.pagesPerSec).toFixed(2)}, p50 ${(((off.p50 - on.p50) / off.p50) * 100).toFixed(0)}% lower`,
+      `gain from blocking at concurrency ${concurrency}: throughput x${(on.pagesPerSec / off.pagesPerSec).toFixed(2)}, ` +
+        `p50 ${(((off.p50 - on.p50) / off.p50) * 100).toFixed(0)}% lower`,
     );
   }
 }

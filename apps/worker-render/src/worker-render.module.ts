@@ -48,6 +48,7 @@ export class WorkerRenderModule implements OnApplicationBootstrap, OnApplication
               maxContexts: c.WORKER_RENDER_CONCURRENCY,
               pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER,
               allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
+              minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
             }),
         },
         {

@@ -154,8 +154,9 @@ describe('ChromiumPool recycling', () => {
   });
 
   it('refuses jobs once closed', async () => {
-    const pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 1, pagesPerBrowser: 5, allowPrivateAddresses: true });
+    const pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 1, pagesPerBrowser: 5, allowPrivateAddresses: true, prewarm: false });
     await pool.render({ url: site.url('/ok'), timeoutMs: 10_000 });
+    expect(pool.stats().warmContexts).toBe(0);
     const [pid] = pool.browserPids();
     await pool.close();
     expect(processAlive(pid)).toBe(false);

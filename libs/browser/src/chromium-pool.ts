@@ -81,7 +81,7 @@ export class ChromiumPool implements PageRenderer {
     };
   }
 
-  /** OS process ids of the live browsers (for RSS metrics and tests); null entries when Chromium did not say. */
+  /** OS process ids of the live browsers (for RSS metrics and tests); a browser that did not report one is left out. */
   browserPids(): number[] {
     return [...this.slots].flatMap((slot) => (slot.pid === null ? [] : [slot.pid]));
   }

@@ -97,6 +97,19 @@ describe('GuardProxy', () => {
     });
   });
 
+  it('refuses everything until a job is assigned (a warm context must not fetch)', async () => {
+    const guard = await GuardProxy.start();
+    try {
+      const before = echoConnections.length;
+      const answer = await connectThrough(Number(new URL(guard.url).port), `127.0.0.1:${echoPort}`);
+      expect(answer.status).toBe(403);
+      answer.socket.destroy();
+      expect(echoConnections.length).toBe(before);
+    } finally {
+      await guard.close();
+    }
+  });
+
   it('records a refused connection so the page layer can report CONNECTION_FAILED', async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));

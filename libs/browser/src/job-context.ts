@@ -79,21 +79,26 @@ export class JobContext {
   static async open(lease: BrowserLease, device: DeviceProfile): Promise<JobContext> {
     const guard = await GuardProxy.start();
     let context: BrowserContext | undefined;
+    // Each step also ends when the browser dies, so a half-open context never outlives it.
+    const step = <T>(work: Promise<T>): Promise<T> => {
+      work.catch(() => undefined);
+      return Promise.race([work, lease.gone]);
+    };
     try {
-      context = await lease.browser.newContext({
+      context = await step(lease.browser.newContext({
         ...contextDeviceOptions(device),
         // Loopback must go through the guard too ('<-loopback>' removes Chromium's implicit bypass).
         proxy: { server: guard.url, bypass: '<-loopback>' },
         serviceWorkers: 'block',
         acceptDownloads: false,
         ignoreHTTPSErrors: true,
-      });
-      const page = await context.newPage();
-      const session = await context.newCDPSession(page);
+      }));
+      const page = await step(context.newPage());
+      const session = await step(context.newCDPSession(page));
       return new JobContext(device, guard, context, page, session, new NetworkActivity(page), lease);
     } catch (error) {
-      await context?.close().catch(() => undefined);
       await guard.close();
+      if (context && !lease.isGone()) context.close().catch(() => undefined);
       throw error;
     }
   }

@@ -6,7 +6,7 @@
  */
 import type { Page, Response } from 'playwright-core';
 import { DEVICE_PROFILES, type DeviceProfile } from '../../contracts/src/index.js';
-import { GUARD_HEADER, type GuardFailureKind, type GuardProxy } from './guard-proxy.js';
+import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
 import { JobContext, type BrowserLease, type JobSettings } from './job-context.js';
 import type { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
@@ -57,7 +57,6 @@ export async function renderPage(lease: BrowserLease, job: RenderJob, source: Pr
     }
     const failure = Promise.race([ctx.crashed, lease.gone]);
     failure.catch(() => undefined);
-    ctx.lastNavigationHost = job.url.hostname;
     await bounded(ctx.prepare(job), job.deadline, () => renderTimeout('The page could not be prepared within the job budget'), failure);
     ctx.lastNavigationHost = job.url.hostname;
     return await navigateAndCapture(ctx.page, ctx.activity, job, failure, ctx.guard);
@@ -89,10 +88,11 @@ async function navigateAndCapture(
     failure,
   );
   const committedAt = performance.now();
-  const guardVerdict = response?.headers()[GUARD_HEADER] as GuardFailureKind | undefined;
-  if (guardVerdict) {
-    const host = new URL(response?.url() ?? job.url.href).hostname;
-    throw fromGuardFailure(guard.failureFor(host) ?? { kind: guardVerdict, detail: guardVerdict });
+  // The guard answered the main document itself (refused hop, unreachable upstream). The header alone is not
+  // trusted — a site could send it — only together with the failure the guard recorded for that host.
+  if (response?.headers()[GUARD_HEADER]) {
+    const recorded = guard.failureFor(new URL(response.url()).hostname);
+    if (recorded) throw fromGuardFailure(recorded);
   }
 
   const reserve = captureReserve(job.deadline - job.startedAt, job.screenshot !== false);

@@ -83,6 +83,8 @@ export const configSchema = z.object({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(['http', 'render']))),
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
+  /** A second concurrent render waits while free memory is below this (MiB); one job always runs. 0 disables. */
+  RENDER_MIN_FREE_MEMORY_MB: int(0, 1_000_000).default(512),
 });
 
 export type TrawlConfig = z.infer<typeof configSchema>;
