@@ -14,7 +14,7 @@
  *   mdream    - plus `$.html()` and Markdown of `$('body').html()` with Trawl's own mdream converter.
  *
  *   npm run build && node dist/bench/crawl/crawlee-compare.js [--pages=200] [--rounds=2] [--concurrency=20,50]
- *     [--batch-clients=2,10] [--handlers=parse,turndown,mdream] [--extraction-threads=N]
+ *     [--batch-clients=2,10] [--handlers=parse,turndown,mdream] [--extraction-threads=N] [--trawl-node-args=...]
  * Needs the corpus (../shared/corpus), Postgres and Redis: BENCH_PG_ADMIN_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379).
  */
@@ -47,6 +47,8 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '20' },
     handlers: { type: 'string', default: 'parse,turndown,mdream' },
     'extraction-threads': { type: 'string' },
+    /** Node flags for the Trawl process only, space-separated: `--cpu-prof --cpu-prof-dir=/tmp/prof` shows where its CPU goes. */
+    'trawl-node-args': { type: 'string' },
   },
 });
 const PAGES = Number(values.pages);
@@ -58,8 +60,6 @@ type HandlerName = 'parse' | 'turndown' | 'mdream';
 const HANDLERS = values.handlers.split(',').filter(Boolean) as HandlerName[];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const storageDir = mkdtempSync(path.join(os.tmpdir(), 'crawlee-compare-'));
-process.env.CRAWLEE_STORAGE_DIR = storageDir;
 log.setLevel(LogLevel.ERROR);
 
 const pages = loadCorpusPages(root, PAGES);
@@ -72,8 +72,12 @@ const trawl = await startTrawlStandalone({
     STANDALONE_WORKERS: 'http',
     ...(values['extraction-threads'] !== undefined ? { EXTRACTION_THREADS: values['extraction-threads'] } : {}),
   },
+  nodeArgs: values['trawl-node-args']?.split(' ').filter(Boolean),
 });
 const api = new Pool(trawl.baseUrl, { connections: Math.max(...CONCURRENCY, ...BATCH_CLIENTS, 1) });
+// Crawlee's storage (request queues, statistics) goes to a temp dir, removed at the end.
+const storageDir = mkdtempSync(path.join(os.tmpdir(), 'crawlee-compare-'));
+process.env.CRAWLEE_STORAGE_DIR = storageDir;
 
 interface Row {
   round: number;
@@ -113,7 +117,9 @@ const cpuMeter = new CpuMeter(trawl.pid);
 async function measured<T>(work: () => Promise<T>): Promise<{ result: T } & Window> {
   const load1 = round2(os.loadavg()[0]);
   const { result, cpu } = await cpuMeter.measure(work);
-  return { result, trawlCpu: cpu.trawl, benchCpu: cpu.bench, servicesCpu: cpu.services, load1 };
+  // Trawl's process is a child of this one: the bench side is this process and its children less Trawl's tree.
+  const benchCpu = round2(cpu.bench + cpu.benchChildren);
+  return { result, trawlCpu: round2(cpu.trawl + cpu.trawlChildren), benchCpu, servicesCpu: cpu.services, load1 };
 }
 
 function cpuColumns(ok: number, w: Window): Pick<Row, 'trawl cpu s' | 'bench cpu s' | 'pg+redis cpu s' | 'pages/cpu-s' | 'load1'> {
@@ -209,6 +215,23 @@ async function crawleeRow(round: number, handler: HandlerName, conc: number, url
   };
 }
 
+// Stop what this run started, also when interrupted (Crawlee listens for SIGINT/SIGTERM, which keeps Node's
+// default exit from happening).
+let cleaned: Promise<void> | undefined;
+const cleanup = (): Promise<void> =>
+  (cleaned ??= (async () => {
+    await api.close().catch(() => undefined);
+    await trawl.stop();
+    await site.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  })());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping Trawl, dropping its database`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
 const rows: Row[] = [];
 try {
   console.log(`corpus: ${site.urls.length} URLs over ${site.distinct} distinct Zyte pages, ${(site.totalBytes / 1e6).toFixed(1)} MB; uptime: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
@@ -235,7 +258,11 @@ try {
   }
 
   console.table(rows);
-  const median = (xs: number[]): number => quantile(xs, 0.5);
+  const median = (xs: number[]): number => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length / 2;
+    return Math.round(Number.isInteger(mid) ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[Math.floor(mid)]);
+  };
   // Medians over the rounds of each configuration.
   const keys = [...new Set(rows.map((r) => `${r.side}|${r.shape}|${r.conc}`))];
   const summary = keys.map((key) => {
@@ -279,8 +306,5 @@ try {
   console.log(JSON.stringify({ bench: 'crawlee-compare', pages: site.urls.length, distinct: site.distinct, rows, summary, ratios }));
   console.log(`site requests served: ${site.requests()} (output chars ${sink}); uptime now: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
-  await api.close();
-  await trawl.stop();
-  await site.close();
-  rmSync(storageDir, { recursive: true, force: true });
+  await cleanup();
 }

@@ -16,11 +16,15 @@
  *   networkidle  - the same after also waiting for Playwright's `networkidle` (500 ms without requests), which is
  *                  what Trawl waits for.
  * Crawlee's pages/s is timed from its first navigation to its last handler end (the browser launch is left out, as
- * Trawl's browser is warm); `wall s` includes the launch. Crawlee's Chromium gets `--host-resolver-rules` so the
- * pages' external hosts fail at once, as they do behind Trawl's guard proxy (`--crawlee-dns=system` to drop it).
+ * Trawl's browser is warm); `wall s` includes the launch.
+ *
+ * The site sends a same-origin Content-Security-Policy with each page, so both browsers refuse the pages' third-party
+ * resources at once: this machine is offline, and unreachable hosts otherwise cost seconds per page in a way that
+ * depends on each stack's proxy (Crawlee always launches Chromium behind a local proxy-chain server, which aborts
+ * the CONNECT on a failed lookup; measured 5–30 s per page here) rather than on rendering. `--no-csp` drops it.
  *
  *   npm run build && node dist/bench/crawl/render-compare.js [--pages=40] [--rounds=2] [--handlers=load,networkidle]
- *     [--chromium=/usr/bin/chromium] [--crawlee-dns=fail-fast|system]
+ *     [--chromium=/usr/bin/chromium] [--no-csp]
  * Needs the corpus, Chromium, Postgres and Redis (BENCH_PG_ADMIN_URL, BENCH_REDIS_URL as crawlee-compare.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +37,7 @@ import { chromium } from 'playwright-core';
 import TurndownService from 'turndown';
 import gfmPlugin from 'turndown-plugin-gfm';
 import { Pool } from 'undici';
+import { DEFAULT_CHROMIUM_ARGS } from '../../libs/browser/src/index.js';
 import {
   chunk,
   CpuMeter,
@@ -49,7 +54,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     handlers: { type: 'string', default: 'load,networkidle' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
-    'crawlee-dns': { type: 'string', default: 'fail-fast' },
+    'no-csp': { type: 'boolean', default: false },
   },
 });
 const PAGES = Number(values.pages);
@@ -59,27 +64,14 @@ const BATCH_SIZE = 20;
 const BATCH_CLIENTS = 2;
 type HandlerName = 'load' | 'networkidle';
 const HANDLERS = values.handlers.split(',').filter(Boolean) as HandlerName[];
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // Trawl's Chromium sends every request through its guard proxy, whose lookup (getaddrinfo) fails at once for the
-  // corpus pages' external hosts on this offline machine; Crawlee's Chromium resolves names itself and waits up to
-  // ~5 s per host here. Failing external names at once for Crawlee too compares rendering, not this sandbox's DNS.
-  ...(values['crawlee-dns'] === 'fail-fast' ? ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] : []),
-];
+// Crawlee's Chromium gets the same flags as Trawl's.
+const CHROMIUM_ARGS = [...DEFAULT_CHROMIUM_ARGS];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const storageDir = mkdtempSync(path.join(os.tmpdir(), 'render-compare-'));
-process.env.CRAWLEE_STORAGE_DIR = storageDir;
 log.setLevel(LogLevel.ERROR);
 
 const pages = loadCorpusPages(root, PAGES);
-const site = await startCorpusSite(pages);
+const site = await startCorpusSite(pages, { sameOriginOnly: !values['no-csp'] });
 const trawl = await startTrawlStandalone({
   repoRoot: root,
   pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
@@ -87,6 +79,9 @@ const trawl = await startTrawlStandalone({
   env: { STANDALONE_WORKERS: 'http,render', WORKER_RENDER_CONCURRENCY: String(CONCURRENCY), CHROMIUM_PATH: values.chromium },
 });
 const api = new Pool(trawl.baseUrl, { connections: CONCURRENCY });
+// Crawlee's storage (request queues, statistics) goes to a temp dir, removed at the end.
+const storageDir = mkdtempSync(path.join(os.tmpdir(), 'render-compare-'));
+process.env.CRAWLEE_STORAGE_DIR = storageDir;
 
 interface Row {
   round: number;
@@ -100,10 +95,15 @@ interface Row {
   'p90 ms': number;
   'p50 of': string;
   'md KB/page': number;
-  /** CPU seconds in the window: Trawl and its Chromium; this process and Crawlee's Chromium; shared Postgres + Redis. */
-  'trawl cpu s': number;
-  'bench cpu s': number;
+  /** CPU seconds in the window: Trawl's process and its Chromium; this process (site + load generator or Crawlee) and
+   *  Crawlee's Chromium; the shared Postgres + Redis. */
+  'trawl node cpu s': number;
+  'trawl chromium cpu s': number;
+  'bench node cpu s': number;
+  'bench chromium cpu s': number;
   'pg+redis cpu s': number;
+  /** All the CPU above per page rendered. */
+  'cpu s/page': number;
   load1: number;
 }
 
@@ -114,13 +114,25 @@ const cpuMeter = new CpuMeter(trawl.pid);
 async function measured<T>(work: () => Promise<T>) {
   const load1 = round2(os.loadavg()[0]);
   const { result, cpu } = await cpuMeter.measure(work);
-  return { result, cpu: { 'trawl cpu s': cpu.trawl, 'bench cpu s': cpu.bench, 'pg+redis cpu s': cpu.services, load1 } };
+  const total = cpu.trawl + cpu.trawlChildren + cpu.bench + cpu.benchChildren + cpu.services;
+  return {
+    result,
+    total,
+    cpu: {
+      'trawl node cpu s': cpu.trawl,
+      'trawl chromium cpu s': cpu.trawlChildren,
+      'bench node cpu s': cpu.bench,
+      'bench chromium cpu s': cpu.benchChildren,
+      'pg+redis cpu s': cpu.services,
+      load1,
+    },
+  };
 }
 
 async function trawlRow(round: number, shape: 'per-url' | 'batch', urls: string[]): Promise<Row> {
   const groups = shape === 'per-url' ? urls.map((u) => [u]) : chunk(urls, BATCH_SIZE);
   const clients = shape === 'per-url' ? CONCURRENCY : BATCH_CLIENTS;
-  const { result: r, cpu } = await measured(() => crawlThroughTrawl(api, trawl.apiKey, groups, clients, '&render_js=true'));
+  const { result: r, cpu, total } = await measured(() => crawlThroughTrawl(api, trawl.apiKey, groups, clients, '&render_js=true'));
   if (r.errors.length > 0) console.error(`trawl ${shape}: ${r.failed} failed, e.g. ${r.errors.join(' | ')}`);
   return {
     round,
@@ -135,6 +147,7 @@ async function trawlRow(round: number, shape: 'per-url' | 'batch', urls: string[
     'p50 of': shape === 'per-url' ? 'request (1 page)' : `request (${BATCH_SIZE} pages)`,
     'md KB/page': Number((r.markdownChars / Math.max(1, r.ok) / 1024).toFixed(1)),
     ...cpu,
+    'cpu s/page': round2(total / Math.max(1, r.ok)),
   };
 }
 
@@ -189,7 +202,7 @@ async function crawleeRow(round: number, handler: HandlerName, urls: string[]): 
     },
     config,
   );
-  const { result: wall, cpu } = await measured(async () => {
+  const { result: wall, cpu, total } = await measured(async () => {
     const t0 = performance.now();
     await crawler.run(urls);
     return (performance.now() - t0) / 1000;
@@ -210,7 +223,25 @@ async function crawleeRow(round: number, handler: HandlerName, urls: string[]): 
     'p50 of': 'page (navigation → handler end)',
     'md KB/page': Number((markdownChars / Math.max(1, ok) / 1024).toFixed(1)),
     ...cpu,
+    'cpu s/page': round2(total / Math.max(1, ok)),
   };
+}
+
+// Stop what this run started, also when interrupted (Crawlee listens for SIGINT/SIGTERM, which keeps Node's
+// default exit from happening).
+let cleaned: Promise<void> | undefined;
+const cleanup = (): Promise<void> =>
+  (cleaned ??= (async () => {
+    await api.close().catch(() => undefined);
+    await trawl.stop();
+    await site.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  })());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping Trawl, dropping its database`);
+    void cleanup().finally(() => process.exit(130));
+  });
 }
 
 const rows: Row[] = [];
@@ -247,6 +278,7 @@ try {
       if (!t || !c) continue;
       ratio[`pages/s × ${h}`] = round2(t['pages/s'] / c['pages/s']);
       ratio[`p50 × ${h}`] = round2(t['p50 ms'] / c['p50 ms']);
+      ratio[`cpu/page × ${h}`] = round2(t['cpu s/page'] / c['cpu s/page']);
     }
     return ratio;
   });
@@ -254,8 +286,5 @@ try {
   console.log(JSON.stringify({ bench: 'render-compare', pages: site.urls.length, rows, ratios }));
   console.log(`site requests served: ${site.requests()} (output chars ${sink}); uptime now: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
-  await api.close();
-  await trawl.stop();
-  await site.close();
-  rmSync(storageDir, { recursive: true, force: true });
+  await cleanup();
 }

@@ -14,6 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Pool } from 'undici';
 import { AccountAdminService, AuthService, systemClock } from '../../libs/billing/src/index.js';
@@ -58,8 +59,26 @@ export interface CorpusSite {
   close(): Promise<void>;
 }
 
+export interface CorpusSiteOptions {
+  /**
+   * Send `Content-Security-Policy: default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:` with each page, so
+   * a browser refuses the pages' third-party resources at once (ERR_BLOCKED_BY_CSP) instead of trying to reach hosts
+   * that do not exist on this offline machine: without it, a render measures how each stack's proxy and resolver
+   * fail (Crawlee's proxy-chain aborts the CONNECT and Chromium takes seconds per page), not rendering. Inline
+   * scripts still run and the HTML is unchanged.
+   */
+  sameOriginOnly?: boolean;
+}
+
+const SAME_ORIGIN_CSP = "default-src 'self' 'unsafe-inline' 'unsafe-eval' data: blob:";
+
 /** Serves `pages` on 127.0.0.1 (keep-alive, `text/html; charset=utf-8`), page i at `/p/<i>`. */
-export async function startCorpusSite(pages: CorpusPage[]): Promise<CorpusSite> {
+export async function startCorpusSite(pages: CorpusPage[], options: CorpusSiteOptions = {}): Promise<CorpusSite> {
+  const headers = (length: number): Record<string, string | number> => ({
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': length,
+    ...(options.sameOriginOnly ? { 'content-security-policy': SAME_ORIGIN_CSP } : {}),
+  });
   let served = 0;
   const server: Server = createServer((req, res) => {
     served++;
@@ -69,7 +88,7 @@ export async function startCorpusSite(pages: CorpusPage[]): Promise<CorpusSite> 
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.html.length }).end(page.html);
+    res.writeHead(200, headers(page.html.length)).end(page.html);
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,13 +113,15 @@ export interface StandaloneOptions {
   redisUrl: string;
   /** Extra environment for the standalone process (STANDALONE_WORKERS, WORKER_RENDER_CONCURRENCY, ...). */
   env: Record<string, string>;
+  /** Node flags for the standalone process, e.g. `--cpu-prof` (which NODE_OPTIONS does not accept). */
+  nodeArgs?: string[];
 }
 
 export interface TrawlStandalone {
   baseUrl: string;
   apiKey: string;
   pid: number;
-  /** Stops the process (SIGTERM, SIGKILL after 10 s) and drops its database. */
+  /** Stops the process (SIGTERM, SIGKILL after 10 s), drops its database and deletes its Redis keys. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -112,11 +133,25 @@ export async function startTrawlStandalone(opts: StandaloneOptions): Promise<Tra
   await admin.query(`CREATE DATABASE ${dbName}`);
   const dbUrl = new URL(opts.pgAdminUrl);
   dbUrl.pathname = `/${dbName}`;
+  const redisPrefix = `trawl-bench-${dbName}`;
   let child: ChildProcess | undefined;
-  const dropDatabase = async (): Promise<void> => {
+  const dropState = async (): Promise<void> => {
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
+    const redis = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      for (let cursor = '0'; ; ) {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 500);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+        if (cursor === '0') break;
+      }
+    } finally {
+      redis.disconnect();
+    }
   };
+  let stopped: Promise<void> | undefined;
   try {
     await migrate(dbUrl.toString(), path.join(opts.repoRoot, 'prisma/migrations'));
     const db = new Database(dbUrl.toString(), 2);
@@ -127,12 +162,12 @@ export async function startTrawlStandalone(opts: StandaloneOptions): Promise<Tra
     await db.close();
 
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const proc = spawn(process.execPath, [path.join(opts.repoRoot, 'dist/apps/standalone/src/main.js')], {
+    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(opts.repoRoot, 'dist/apps/standalone/src/main.js')], {
       env: {
         ...process.env,
         DATABASE_URL: dbUrl.toString(),
         REDIS_URL: opts.redisUrl,
-        REDIS_PREFIX: `trawl-bench-${dbName}`,
+        REDIS_PREFIX: redisPrefix,
         PORT: String(port),
         LOG_LEVEL: 'error',
         ALLOW_PRIVATE_ADDRESSES: 'true',
@@ -160,14 +195,11 @@ export async function startTrawlStandalone(opts: StandaloneOptions): Promise<Tra
       baseUrl: `http://127.0.0.1:${port}`,
       apiKey: account.apiKey,
       pid: proc.pid!,
-      stop: async () => {
-        await stopChild(proc);
-        await dropDatabase();
-      },
+      stop: () => (stopped ??= stopChild(proc).then(dropState)),
     };
   } catch (error) {
     if (child) await stopChild(child);
-    await dropDatabase();
+    await dropState();
     throw error;
   }
 }
@@ -208,15 +240,18 @@ function readProcs(): ProcStat[] {
   return out;
 }
 
-/** CPU seconds spent in a window by the Trawl process tree (Chromium included), this process's tree less Trawl's
- *  (site, load generator, Crawlee and its Chromium), and the shared Postgres + Redis (which serve other users of the
- *  machine too, so an upper bound for the benchmark's share). */
+/**
+ * CPU seconds spent in a window: the Trawl process and, apart, its descendants (Chromium); this process (site, load
+ * generator or Crawlee) and, apart, its other descendants (Crawlee's Chromium); and the shared Postgres + Redis
+ * (which serve other users of the machine too: an upper bound for the benchmark's share).
+ */
 export interface CpuSplit {
   trawl: number;
+  trawlChildren: number;
   bench: number;
+  benchChildren: number;
   services: number;
 }
-
 type Group = keyof CpuSplit;
 const SERVICES = new Set(['postgres', 'redis-server']);
 
@@ -240,7 +275,7 @@ export class CpuMeter {
       const procs = readProcs();
       const parentOf = new Map(procs.map((p) => [p.pid, p.ppid]));
       const under = (pid: number, root: number): boolean => {
-        for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf.get(p), hops++) {
+        for (let p = parentOf.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf.get(p), hops++) {
           if (p === root) return true;
         }
         return false;
@@ -251,13 +286,18 @@ export class CpuMeter {
           known.last = p.ticks;
           continue;
         }
-        const group: Group | undefined = under(p.pid, this.trawlPid)
-          ? 'trawl'
-          : under(p.pid, this.benchPid)
-            ? 'bench'
-            : SERVICES.has(p.comm)
-              ? 'services'
-              : undefined;
+        const group: Group | undefined =
+          p.pid === this.trawlPid
+            ? 'trawl'
+            : under(p.pid, this.trawlPid)
+              ? 'trawlChildren'
+              : p.pid === this.benchPid
+                ? 'bench'
+                : under(p.pid, this.benchPid)
+                  ? 'benchChildren'
+                  : SERVICES.has(p.comm)
+                    ? 'services'
+                    : undefined;
         // A process already running when the window opens is counted from then; one born later from its birth.
         if (group) seen.set(p.pid, { group, first: initial ? p.ticks : 0, last: p.ticks });
       }
@@ -268,7 +308,7 @@ export class CpuMeter {
     try {
       const result = await work();
       sample();
-      const cpu: CpuSplit = { trawl: 0, bench: 0, services: 0 };
+      const cpu: CpuSplit = { trawl: 0, trawlChildren: 0, bench: 0, benchChildren: 0, services: 0 };
       for (const { group, first, last } of seen.values()) cpu[group] += (last - first) / TICKS_PER_SECOND;
       for (const g of Object.keys(cpu) as Group[]) cpu[g] = Number(cpu[g].toFixed(2));
       return { result, cpu };
