@@ -99,6 +99,14 @@ console.log(JSON.stringify({ bench: 'crawl', seconds, rows }));
 trawl.kill('SIGTERM');
 await new Promise((resolve) => trawl.once('exit', resolve));
 await api.close();
+// Leave nothing behind in the shared Redis: the run's queues and leases live under its own prefix.
+{
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl);
+  const keys = await redis.keys(`trawl-bench-${dbName}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+}
 await http.close();
 await db.close();
 await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);

@@ -22,8 +22,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
   const adapter = new FastifyAdapter({
     genReqId: () => randomUUID(),
     bodyLimit: 64 * 1024,
-    maxParamLength: 200,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     logger:
       config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info'
         ? false // request lines at info would dominate; the request log table keeps them
