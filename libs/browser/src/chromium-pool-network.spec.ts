@@ -7,23 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Server as ProxyServer } from 'proxy-chain';
-import { ErrorCode, TrawlError, type ProxyInfo } from '../../contracts/src/index.js';
+import { ErrorCode, type ProxyInfo } from '../../contracts/src/index.js';
 import type { DnsResolver } from '../../fetch/src/index.js';
 import { ChromiumPool } from './chromium-pool.js';
 import type { AddressPolicy } from './render-types.js';
 import { FixtureSite } from './testing/fixture-site.js';
+import { expectTrawlError as rejection } from '../../../test/support/trawl-error.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-
-async function rejection(work: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrawlError);
-    return error as TrawlError;
-  }
-  throw new Error('expected the render to fail');
-}
 
 /** Stands in for "the internal network": 127.0.0.2 is refused, the rest of loopback plays the public internet. */
 const internalIsBlocked: AddressPolicy = { blockedKind: (ip) => (ip === '127.0.0.2' ? 'private' : null) };

@@ -1,20 +1,11 @@
 // Crash recovery and browser recycling: a dying page or browser fails only its own job, and the pool keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode } from '../../contracts/src/index.js';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 import { FixtureSite } from './testing/fixture-site.js';
+import { expectTrawlError as rejection } from '../../../test/support/trawl-error.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-
-async function rejection(work: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrawlError);
-    return error as TrawlError;
-  }
-  throw new Error('expected the render to fail');
-}
 
 function processAlive(pid: number): boolean {
   try {

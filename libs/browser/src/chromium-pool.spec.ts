@@ -1,10 +1,11 @@
 // Rendering behaviour of the pool against real Chromium and a loopback fixture site.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEVICE_PROFILES, ErrorCode, TrawlError, acceptLanguage } from '../../contracts/src/index.js';
+import { DEVICE_PROFILES, ErrorCode, acceptLanguage } from '../../contracts/src/index.js';
 import type { DnsResolver } from '../../fetch/src/index.js';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG, pngSize } from './testing/fixture-site.js';
+import { expectTrawlError as rejection } from '../../../test/support/trawl-error.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -21,16 +22,6 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-async function rejection(work: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrawlError);
-    return error as TrawlError;
-  }
-  throw new Error('expected the render to fail');
 }
 
 describe('ChromiumPool rendering', () => {

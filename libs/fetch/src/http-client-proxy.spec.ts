@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Server as ProxyServer, type PrepareRequestFunctionOpts } from 'proxy-chain';
-import { ErrorCode, TrawlError, type ProxyInfo } from '../../contracts/src/index.js';
+import { ErrorCode, type ProxyInfo } from '../../contracts/src/index.js';
 import { UndiciHttpClient } from './http-client.js';
 import { StaticProxyPool } from './proxy-pool.js';
 import { closedPort, startFixtureServer, type FixtureServer } from './testing/fixture-server.js';
+import { expectTrawlError as failure } from '../../../test/support/trawl-error.js';
 
 interface Carried {
   connectionId: number;
@@ -30,16 +31,6 @@ async function startProxy(credentials?: { username: string; password: string }) 
   });
   await server.listen();
   return { carried, server: `http://127.0.0.1:${server.port}`, close: () => server.close(true) };
-}
-
-async function failure(work: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrawlError);
-    return error as TrawlError;
-  }
-  throw new Error('expected the fetch to fail');
 }
 
 describe('UndiciHttpClient through a proxy', () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEVICE_PROFILES, ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { DEVICE_PROFILES, ErrorCode } from '../../contracts/src/index.js';
 import { UndiciHttpClient } from './http-client.js';
 import { closedPort, startFixtureServer, type FixtureServer } from './testing/fixture-server.js';
 import type { FetchOptions } from './types.js';
+import { expectTrawlError as failure } from '../../../test/support/trawl-error.js';
 
 const html = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) =>
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -10,16 +11,6 @@ const redirect = (status: number, location: string) => (_req: unknown, res: impo
   res.writeHead(status, { location }).end();
 
 /** Runs `work` and returns the TrawlError it throws (fails the test when it resolves). */
-async function failure(work: Promise<unknown>): Promise<TrawlError> {
-  try {
-    await work;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TrawlError);
-    return error as TrawlError;
-  }
-  throw new Error('expected the fetch to fail');
-}
-
 describe('UndiciHttpClient', () => {
   let server: FixtureServer;
   let local: UndiciHttpClient; // loopback allowed, as tests and local development configure it
