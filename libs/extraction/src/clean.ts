@@ -3,7 +3,7 @@
  * trackers, consent banners, site navigation/footer/sidebars) and makes every URL absolute. Works in place on the
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
-import { type Document, type Element, isTag, relink, classAndId, type ChildNode, type ParentNode } from './dom.js';
+import { type Document, type Element, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
 const DROP_TAGS = new Set([
@@ -190,10 +190,40 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   return false;
 }
 
+const TEMPLATE_TYPES = new Set(['text/template', 'text/html', 'text/x-template']);
+const TEMPLATE_SYNTAX_RE = /\{\{|<%|\$\{|\{%/;
+/** Text a template must carry to count as the page's own markup rather than a widget's. */
+const MIN_TEMPLATE_TEXT = 200;
+
+/**
+ * The markup of a `<script type="text/template">` that a page renders in place (Blogger puts every post body in
+ * one), or undefined. Templates with placeholders (`{{x}}`, `<%= x %>`, `${x}`) are a widget's, not content.
+ */
+export function inlineTemplateContent(el: Element): ChildNode[] | undefined {
+  if (el.name !== 'script' || !TEMPLATE_TYPES.has((el.attribs.type ?? '').toLowerCase())) return undefined;
+  const source = el.children.map((c) => (isText(c) ? c.data : '')).join('');
+  // Markup, not JSON that happens to hold HTML strings.
+  if (!source.trimStart().startsWith('<') || TEMPLATE_SYNTAX_RE.test(source) || !/<(?:p|br|div|h[2-6])[\s>/]/i.test(source)) return undefined;
+  const fragment = parseHtml(source);
+  if (textContent(fragment).replace(/\s+/g, ' ').trim().length < MIN_TEMPLATE_TEXT) return undefined;
+  return fragment.children;
+}
+
 function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: boolean, guard: Guard): void {
   let changed = false;
   const kept: ChildNode[] = [];
   for (const c of parent.children) {
+    const inlined = isTag(c) ? inlineTemplateContent(c) : undefined;
+    if (inlined) {
+      const wrapper = c as Element;
+      wrapper.name = 'div';
+      wrapper.attribs = {};
+      relink(wrapper, inlined);
+      cleanChildren(wrapper, base, aggressive, guard);
+      kept.push(wrapper);
+      changed = true;
+      continue;
+    }
     if (isTag(c)) {
       if (shouldDrop(c, aggressive, guard)) {
         changed = true;

@@ -52,20 +52,19 @@ export function selectMainContent(doc: Document, html: string, url: string): Mai
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
- * page_text is the body text: the headline repeating the page title is metadata (as in Readability and
- * trafilatura output), so a heading that matches the title is left out; Markdown keeps it.
+ * page_text is the body text: the headline is metadata (as in Readability and trafilatura output), so a heading that
+ * matches the title is left out; Markdown keeps it.
  */
 function withoutTitleHeading(nodes: ParentNode[], title: string | undefined): ParentNode[] {
-  if (!title) return nodes;
-  const t = squash(title);
-  const h = nodes.flatMap((n) => findAll(n, (e) => e.name === 'h1' || e.name === 'h2')).find((e) => {
-    const ht = squash(textContent(e));
-    return ht.length > 0 && (t.includes(ht) || ht.includes(t));
-  });
-  if (!h) return nodes;
-  const clone = nodes.map((n) => n); // the tree is ours; detaching the heading only affects text rendering now
-  removeNode(h);
-  return clone;
+  const headings = nodes.flatMap((n) => findAll(n, (e) => e.name === 'h1' || e.name === 'h2'));
+  const t = title ? squash(title) : '';
+  const h =
+    headings.find((e) => {
+      const ht = squash(textContent(e));
+      return t !== '' && ht.length > 0 && (t.includes(ht) || ht.includes(t));
+    });
+  if (h) removeNode(h); // the tree is ours; detaching the heading only affects text rendering now
+  return nodes;
 }
 
 function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata = {}): FormattedPage {

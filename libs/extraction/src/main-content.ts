@@ -7,6 +7,7 @@
  */
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
+import { trimEdges } from './edge-trim.js';
 import { type Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
@@ -23,7 +24,7 @@ const NEGATIVE_RE =
   /(?:^|[\s_-])(?:hidden|banner|combx|comment|comments|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|sharing|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|date|timestamp|caption|credit|newsletter|subscribe|social|breadcrumb|breadcrumbs|nav|menu|recommend|recommended|trending|popular|teaser|ad|ads|advert)(?=$|[\s_-])/;
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|article[-_]*text|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|story[-_]*content|body[-_]*text|main[-_]*content|content[-_]*body|article__body|c-article-body)(?=$|[\s_-])/;
 
-const SCORE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'section', 'h2', 'h3', 'h4', 'h5', 'h6', 'li']);
+const SCORE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'section', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const DIV_LIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center']);
 const BLOCKISH = new Set([
   'p', 'div', 'section', 'article', 'main', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5',
@@ -111,6 +112,8 @@ export class ContentScorer {
   /** A div whose children are all inline behaves like a paragraph. */
   private isParagraphLike(el: Element): boolean {
     if (SCORE_TAGS.has(el.name)) return el.name !== 'section' || !this.hasBlockChild(el);
+    // A list item is a paragraph when it reads like one; short items (menus, archives, link lists) earn nothing.
+    if (el.name === 'li') return !this.hasBlockChild(el) && this.statsOf(el).text >= LONG_ITEM;
     if (!DIV_LIKE.has(el.name)) return false;
     return !this.hasBlockChild(el);
   }
@@ -178,7 +181,7 @@ export class ContentScorer {
         const s = this.statsOf(c);
         this.credit(c.parent, s.text, s.commas);
         if (c.name === 'li' || c.name === 'td' || c.name === 'blockquote' || c.name === 'section') this.scoreParagraphs(c);
-      } else {
+      } else if (c.name !== 'li' || this.hasBlockChild(c)) {
         this.scoreParagraphs(c);
       }
     }
@@ -354,6 +357,9 @@ export class ContentScorer {
   }
 }
 
+/** Characters from which a list item counts as a paragraph. */
+const LONG_ITEM = 100;
+
 /** Text length from which a candidate's score counts in full when picking the top one. */
 const PICK_FULL_TEXT = 1000;
 
@@ -442,5 +448,6 @@ export function extractMainContent(root: ParentNode): Element[] | undefined {
   if (lead) nodes.unshift(lead);
   scorer.prune(nodes);
   removeInnerBoilerplate(nodes);
+  trimEdges(nodes);
   return nodes;
 }

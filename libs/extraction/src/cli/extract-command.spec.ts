@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { runExtractCommand } from './extract-command.js';
 
-const article = `<html lang="en"><head><title>CLI page</title></head><body><nav><a href="/">Home</a></nav><article><h1>Heading</h1>${'<p>Body text of the article, with commas, and words enough to count as content.</p>'.repeat(4)}<a href="next.html">next page link</a></article></body></html>`;
+const article = `<html lang="en"><head><title>CLI page</title></head><body><nav><a href="/">Home</a></nav><article><h1>Heading</h1>${'<p>Body text of the article, with commas, and words enough to count as content.</p>'.repeat(4)}<p>The story goes on in the <a href="next.html">next part</a>, which picks up the same argument.</p></article></body></html>`;
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage, type OutputFormats } from './index.js';
+
+const TEXT: OutputFormats = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+const prose = (i: number): string =>
+  `<p>Paragraph ${i} of the story, with words, commas, and sentences enough to read like real prose in an article body.</p>`;
+const body = Array.from({ length: 5 }, (_, i) => prose(i)).join('');
+const text = (article: string): string =>
+  formatPage(`<html><head><title>T</title></head><body><article>${article}</article></body></html>`, { url: 'https://news.example/a', formats: TEXT }).page_text ?? '';
+
+describe('edge trimming of the selected article', () => {
+  it('drops a trailing "further reading" heading and its list of links to other articles', () => {
+    const out = text(`${body}<h3>Weitere Beiträge</h3><p><a href="/x">Another story about something else</a></p><p><a href="/y">And one more story to read</a></p>`);
+    expect(out).toContain('Paragraph 4 of the story');
+    expect(out).not.toContain('Weitere Beiträge');
+    expect(out).not.toContain('Another story');
+  });
+
+  it('drops a trailing label whose content was removed, and a bare date line at the start', () => {
+    const out = text(`<p>23.10.2018</p>${body}<p><strong>Kontakt:</strong></p>`);
+    expect(out).not.toMatch(/23\.10\.2018/);
+    expect(out).not.toContain('Kontakt:');
+    expect(out.startsWith('Paragraph 0')).toBe(true);
+  });
+
+  it('keeps a closing paragraph that holds a link within prose, and headings followed by text', () => {
+    const out = text(`<h2>Background</h2>${body}<p>More details are in <a href="/report">the full report</a>, which the agency published on Monday.</p>`);
+    expect(out).toContain('Background');
+    expect(out).toContain('the full report');
+  });
+
+  it('never trims more than a small share of the article', () => {
+    const links = Array.from({ length: 6 }, (_, i) => `<p><a href="/l${i}">A linked teaser number ${i} with a long title that goes on</a></p>`).join('');
+    const out = text(`${prose(0)}${prose(1)}${links}`);
+    expect(out).toContain('A linked teaser number 0');
+  });
+});
+
+describe('inline markup templates', () => {
+  it('reads a post body that the page keeps in a <script type="text/template"> (Blogger)', () => {
+    const html = `<html><body><div class="post-body" itemprop="articleBody"><script type="text/template">${body}</script></div></body></html>`;
+    expect(formatPage(html, { url: 'https://blog.example/p', formats: TEXT }).page_text).toContain('Paragraph 3 of the story');
+  });
+
+  it('ignores widget templates with placeholders and JSON in template scripts', () => {
+    const widget = `<script type="text/template"><div class="card"><p>{{ title }} — ${'filler words '.repeat(30)}</p></div></script>`;
+    const json = `<script type="text/html">{"quote":"<p>${'quoted words '.repeat(30)}</p>"}</script>`;
+    const out = text(`${body}${widget}${json}`);
+    expect(out).not.toContain('{{ title }}');
+    expect(out).not.toContain('quoted words');
+  });
+});
+
+describe('list items in content scoring', () => {
+  it('prefers the article over a long list of short items', () => {
+    const archive = `<div class="archive-block"><ul>${Array.from({ length: 80 }, (_, i) => `<li>Month ${i}, 2019: 3 posts, 2 comments, 1 photo, 4 likes</li>`).join('')}</ul></div>`;
+    const html = `<html><body><div class="col">${archive}</div><div class="col">${body}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://site.example/p', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Paragraph 2 of the story');
+    expect(out).not.toContain('Month 7');
+  });
+});
