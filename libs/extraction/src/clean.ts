@@ -176,6 +176,9 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'link') return el.attribs.rel?.toLowerCase() !== 'canonical';
   if (name === 'html' || name === 'body' || name === 'head' || name === 'title' || name === 'meta') return false;
   if (isHidden(el) && !guarded(el, guard)) return true;
+  // AMP components laid out as "nodisplay" (lightboxes, user notifications) open only on a user's action: however
+  // much text a gallery lightbox repeats, it is not the page's text.
+  if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
   if (words && JUNK_RE.test(words) && !CONTENT_RE.test(words) && !guarded(el, guard)) return true;

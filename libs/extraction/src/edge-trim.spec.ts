@@ -60,3 +60,22 @@ describe('list items in content scoring', () => {
     expect(out).not.toContain('Month 7');
   });
 });
+
+describe('headline and hidden AMP components in page_text', () => {
+  it('leaves out the heading that repeats the title, not a short heading sharing a word with it', () => {
+    const html = `<html><head><title>Holiday markets open: how to find the best ones near you - Shop News</title></head><body><article>
+      <h2>Markets</h2><h1>Holiday markets open: how to find the best ones near you</h1>${body}</article></body></html>`;
+    const out = formatPage(html, { url: 'https://shop.example/m', formats: { ...TEXT, markdown: true } });
+    expect(out.page_text).not.toContain('how to find the best ones');
+    expect(out.page_text).toContain('Markets');
+    expect(out.markdown).toContain('# Holiday markets open');
+  });
+
+  it('ignores an AMP lightbox that repeats a gallery, however long', () => {
+    const captions = Array.from({ length: 30 }, (_, i) => `<p>Gallery caption ${i}, with words, commas, and more words describing a photo.</p>`).join('');
+    const html = `<html><body><div id="main"><amp-lightbox layout="nodisplay" id="gallery">${captions}</amp-lightbox>${body}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://amp.example/a', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Paragraph 1 of the story');
+    expect(out).not.toContain('Gallery caption');
+  });
+});

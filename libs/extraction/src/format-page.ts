@@ -52,20 +52,33 @@ export function selectMainContent(doc: Document, html: string, url: string): Mai
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
- * page_text is the body text: the headline is metadata (as in Readability and trafilatura output), so a heading that
- * matches the title is left out; Markdown keeps it.
+ * page_text is the body text: the headline is metadata (as in Readability and trafilatura output), so the <h1>/<h2>
+ * that repeats the title is left out; Markdown keeps it. "Repeats" is measured on words, as Readability does: most
+ * of the heading's words are in the title, and it is not a short heading that merely shares a word with it.
  */
 function withoutTitleHeading(nodes: ParentNode[], title: string | undefined): ParentNode[] {
-  const headings = nodes.flatMap((n) => findAll(n, (e) => e.name === 'h1' || e.name === 'h2'));
-  const t = title ? squash(title) : '';
-  const h =
-    headings.find((e) => {
-      const ht = squash(textContent(e));
-      return t !== '' && ht.length > 0 && (t.includes(ht) || ht.includes(t));
-    });
-  if (h) removeNode(h); // the tree is ours; detaching the heading only affects text rendering now
+  if (!title) return nodes;
+  const titleWords = new Set(words(title));
+  const titleLength = squash(title).length;
+  let best: Element | undefined;
+  let bestScore = 0;
+  for (const h of nodes.flatMap((n) => findAll(n, (e) => e.name === 'h1' || e.name === 'h2'))) {
+    const hw = words(textContent(h));
+    const chars = hw.reduce((a, w) => a + w.length, 0);
+    if (chars === 0 || squash(textContent(h)).length < titleLength * 0.3) continue;
+    const shared = hw.filter((w) => titleWords.has(w)).reduce((a, w) => a + w.length, 0) / chars;
+    if (shared >= TITLE_SIMILARITY && shared > bestScore) {
+      best = h;
+      bestScore = shared;
+    }
+  }
+  if (best) removeNode(best); // the tree is ours; detaching the heading only affects text rendering now
   return nodes;
 }
+
+/** Share of a heading's word characters found in the title from which it repeats the title. */
+const TITLE_SIMILARITY = 0.75;
+const words = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata = {}): FormattedPage {
   const page: FormattedPage = { metadata };
