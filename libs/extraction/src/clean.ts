@@ -23,6 +23,12 @@ const JUNK_RE =
 /** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
 const CHROME_RE =
   /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
+/**
+ * The header of an article, recipe or product (headline, lead, key facts) rather than of the site: a `header` word
+ * qualified by what it heads.
+ */
+const CONTENT_HEADER_RE =
+  /[\w-]*(?:article|post|entry|story|recipe|product|single|intro|detail|news|item)[-_]*header[\w-]*|[\w-]*header[-_]*(?:article|post|entry|story|intro)[\w-]*/g;
 /** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
 const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
 
@@ -188,8 +194,10 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
-  if ((name === 'header' || name === 'footer') && !insideArticle(el)) return true;
-  if (words && CHROME_RE.test(words) && !CONTENT_RE.test(words)) return true;
+  const chromeWords = words.replace(CONTENT_HEADER_RE, ' ');
+  if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
+  if (name === 'footer' && !insideArticle(el)) return true;
+  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords)) return true;
   return false;
 }
 

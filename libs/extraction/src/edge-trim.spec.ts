@@ -79,3 +79,29 @@ describe('headline and hidden AMP components in page_text', () => {
     expect(out).not.toContain('Gallery caption');
   });
 });
+
+describe('article headers and leads', () => {
+  it('keeps the lead in an article or recipe header, and still drops the site header', () => {
+    const html = `<html><body><div class="site-header"><p>Subscribe to our site for updates and more news every day.</p></div>
+      <div class="page"><div class="recipe-header"><p class="m-intro">Soft yeast muffins with a caramel almond crust, ready in under an hour.</p></div>
+      <div class="content">${body}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://recipes.example/r', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Soft yeast muffins');
+    expect(out).not.toContain('Subscribe to our site');
+  });
+
+  it('drops the publication stamp under the headline and a dek that the body repeats', () => {
+    const dek = 'The top picks for events, competitions and fun for the month of October.';
+    const html = `<html><head><title>Things to do</title></head><body><article><div class="detail-header-dek"><p>${dek}</p></div>
+      <div class="body"><h1>Things to do in October</h1><p>Published Tue, Nov 19 2019 7:05 AM EST</p><p>${dek}</p>${body}</div></article></body></html>`;
+    const out = formatPage(html, { url: 'https://mag.example/n', formats: TEXT }).page_text ?? '';
+    expect(out).not.toContain('Published Tue');
+    expect(out.split(dek).length - 1).toBe(1);
+  });
+
+  it('keeps paragraphs that repeat each other inside one container', () => {
+    const same = '<p>Lorem ipsum dolor sit amet, consectetur adipisicing elit, sed do eiusmod tempor incididunt ut labore.</p>';
+    const out = text(same.repeat(4));
+    expect(out.split('Lorem ipsum').length - 1).toBe(4);
+  });
+});

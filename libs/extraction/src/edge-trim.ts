@@ -17,6 +17,9 @@ const MAX_TRIMMED_SHARE = 0.2;
 const MAX_LINK_BLOCK = 300;
 const DATE_ONLY_RE =
   /^(?:(?:am|on|le|el|il|dne|vom|updated|aktualisiert|published|veröffentlicht|posted)\s*:?\s*)?(?:\d{1,4}[./-]\s?\d{1,2}[./-]\s?\d{1,4}|\d{1,2}\.?\s+\p{L}{3,12}\.?\s+\d{4}|\p{L}{3,12}\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\.\s+\p{L}{3,12}|\p{L}{3,12}\s+\d{4})(?:[\s,|-]+(?:\d{1,2}[:.]\d{2}(?:\s*(?:uhr|h|am|pm))?))?$/iu;
+/** A publication stamp: "Published Tue, Nov 19 2019 7:05 AM EST Updated …". */
+const STAMP_RE =
+  /^(?:published|updated|posted|last updated|veröffentlicht|aktualisiert|erschienen|stand|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato|opublikowano)\b/i;
 const TIME_ONLY_RE = /^\d{1,2}:\d{2}(?:\s*(?:uhr|h|am|pm))?$/i;
 
 interface Block {
@@ -87,7 +90,8 @@ function isLeadingJunk(b: Block): boolean {
 }
 
 function isDateLine(text: string): boolean {
-  return text.length <= 40 && (DATE_ONLY_RE.test(text) || TIME_ONLY_RE.test(text));
+  if (text.length <= 40 && (DATE_ONLY_RE.test(text) || TIME_ONLY_RE.test(text))) return true;
+  return text.length <= 90 && STAMP_RE.test(text) && /\d/.test(text);
 }
 
 /** Remove an emptied block and the wrappers it leaves empty, up to (not including) the selected roots. */
@@ -111,13 +115,18 @@ export function trimEdges(nodes: Element[]): Element[] {
   let end = blocks.length - 1;
   for (let n = 0; end > 0 && n < MAX_TRIMMED; n++, end--) {
     const b = blocks[end];
+    if (b.text.length === 0) continue; // an image: kept, and no reason to stop
     if (roots.has(b.el) || !isTrailingJunk(b) || spent + b.text.length > budget) break;
     doomed.push(b);
     spent += b.text.length;
   }
   for (let start = 0, n = 0; start < end && n < MAX_TRIMMED; n++, start++) {
     const b = blocks[start];
-    if (roots.has(b.el) || !isLeadingJunk(b) || spent + b.text.length > budget) break;
+    // Images and the headline are kept, and the walk goes on past them to the date line under the headline.
+    if (b.text.length === 0 || (HEADING_TAGS.has(b.el.name) && !roots.has(b.el))) continue;
+    // A teaser repeated, in another container, as the first paragraph of the body (a header dek and the text).
+    const repeated = b.text.length >= 40 && !b.loose && blocks.slice(start + 1, start + 4).some((x) => x.text === b.text && x.el.parent !== b.el.parent);
+    if (roots.has(b.el) || !(repeated || isLeadingJunk(b)) || spent + b.text.length > budget) break;
     doomed.push(b);
     spent += b.text.length;
   }

@@ -3,7 +3,7 @@
  * headline, outside the container that holds the body paragraphs. It is part of the text a reader gets, so when
  * such a block precedes the selected content within the same article, it is put in front of it.
  */
-import { isTag, isText, type AnyNode, type Element } from './dom.js';
+import { isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
 
 const LEAD_WORDS = new Set([
   'lead', 'leader', 'lede', 'intro', 'introduction', 'teaser', 'excerpt', 'standfirst', 'subtitle', 'subheadline',
@@ -46,6 +46,13 @@ function contains(ancestor: AnyNode, node: AnyNode): boolean {
   return false;
 }
 
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+function repeatedIn(lead: Element, nodes: Element[]): boolean {
+  const text = squash(textContent(lead));
+  return nodes.some((n) => squash(textContent(n)).includes(text));
+}
+
 /** The lead block for `nodes` (the selected content, in document order), or undefined. */
 export function findLead(nodes: Element[]): Element | undefined {
   const first = nodes[0];
@@ -74,6 +81,8 @@ export function findLead(nodes: Element[]): Element | undefined {
       return false;
     };
     walk(scope);
+    // A header teaser that the body repeats word for word is not a separate lead.
+    if (found && repeatedIn(found, nodes)) return undefined;
     if (found) return found;
     // An <article> is the natural boundary: do not look for a lead beyond it.
     if (scope.name === 'article' || scope.name === 'main') break;
