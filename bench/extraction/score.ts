@@ -36,11 +36,15 @@ const ALL: OutputFormats = { raw_html: false, enhanced_html: false, markdown: tr
 
 interface Outputs {
   text: string;
+  metadata?: PageMetadata;
   mdText: string;
   mdTurndownText?: string;
   wholeAggressive: string;
   wholeConservative: string;
 }
+
+/** The text outputs (everything but the metadata). */
+type TextKey = Exclude<keyof Outputs, 'metadata'>;
 
 function wholePage(html: string, url: string, aggressive: boolean): string {
   const doc = parseHtml(html);
@@ -52,6 +56,7 @@ function run(html: string, url: string): Outputs {
   const page = formatPage(html, { url, formats: ALL });
   const out: Outputs = {
     text: page.page_text ?? '',
+    metadata: page.metadata,
     mdText: markdownToText(page.markdown ?? ''),
     wholeAggressive: wholePage(html, url, true),
     wholeConservative: wholePage(html, url, false),
@@ -84,11 +89,11 @@ if (only.includes('zyte')) {
   const pages = loadZyte(root);
   if (!pages) console.log('zyte: corpus absent, skipped');
   else {
-    const scores: Record<keyof Outputs, ReturnType<typeof shingleScore>[]> = { text: [], mdText: [], mdTurndownText: [], wholeAggressive: [], wholeConservative: [] };
+    const scores: Record<TextKey, ReturnType<typeof shingleScore>[]> = { text: [], mdText: [], mdTurndownText: [], wholeAggressive: [], wholeConservative: [] };
     const perPage: unknown[] = [];
     for (const p of pages) {
       const o = run(p.html, p.url);
-      for (const k of Object.keys(scores) as (keyof Outputs)[]) if (o[k] !== undefined) scores[k].push(shingleScore(p.truth, o[k] as string));
+      for (const k of Object.keys(scores) as TextKey[]) if (o[k] !== undefined) scores[k].push(shingleScore(p.truth, o[k] as string));
       const s = shingleScore(p.truth, o.text);
       perPage.push({ id: p.id, url: p.url, p: s.precision, r: s.recall, text: o.text });
     }
@@ -116,11 +121,11 @@ if (only.includes('trafilatura')) {
   const pages = loadTrafilatura(root);
   if (!pages) console.log('trafilatura: corpus absent, skipped');
   else {
-    const counts: Record<keyof Outputs, ReturnType<typeof segmentCounts>[]> = { text: [], mdText: [], mdTurndownText: [], wholeAggressive: [], wholeConservative: [] };
+    const counts: Record<TextKey, ReturnType<typeof segmentCounts>[]> = { text: [], mdText: [], mdTurndownText: [], wholeAggressive: [], wholeConservative: [] };
     const perPage: unknown[] = [];
     for (const p of pages) {
       const o = run(p.html, p.url);
-      for (const k of Object.keys(counts) as (keyof Outputs)[]) if (o[k] !== undefined) counts[k].push(segmentCounts(o[k], p.with, p.without));
+      for (const k of Object.keys(counts) as TextKey[]) if (o[k] !== undefined) counts[k].push(segmentCounts(o[k], p.with, p.without));
       const c = segmentCounts(o.text, p.with, p.without);
       if (c.fn || c.fp) perPage.push({ file: p.file, url: p.url, ...c, missing: p.with.filter((s) => !o.text.replace(/\s+/g, ' ').includes(s.replace(/\s+/g, ' ').trim())), leaked: p.without.filter((s) => o.text.replace(/\s+/g, ' ').includes(s.replace(/\s+/g, ' ').trim())), text: o.text.slice(0, 3000) });
     }
@@ -140,7 +145,7 @@ if (only.includes('readability')) {
   const pages = loadReadability(root);
   if (!pages) console.log('readability: corpus absent, skipped');
   else {
-    const scores: Record<keyof Outputs, ReturnType<typeof shingleScore>[]> = { text: [], mdText: [], mdTurndownText: [], wholeAggressive: [], wholeConservative: [] };
+    const scores: Record<TextKey, ReturnType<typeof shingleScore>[]> = { text: [], mdText: [], mdTurndownText: [], wholeAggressive: [], wholeConservative: [] };
     const fields: [string, keyof PageMetadata][] = [['title', 'title'], ['byline', 'author'], ['excerpt', 'description'], ['siteName', 'siteName'], ['publishedTime', 'publishedDate'], ['lang', 'language']];
     const agree: Record<string, { same: number; total: number }> = Object.fromEntries(fields.map(([f]) => [f, { same: 0, total: 0 }]));
     const perPage: unknown[] = [];
@@ -148,8 +153,9 @@ if (only.includes('readability')) {
       const url = 'http://fakehost/test/page.html'; // the URL Readability's own test uses
       const o = run(p.html, url);
       const truth = renderText(parseHtml(p.expectedHtml));
-      for (const k of Object.keys(scores) as (keyof Outputs)[]) if (o[k] !== undefined) scores[k].push(shingleScore(truth, o[k] as string));
-      const meta = extractMetadataFromDocument(parseHtml(p.html), url);
+      for (const k of Object.keys(scores) as TextKey[]) if (o[k] !== undefined) scores[k].push(shingleScore(truth, o[k] as string));
+      // What a user gets: head metadata, with the description falling back to the article's first paragraph.
+      const meta = o.metadata ?? {};
       const mismatches: Record<string, unknown> = {};
       for (const [f, ours] of fields) {
         const expected = p.expectedMetadata[f];

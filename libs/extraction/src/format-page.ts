@@ -7,7 +7,7 @@ import type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts
 import { bodyOf, findAll, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';
-import { extractMetadataFromDocument } from './metadata.js';
+import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { renderText } from './text.js';
 
@@ -106,7 +106,12 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes } = selectMainContent(doc, input, url);
+    const { nodes, found } = selectMainContent(doc, input, url);
+    // No description in the head: the article's first paragraph, as Readability's excerpt (not from a whole-page fallback).
+    if (!metadata.description && found) {
+      const description = descriptionFromContent(nodes);
+      if (description) metadata.description = description;
+    }
     if (formats.markdown) page.markdown = markdownConverter(options.markdownConverter).convert(serialize(nodes as Element[]));
     if (formats.page_text) page.page_text = renderText(withoutTitleHeading(nodes, metadata.title));
     return page;
