@@ -26,9 +26,12 @@ const JUNK_WORDS = new Set([
   // page furniture
   'footer', 'sidebar', 'toolbar', 'button', 'buttons', 'btn', 'popup', 'modal', 'login', 'signin',
 ]);
-/** Whole class/id tokens that are junk though none of their words is (`toc`, `jp-post-flair`, `most-popular`). */
+/**
+ * Whole class/id tokens that are junk though none of their words is (`toc`, `jp-post-flair`, `most-popular`, an
+ * author box, WordPress's card of another post). Embedded tweets stay: articles quote them as sources.
+ */
 const JUNK_TOKEN_RE =
-  /^(?:toc|toc-container|toc-wrapper|ez-toc-container|table-of-contents|jp-post-flair|most-popular|more-stories|read-next|next-post|prev-post|post-nav|nav-links|post-navigation)$/;
+  /^(?:toc|toc-container|toc-wrapper|ez-toc-container|table-of-contents|jp-post-flair|most-popular|more-stories|read-next|next-post|prev-post|post-nav|nav-links|post-navigation|wp-embedded-content|saboxplugin-wrap)$/;
 /** Page-builder class prefixes whose names contain the words above (elementor-widget…) but wrap content. */
 const BUILDER_RE = /^(?:elementor|et_pb|et-pb|wp-block|vc_|vc-|wpb_|wpb-|sqs-|tve|fl-|av_|avia|thrv|field--|paragraph--)/;
 /** Class names that say "this is the article body": they win over junk words in the same token. */

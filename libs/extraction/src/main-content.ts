@@ -31,6 +31,7 @@ const BLOCKISH = new Set([
   'h6', 'figure', 'form', 'header', 'footer', 'aside', 'nav', 'address', 'hr', 'img', 'br',
 ]);
 const INLINE_TAGS = new Set(['a', 'b', 'strong', 'i', 'em', 'u', 's', 'span', 'font', 'small', 'big', 'sub', 'sup', 'abbr', 'cite', 'code', 'q', 'mark', 'time', 'label', 'tt', 'var', 'del', 'ins', 'kbd', 'samp', 'bdi', 'bdo', 'data', 'dfn', 'strike', 'nobr', 'wbr']);
+const TABLE_PARTS = new Set(['tr', 'tbody', 'thead', 'tfoot']);
 const COMMA_RE = /[,\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C\u3001]/g;
 
 function collapsedLength(s: string): number {
@@ -213,6 +214,8 @@ export class ContentScorer {
     if (candidates.length === 0) return undefined;
     candidates.sort((a, b) => this.pickScore(b) - this.pickScore(a));
     let top = candidates[0];
+    // Rows of a table are parts of the table: a layout table's row is not a block of its own.
+    while (TABLE_PARTS.has(top.name) && top.parent && isTag(top.parent)) top = top.parent;
     const topScore = this.finalScore(top);
 
     // Several strong candidates under one ancestor: the article is split into blocks — take the common ancestor.
