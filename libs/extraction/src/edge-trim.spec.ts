@@ -105,3 +105,20 @@ describe('article headers and leads', () => {
     expect(out.split('Lorem ipsum').length - 1).toBe(4);
   });
 });
+
+describe('blocks next to the article', () => {
+  it('takes the standfirst right before the article body when it reads as prose', () => {
+    const html = `<html><body><div class="page"><div class="head-box"><span>Eine Einschätzung</span> liefert der Experte im Gespräch, mit Zahlen und Beispielen aus der Praxis.</div>
+      <div class="story">${body}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://news.example/s', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('liefert der Experte im Gespräch');
+  });
+
+  it('does not take a link block or a heading right before it', () => {
+    const html = `<html><body><div class="page"><div class="crumbs"><a href="/a">Home</a> <a href="/b">News</a> <a href="/c">Economy and finance, all stories.</a></div>
+      <div class="story">${body}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://news.example/s', formats: TEXT }).page_text ?? '';
+    expect(out).not.toContain('Economy and finance');
+  });
+
+});

@@ -285,9 +285,17 @@ export class ContentScorer {
     const threshold = Math.max(10, topScore * 0.2);
     const topClass = top.attribs.class ?? '';
     const out: Element[] = [];
+    const tags = parent.children.filter(isTag);
+    const at = tags.indexOf(top);
+    const adjacent = new Set([tags[at - 1]]);
     for (const sib of parent.children) {
       if (!isTag(sib)) continue;
       if (sib === top) {
+        out.push(sib);
+        continue;
+      }
+      // The block right before or after the article (its standfirst, a closing section) when it reads as prose.
+      if (adjacent.has(sib) && this.readsAsProse(sib)) {
         out.push(sib);
         continue;
       }
@@ -304,6 +312,14 @@ export class ContentScorer {
       }
     }
     return out;
+  }
+
+  /** Text with sentences and few links, not a heading-only or link block. */
+  private readsAsProse(el: Element): boolean {
+    const s = this.statsOf(el);
+    if (s.text < ADJACENT_MIN_TEXT || s.text > ADJACENT_MAX_TEXT || this.linkDensity(el) > 0.2) return false;
+    if (HEADING_TAGS.has(el.name) || ContentScorer.classWeight(el) < 0) return false;
+    return /[.!?…]["'»”)]?(?:\s|$)/.test(textOf(el));
   }
 
   /** Readability's conditional cleaning, run on the selected content. */
@@ -359,6 +375,10 @@ export class ContentScorer {
     return false;
   }
 }
+
+/** Text range of an adjacent block taken with the article when it reads as prose. */
+const ADJACENT_MIN_TEXT = 80;
+const ADJACENT_MAX_TEXT = 1500;
 
 /** Characters from which a list item counts as a paragraph. */
 const LONG_ITEM = 100;
