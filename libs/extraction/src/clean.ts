@@ -176,6 +176,18 @@ function guarded(el: Element, guard: Guard): boolean {
   return guard.protectedNodes.has(el) || (guard.textLen.get(el) ?? 0) > guard.bodyText * 0.5;
 }
 
+/**
+ * Ad words alone (no consent, popup or paywall word) on a block holding much text: a content section that carries ad
+ * slots (`testreport__section--ads`, `cuerpo-ad`), not an ad; the slots themselves are scripts and frames, dropped anyway.
+ */
+const AD_WORDS_RE = /(?:^|[\s_-])(?:ads?|advert|advertisement|advertising|adverts|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper)(?=$|[\s_-])/g;
+const MIN_AD_SLOT_PROSE = 500;
+
+function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
+  if ((guard.textLen.get(el) ?? 0) < MIN_AD_SLOT_PROSE) return false;
+  return !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -187,7 +199,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
-  if (words && JUNK_RE.test(words) && !CONTENT_RE.test(words) && !guarded(el, guard)) return true;
+  if (words && JUNK_RE.test(words) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;

@@ -44,9 +44,14 @@ export function selectMainContent(doc: Document, html: string, url: string): Mai
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };
-  // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty).
-  const bodyText = renderText(body).length;
-  return { nodes: [bodyText > 0 ? body : relaxedBody], found: false };
+  // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty). Selection prunes in place,
+  // so the fallback starts from a fresh parse.
+  const whole = parseHtml(html);
+  cleanDocument(whole, { url, aggressive: true });
+  if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false };
+  const conservative = parseHtml(html);
+  cleanDocument(conservative, { url, aggressive: false });
+  return { nodes: [bodyOf(conservative)], found: false };
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
