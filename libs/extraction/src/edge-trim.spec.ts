@@ -131,3 +131,22 @@ describe('ad words on content sections', () => {
     expect(out).not.toContain('Buy the new phone');
   });
 });
+
+describe('leads outside the article element', () => {
+  it('finds the standfirst in an article header that sits outside the <article> holding the body', () => {
+    const html = `<html><body><main><header class="entry-header"><h1>Always tired?</h1><div class="lead"><p>Many people feel tired all the time in winter, and the reasons are often simple.</p></div></header>
+      <div class="wrap"><article class="post"><div class="entry-content">${body}</div></article></div></main></body></html>`;
+    const out = formatPage(html, { url: 'https://mag.example/t', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Many people feel tired');
+  });
+
+  it('takes the subheadline under the headline, not a site tagline under a linked site name', () => {
+    const sub = 'The governor signed the bill after a long night of debate in the chamber';
+    const html = `<html><body><div class="top"><h1><a href="/">Blog of things</a></h1><h2>The blog of small and large things, since 2004</h2></div>
+      <div class="page"><div class="head"><div class="article-header"><h1>Bill signed</h1><h2>${sub}</h2></div></div>
+      <div class="content"><div class="photo"><img src="/a.jpg" alt=""></div><div class="article-body">${body}</div></div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://news.example/b', formats: TEXT }).page_text ?? '';
+    expect(out).toContain(sub);
+    expect(out).not.toContain('since 2004');
+  });
+});

@@ -22,8 +22,23 @@ function words(token: string): string[] {
     .filter(Boolean);
 }
 
+/** The element before `el` among its parent's elements. */
+function previousElement(el: Element): Element | undefined {
+  for (let p = el.prev; p; p = p.prev) if (isTag(p)) return p;
+  return undefined;
+}
+
 function isLeadElement(el: Element): boolean {
   if (el.attribs.itemprop === 'description' && el.name !== 'meta') return true;
+  // A subheadline: the <h2> right under the <h1> (its length is checked by the caller, so "Contents" is not one).
+  // A site header's <h1> is its linked name and the <h2> under it a tagline.
+  if (el.name === 'h2') {
+    const h1 = previousElement(el);
+    if (h1?.name === 'h1') {
+      const s = stats(h1);
+      return s.link < s.text * 0.5;
+    }
+  }
   const cls = el.attribs.class;
   if (!cls) return false;
   for (const t of cls.split(/\s+/)) for (const w of words(t)) if (LEAD_WORDS.has(w)) return true;
@@ -84,8 +99,9 @@ export function findLead(nodes: Element[]): Element | undefined {
     // A header teaser that the body repeats word for word is not a separate lead.
     if (found && repeatedIn(found, nodes)) return undefined;
     if (found) return found;
-    // An <article> is the natural boundary: do not look for a lead beyond it.
-    if (scope.name === 'article' || scope.name === 'main') break;
+    // <main> bounds the search: beyond it are other stories' teasers. (An <article> does not: themes put the
+    // article header, with its standfirst, just outside the <article> that holds the body.)
+    if (scope.name === 'main') break;
   }
   return undefined;
 }
