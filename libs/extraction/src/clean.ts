@@ -147,21 +147,31 @@ function insideArticle(el: Element): boolean {
 interface Guard {
   protectedNodes: Set<Element>;
   textLen: Map<Element, number>;
+  /** characters of text inside links, per element */
+  linkLen: Map<Element, number>;
   bodyText: number;
 }
 
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
 const NO_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg']);
 
-function measure(node: ParentNode, guard: Guard): number {
+function measure(node: ParentNode, guard: Guard, inLink = false): number {
   let len = 0;
+  let link = 0;
   for (const c of node.children) {
-    if (c.type === 'text') len += c.data.trim().length;
-    else if (isTag(c) && !NO_TEXT_TAGS.has(c.name)) len += measure(c, guard);
+    if (c.type === 'text') {
+      const n = c.data.trim().length;
+      len += n;
+      if (inLink) link += n;
+    } else if (isTag(c) && !NO_TEXT_TAGS.has(c.name)) {
+      len += measure(c, guard, inLink || c.name === 'a');
+      link += guard.linkLen.get(c) ?? 0;
+    }
   }
   if (isTag(node as ChildNode)) {
     const el = node as Element;
     guard.textLen.set(el, len);
+    guard.linkLen.set(el, link);
     const landmark =
       el.name === 'main' ||
       el.attribs.itemprop === 'articleBody' ||
@@ -188,6 +198,18 @@ function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
   return !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
 }
 
+/**
+ * Much text with few links reads as prose whatever its class says (a "readmore" expander, a "sidebar" column that holds
+ * the teaser): page chrome is short or made of links. Main-content selection decides about it later.
+ */
+const MIN_PROSE = 800;
+/** Comment threads are prose too, but never the article: their class words keep applying. */
+const COMMENT_WORDS_RE = /(?:^|[\s_-])(?:comments?|comment[-_]*list|disqus|respond|replies)(?=$|[\s_-])/;
+function isProse(el: Element, guard: Guard): boolean {
+  const text = guard.textLen.get(el) ?? 0;
+  return text >= MIN_PROSE && (guard.linkLen.get(el) ?? 0) < text * 0.15;
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -209,7 +231,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const chromeWords = words.replace(CONTENT_HEADER_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (name === 'footer' && !insideArticle(el)) return true;
-  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords)) return true;
+  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords))) return true;
   return false;
 }
 
@@ -267,7 +289,7 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
   const base = documentBaseUrl(doc, options.url);
-  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), bodyText: 0 };
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0 };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
 }

@@ -150,3 +150,14 @@ describe('leads outside the article element', () => {
     expect(out).not.toContain('since 2004');
   });
 });
+
+describe('chrome class words on prose', () => {
+  it('keeps a long prose block whose class says "readmore" or "sidebar", but not a comment thread', () => {
+    const long = Array.from({ length: 8 }, (_, i) => `<p>Sentence ${i} of the description, which tells the reader about the house, the garden and the village nearby.</p>`).join('');
+    const comments = Array.from({ length: 8 }, (_, i) => `<p>Comment ${i}: I loved this place, the garden is lovely and the hosts were kind to us.</p>`).join('');
+    const html = `<html><body><div class="object"><div class="intro">${body}${body}</div><div class="box js_readmore">${long}</div><div class="comments">${comments}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://rentals.example/h', formats: { ...TEXT, enhanced_html: true } });
+    expect(out.enhanced_html).toContain('Sentence 3 of the description');
+    expect(out.enhanced_html).not.toContain('Comment 3:');
+  });
+});
