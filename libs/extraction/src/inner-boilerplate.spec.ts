@@ -45,11 +45,16 @@ describe('boilerplate inside the article container', () => {
       ${para(3)}
       <p>The law passed on <time datetime="2020-01-02">2 January</time>, after a long debate in parliament and elsewhere.</p>
       <p><strong>Lesen Sie auch:</strong> <a href="/x">Ein anderer Artikel</a></p>
+      ${para(1, 'Mid')}
+      <p><strong>Lea también:</strong> <a href="/y">Otro artículo</a></p>
+      <p><strong>Zum Weiterlesen:</strong> <a href="/z">Noch ein Artikel</a></p>
       ${para(2, 'Tail')}
     </article>`);
     expect(out).not.toContain('03.04.2020');
     expect(out).toContain('passed on 2 January');
     expect(out).not.toContain('Lesen Sie auch');
+    expect(out).not.toContain('Lea también');
+    expect(out).not.toContain('Zum Weiterlesen');
     expect(out).toContain('Tail paragraph 1');
   });
 

@@ -79,7 +79,7 @@ export function explain(el: Element): string {
 
 /** Lead-ins of "see also" teasers, in the languages of the pages we crawl most. */
 const SEE_ALSO_RE =
-  /^(?:read (?:more|also|next)|see also|related(?: articles?| stories| posts?)?:|you (?:might|may) also like|also read|more on this|lesen sie (?:auch|hier|mehr)|auch interessant|mehr zum thema|mehr dazu|weiterlesen|das (?:thema )?könnte (?:sie|dich) auch interessieren|à lire aussi|a lire aussi|lire aussi|voir aussi|lee también|leer más|vea también|te puede interesar|leggi anche|potrebbe interessarti|czytaj (?:też|także|również)|zobacz (?:też|także|również)|lees ook|bekijk ook)\b/i;
+  /^(?:read (?:more|also|next)|see also|related(?: articles?| stories| posts?)?:|you (?:might|may) also like|also read|more on this|lesen sie (?:auch|hier|mehr)|auch interessant|mehr zum thema|mehr dazu|weiterlesen|zum weiterlesen|auch lesen|schon gelesen|mehr themen|das (?:thema )?könnte (?:sie|dich) auch interessieren|à lire aussi|a lire aussi|lire aussi|voir aussi|lee también|lea también|lea además|leer más|vea también|te puede interesar|leggi anche|potrebbe interessarti|czytaj (?:też|także|również)|zobacz (?:też|także|również)|lees ook|bekijk ook)\b/i;
 const SEE_ALSO_TAGS = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'li', 'strong', 'b']);
 const MAX_SEE_ALSO = 160;
 /** Block-ish parents a date line is removed with ("Published: <time>…</time>"). */
