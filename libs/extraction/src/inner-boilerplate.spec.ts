@@ -30,6 +30,15 @@ describe('boilerplate inside the article container', () => {
     expect(gallery).toContain('Costume 7: what you need');
   });
 
+  it('drops free-standing photo credit lines but keeps sentences that cite an agency', () => {
+    const out = text(`<article><p>Titelbild: Jane Roe</p>${para(3)}<p><span>Judy Eddy/WENN.com</span></p>
+      <p>The commission said no link had been found, <span>according to Reuters</span>.</p><p><em>Crédits photos : Bestimage</em></p>${para(1, 'Tail')}</article>`);
+    expect(out).not.toContain('Titelbild');
+    expect(out).not.toContain('WENN.com');
+    expect(out).not.toContain('Bestimage');
+    expect(out).toContain('according to Reuters');
+  });
+
   it('keeps comment threads when they are the page content (forum), drops them under an article', () => {
     // (a forum engine's camelCase names: the thread survives cleaning, and the inner pass must not empty it)
     const forum = text(`<div class="thread">${Array.from({ length: 6 }, (_, i) => `<div class="ForumComment">${para(1, `Post ${i}`)}</div>`).join('')}</div>`);

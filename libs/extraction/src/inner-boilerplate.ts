@@ -100,9 +100,19 @@ function dateLineOf(time: Element, roots: Set<Element>): Element | undefined {
   return line;
 }
 
-/** Short "see also" teasers and date lines inside the content. */
+/** Photo credits: "Foto: …", "Titelbild: …", "Crédits photos : …", "… / Getty Images", "© …". */
+const CREDIT_RE =
+  /^(?:(?:photos?|fotos?|bilder?|titelbild|beitragsbild|headerbild|image|images|picture|credits?|crédits?(?: photos?)?|bildquelle|fotoquelle|fotografie|photo credits?|zdjęcie|fot\.)\s*:|©|\(c\)\s)|[/|©]\s*(?:getty ?images|shutterstock|istock(?:photo)?|imago(?: images)?|picture[- ]alliance|dpa|afp|reuters|ap(?: photo)?|keystone|epa|wenn\.com)\s*\)?$|^(?:afp|dpa|reuters|ap|epa|keystone|imago)\s*\//i;
+const CREDIT_TAGS = new Set(['p', 'div', 'span', 'small', 'em', 'i', 'li', 'figcaption']);
+const MAX_CREDIT = 100;
+
+/** Short "see also" teasers, date lines and photo credits inside the content. */
 function smallJunk(el: Element, roots: Set<Element>): Element | undefined {
   if (el.name === 'time') return dateLineOf(el, roots);
+  if (CREDIT_TAGS.has(el.name)) {
+    const t = squashedText(el);
+    if (t.length > 0 && t.length <= MAX_CREDIT && CREDIT_RE.test(t)) return el;
+  }
   if (SEE_ALSO_TAGS.has(el.name)) {
     const t = squashedText(el);
     if (t.length > 0 && t.length <= MAX_SEE_ALSO && SEE_ALSO_RE.test(t)) return el;
