@@ -30,12 +30,14 @@ describe('boilerplate inside the article container', () => {
     expect(gallery).toContain('Costume 7: what you need');
   });
 
-  it('drops free-standing photo credit lines but keeps sentences that cite an agency', () => {
+  it('drops free-standing photo credits, figure labels and source lines but keeps sentences that cite an agency', () => {
     const out = text(`<article><p>Titelbild: Jane Roe</p>${para(3)}<p><span>Judy Eddy/WENN.com</span></p>
-      <p>The commission said no link had been found, <span>according to Reuters</span>.</p><p><em>Crédits photos : Bestimage</em></p>${para(1, 'Tail')}</article>`);
+      <p>The commission said no link had been found, <span>according to Reuters</span>.</p><p><em>Crédits photos : Bestimage</em></p><p><span>Abbildung 4: klassische Schwachschicht.</span></p>${para(1, 'Tail')}<p><em>Quelle: Landesregierung</em></p></article>`);
     expect(out).not.toContain('Titelbild');
     expect(out).not.toContain('WENN.com');
     expect(out).not.toContain('Bestimage');
+    expect(out).not.toContain('Schwachschicht');
+    expect(out).not.toContain('Landesregierung');
     expect(out).toContain('according to Reuters');
   });
 

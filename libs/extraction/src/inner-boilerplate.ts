@@ -102,7 +102,7 @@ function dateLineOf(time: Element, roots: Set<Element>): Element | undefined {
 
 /** Photo credits: "Foto: …", "Titelbild: …", "Crédits photos : …", "… / Getty Images", "© …". */
 const CREDIT_RE =
-  /^(?:(?:photos?|fotos?|bilder?|titelbild|beitragsbild|headerbild|image|images|picture|credits?|crédits?(?: photos?)?|bildquelle|fotoquelle|fotografie|photo credits?|zdjęcie|fot\.)\s*:|©|\(c\)\s)|[/|©]\s*(?:getty ?images|shutterstock|istock(?:photo)?|imago(?: images)?|picture[- ]alliance|dpa|afp|reuters|ap(?: photo)?|keystone|epa|wenn\.com)\s*\)?$|^(?:afp|dpa|reuters|ap|epa|keystone|imago)\s*\//i;
+  /^(?:(?:photos?|fotos?|bilder?|titelbild|beitragsbild|headerbild|image|images|picture|credits?|crédits?(?: photos?)?|bildquelle|fotoquelle|fotografie|photo credits?|zdjęcie|fot\.|abbildung(?:\s*\d+)?|abb\.(?:\s*\d+)?|quelle|source|fuente|źródło)\s*:|©|\(c\)\s)|[/|©]\s*(?:getty ?images|shutterstock|istock(?:photo)?|imago(?: images)?|picture[- ]alliance|dpa|afp|reuters|ap(?: photo)?|keystone|epa|wenn\.com)\s*\)?$|^(?:afp|dpa|reuters|ap|epa|keystone|imago)\s*\//i;
 const CREDIT_TAGS = new Set(['p', 'div', 'span', 'small', 'em', 'i', 'li', 'figcaption']);
 const MAX_CREDIT = 100;
 
