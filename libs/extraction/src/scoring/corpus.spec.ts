@@ -1,17 +1,21 @@
 /**
- * Corpus regression test: the Zyte article-extraction-benchmark F1 of page_text must not fall more than 0.01
- * below the figure recorded here (measured with bench/extraction/score.ts). Skips when ../shared/corpus is absent.
+ * Corpus regression tests: the page_text F1 on the Zyte article-extraction-benchmark (shingles) and on the trafilatura
+ * evaluation corpus (segments) must not fall more than 0.01 below the figures recorded here (measured with
+ * bench/extraction/score.ts). Skip when ../shared/corpus is absent.
  */
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatPage } from '../format-page.js';
-import { corpusRoot, loadZyte } from './corpus.js';
-import { aggregateShingles, shingleScore } from './metrics.js';
+import { corpusRoot, loadTrafilatura, loadZyte } from './corpus.js';
+import { aggregateSegments, aggregateShingles, segmentCounts, shingleScore } from './metrics.js';
 
 const RECORDED_ZYTE_F1 = 0.972;
+const RECORDED_TRAFILATURA_F1 = 0.932;
+const TEXT_ONLY = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const pages = loadZyte(corpusRoot(repoRoot));
+const root = corpusRoot(repoRoot);
+const pages = loadZyte(root);
 
 describe('extraction quality on the Zyte corpus', () => {
   if (!pages) {
@@ -20,9 +24,21 @@ describe('extraction quality on the Zyte corpus', () => {
   }
   it(`keeps page_text shingle F1 within 0.01 of ${RECORDED_ZYTE_F1}`, () => {
     const scores = pages.map((p) =>
-      shingleScore(p.truth, formatPage(p.html, { url: p.url, formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } }).page_text ?? ''),
+      shingleScore(p.truth, formatPage(p.html, { url: p.url, formats: TEXT_ONLY }).page_text ?? ''),
     );
     const { f1 } = aggregateShingles(scores);
     expect(f1).toBeGreaterThanOrEqual(RECORDED_ZYTE_F1 - 0.01);
   }, 120_000);
+});
+
+describe('extraction quality on the trafilatura evaluation corpus', () => {
+  const evalPages = loadTrafilatura(root);
+  if (!evalPages) {
+    it.skip('skipped: ../shared/corpus/extraction/trafilatura-eval is absent', () => undefined);
+    return;
+  }
+  it(`keeps page_text segment F1 within 0.01 of ${RECORDED_TRAFILATURA_F1}`, () => {
+    const counts = evalPages.map((p) => segmentCounts(formatPage(p.html, { url: p.url, formats: TEXT_ONLY }).page_text ?? '', p.with, p.without));
+    expect(aggregateSegments(counts).f1).toBeGreaterThanOrEqual(RECORDED_TRAFILATURA_F1 - 0.01);
+  }, 300_000);
 });
