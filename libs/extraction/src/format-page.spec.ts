@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { formatPage, type FormatOptions } from './index.js';
 
 const ALL = { raw_html: false, enhanced_html: true, markdown: true, page_text: true };
-const opts = (url = 'https://example.com/blog/post.html', extra: Partial<FormatOptions> = {}): FormatOptions => ({ url, formats: ALL, ...extra });
+const opts = (url = 'https://site.example/blog/post.html', extra: Partial<FormatOptions> = {}): FormatOptions => ({ url, formats: ALL, ...extra });
 const para = (n: number): string =>
   Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} of the article, with enough words, commas, and sentences to read like real prose. It keeps going for a while.</p>`).join('');
 const page = (body: string, head = '<title>T</title>'): string => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -32,16 +32,16 @@ describe('formatPage', () => {
 
   it('makes links and images absolute against the final URL', () => {
     const html = page(`<article>${para(3)}<p>See <a href="../about/team.html">the team</a> and <img src="/img/a.png" alt="a chart"> now, with more words here.</p></article>`);
-    const out = formatPage(html, opts('https://example.com/blog/2024/post.html'));
-    expect(out.markdown).toContain('[the team](https://example.com/blog/about/team.html)');
-    expect(out.markdown).toContain('![a chart](https://example.com/img/a.png)');
-    expect(out.enhanced_html).toContain('href="https://example.com/blog/about/team.html"');
+    const out = formatPage(html, opts('https://site.example/blog/2024/post.html'));
+    expect(out.markdown).toContain('[the team](https://site.example/blog/about/team.html)');
+    expect(out.markdown).toContain('![a chart](https://site.example/img/a.png)');
+    expect(out.enhanced_html).toContain('href="https://site.example/blog/about/team.html"');
   });
 
   it('resolves relative URLs against <base href>', () => {
     const html = page(`<article>${para(3)}<p>A <a href="doc.html">doc link</a> in a sentence that is long enough.</p></article>`, '<title>T</title><base href="/static/v2/">');
-    const out = formatPage(html, opts('https://example.com/a/b/c.html'));
-    expect(out.markdown).toContain('(https://example.com/static/v2/doc.html)');
+    const out = formatPage(html, opts('https://site.example/a/b/c.html'));
+    expect(out.markdown).toContain('(https://site.example/static/v2/doc.html)');
     expect(out.enhanced_html).not.toContain('<base');
   });
 
@@ -113,7 +113,7 @@ describe('formatPage', () => {
   it('sets raw_html only when asked, and only the requested formats', () => {
     const html = page(`<article>${para(3)}</article>`);
     expect(formatPage(html, opts()).raw_html).toBeUndefined();
-    const out = formatPage(html, { url: 'https://e.com/', formats: { raw_html: true, enhanced_html: false, markdown: false, page_text: true } });
+    const out = formatPage(html, { url: 'https://e.example/', formats: { raw_html: true, enhanced_html: false, markdown: false, page_text: true } });
     expect(out.raw_html).toBe(html);
     expect(out.enhanced_html).toBeUndefined();
     expect(out.markdown).toBeUndefined();
@@ -121,7 +121,7 @@ describe('formatPage', () => {
 
   it('produces the same content with turndown, selectable per call', () => {
     const html = page(`<article><h2>Section</h2>${para(3)}<blockquote><p>Quoted words of wisdom, long enough.</p></blockquote></article>`);
-    const md = formatPage(html, opts('https://e.com/', { markdownConverter: 'turndown' })).markdown ?? '';
+    const md = formatPage(html, opts('https://e.example/', { markdownConverter: 'turndown' })).markdown ?? '';
     expect(md).toContain('## Section');
     expect(md).toContain('> Quoted words of wisdom');
   });
@@ -130,14 +130,14 @@ describe('formatPage', () => {
     const html = page(`<article>${para(3)}<p>Text <a href="/x"></a><a href="/y"><img src="/p.gif"></a> continues here with more words.</p></article>`);
     const md = formatPage(html, opts()).markdown ?? '';
     expect(md).not.toMatch(/(?<!!)\[\s*\]\(/);
-    expect(md).not.toContain('https://example.com/x');
-    expect(md).toContain('![](https://example.com/p.gif)');
+    expect(md).not.toContain('https://site.example/x');
+    expect(md).toContain('![](https://site.example/p.gif)');
   });
 });
 
 describe('enhanced_html', () => {
   it('is a full document with a doctype even when the input had none', () => {
-    const out = formatPage('<p>Just a fragment of text here.</p>', { url: 'https://e.com/', formats: { raw_html: false, enhanced_html: true, markdown: false, page_text: false } });
+    const out = formatPage('<p>Just a fragment of text here.</p>', { url: 'https://e.example/', formats: { raw_html: false, enhanced_html: true, markdown: false, page_text: false } });
     expect(out.enhanced_html?.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(out.enhanced_html).toContain('<p>Just a fragment of text here.</p>');
   });

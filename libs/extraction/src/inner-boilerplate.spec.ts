@@ -5,7 +5,7 @@ const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text
 const para = (n: number, tag = 'Body'): string =>
   Array.from({ length: n }, (_, i) => `<p>${tag} paragraph ${i} of the article, with enough words, commas, and sentences to read like real prose. It keeps going for a while.</p>`).join('');
 const text = (body: string): string =>
-  formatPage(`<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`, { url: 'https://example.com/a', formats: TEXT }).page_text ?? '';
+  formatPage(`<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`, { url: 'https://site.example/a', formats: TEXT }).page_text ?? '';
 
 describe('boilerplate inside the article container', () => {
   it('drops bylines, meta lines, share bars, tag lists and related boxes by their class words', () => {

@@ -27,14 +27,14 @@ describe('extractMetadata', () => {
   it('falls back to meta tags, <time> and the <title> without the site suffix', () => {
     const html = `<html><head><title>How we rebuilt the search index - Example Blog</title><meta name="author" content="By Jo Doe">
       <meta property="article:published_time" content="2023-05-06"></head><body><time datetime="2020-01-01">x</time></body></html>`;
-    const m = extractMetadata(html, 'https://e.com/');
+    const m = extractMetadata(html, 'https://e.example/');
     expect(m.title).toBe('How we rebuilt the search index');
     expect(m.author).toBe('Jo Doe');
     expect(m.publishedDate).toBe('2023-05-06');
   });
 
   it('returns an empty object for empty or broken input', () => {
-    expect(extractMetadata('', 'https://e.com/')).toEqual({});
+    expect(extractMetadata('', 'https://e.example/')).toEqual({});
     expect(extractMetadata('<script type="application/ld+json">{broken</script>', 'x')).toEqual({});
   });
 });
@@ -161,24 +161,24 @@ describe('author', () => {
 
   it('prefers declared authors to the markup, and article:author only when it is a name', () => {
     expect(meta('<meta name="author" content="Meta Name">', '<div class="byline">By Dom Name</div>').author).toBe('Meta Name');
-    expect(meta('<meta property="article:author" content="https://facebook.com/jo">', '<div class="byline">By Dom Name</div>').author).toBe('Dom Name');
+    expect(meta('<meta property="article:author" content="https://social.example/jo">', '<div class="byline">By Dom Name</div>').author).toBe('Dom Name');
     expect(meta('<meta property="og:article:author" content="BBC News">').author).toBe('BBC News');
   });
 
   it('demotes a declared author that is the site itself when a person is named', () => {
     const head = '<meta property="og:site_name" content="Technology Review"><meta name="DC.creator" content="heise online"><meta name="author" content="Denis Dilba">';
-    expect(meta(head, '', 'https://www.heise.de/a').author).toBe('Denis Dilba');
-    expect(meta('<meta name="author" content="www.haufe.de">', '<div class="byline">Von Jana Berg</div>', 'https://www.haufe.de/x').author).toBe('Jana Berg');
+    expect(meta(head, '', 'https://www.heise.example/a').author).toBe('Denis Dilba');
+    expect(meta('<meta name="author" content="www.haufe.example">', '<div class="byline">Von Jana Berg</div>', 'https://www.haufe.example/x').author).toBe('Jana Berg');
     // Nothing better: the site's name is still an answer.
-    expect(meta('<meta name="author" content="BBC News">', '', 'https://www.bbc.co.uk/news/1').author).toBe('BBC News');
+    expect(meta('<meta name="author" content="BBC News">', '', 'https://www.bbc.example/news/1').author).toBe('BBC News');
   });
 
   it('resolves a JSON-LD author given as an @id reference, after the <meta> authors', () => {
     const graph = {
       '@context': 'https://schema.org',
       '@graph': [
-        { '@type': 'Article', headline: 'H', author: { '@id': 'https://e.com/#/person/1' } },
-        { '@type': 'Person', '@id': 'https://e.com/#/person/1', name: 'Dennis Z' },
+        { '@type': 'Article', headline: 'H', author: { '@id': 'https://e.example/#/person/1' } },
+        { '@type': 'Person', '@id': 'https://e.example/#/person/1', name: 'Dennis Z' },
       ],
     };
     const ld = `<script type="application/ld+json">${JSON.stringify(graph)}</script>`;

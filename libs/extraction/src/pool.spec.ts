@@ -13,11 +13,11 @@ const compiledWorker = path.join(repoRoot, 'dist/libs/extraction/src/pool-worker
 describe('ExtractionPool', () => {
   it('runs inline with threads: 0', async () => {
     const pool = new ExtractionPool({ threads: 0 });
-    const page = await pool.format(html, { url: 'https://e.com/', formats });
+    const page = await pool.format(html, { url: 'https://e.example/', formats });
     expect(page.markdown).toContain('# Pool');
     expect(page.page_text).toContain('Some article text');
     await pool.close();
-    await expect(pool.format(html, { url: 'https://e.com/', formats })).rejects.toThrow('closed');
+    await expect(pool.format(html, { url: 'https://e.example/', formats })).rejects.toThrow('closed');
   });
 
   it('refuses to start threads without a compiled worker script', () => {
@@ -27,7 +27,7 @@ describe('ExtractionPool', () => {
   (existsSync(compiledWorker) ? it : it.skip)('formats pages on worker threads, concurrently (compiled build)', async () => {
     const pool = new ExtractionPool({ threads: 2, workerUrl: pathToFileURL(compiledWorker), markdownConverter: 'turndown', inlineBelowChars: 0 });
     try {
-      const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.format(html.replace('Pool', `Pool ${i}`), { url: 'https://e.com/', formats })));
+      const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.format(html.replace('Pool', `Pool ${i}`), { url: 'https://e.example/', formats })));
       pages.forEach((p, i) => expect(p.markdown).toContain(`# Pool ${i}`));
     } finally {
       await pool.close();

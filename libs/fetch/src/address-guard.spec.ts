@@ -147,7 +147,7 @@ describe('AddressGuard', () => {
     ['javascript:alert(1)', ErrorCode.INVALID_URL],
     ['http://8.8.8.8/', null],
     ['https://[2606:4700:4700::1111]/', null],
-    ['https://example.com/', null], // host names are checked after DNS, at connect time
+    ['https://site.example/', null], // host names are checked after DNS, at connect time
   ])('assertUrlAllowed(%s) → %s', (url, code) => {
     expect(codeOf(() => strict.assertUrlAllowed(new URL(url)))).toBe(code);
   });
