@@ -191,11 +191,8 @@ function guarded(el: Element, guard: Guard): boolean {
  * slots (`testreport__section--ads`, `cuerpo-ad`), not an ad; the slots themselves are scripts and frames, dropped anyway.
  */
 const AD_WORDS_RE = /(?:^|[\s_-])(?:ads?|advert|advertisement|advertising|adverts|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper)(?=$|[\s_-])/g;
-const MIN_AD_SLOT_PROSE = 500;
-
 function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
-  if ((guard.textLen.get(el) ?? 0) < MIN_AD_SLOT_PROSE) return false;
-  return !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
+  return isProse(el, guard) && !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
 }
 
 /**

@@ -107,6 +107,15 @@ export function classAndId(el: Element): string {
   return `${c ?? ''} ${i ?? ''}`.toLowerCase().replace(BUILDER_WIDGET_RE, '$1');
 }
 
+/** The words of one class/id token, split on `-`, `_` and camelCase (`entry-meta`, `postMetadata`, `share_bar`). */
+export function classWords(token: string): string[] {
+  return token
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
 const BUILDER_WIDGET_RE = /\b(elementor|et_pb|fl|so|siteorigin|wpb|vc|kc|brxe|ct|oxy)[-_]widget/g;
 
 export function bodyOf(doc: Document): Element | Document {

@@ -5,7 +5,7 @@
  * `postMetadata`, `share_bar`…) and by a few tags. A node holding a large share of the content's text is never
  * removed: the names are a guess, the amount of text is not.
  */
-import { isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
+import { classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -42,14 +42,6 @@ const KEEP_TAGS = new Set(['html', 'body', 'main', 'article', 'a', 'img', 'pictu
 /** Tags that are furniture inside an article. */
 const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'footer', 'address']);
 
-function words(token: string): string[] {
-  return token
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
-
 function tokens(el: Element): string[] {
   const out: string[] = [];
   const c = el.attribs.class;
@@ -67,7 +59,7 @@ export function innerJunkReason(el: Element): string {
     const lower = t.toLowerCase();
     if (BUILDER_RE.test(lower) || CONTENT_RE.test(lower)) continue;
     if (JUNK_TOKEN_RE.test(lower.replace(/_/g, '-'))) return t;
-    for (const w of words(t)) if (JUNK_WORDS.has(w)) return `${t}~${w}`;
+    for (const w of classWords(t)) if (JUNK_WORDS.has(w)) return `${t}~${w}`;
   }
   return '';
 }

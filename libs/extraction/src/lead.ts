@@ -3,7 +3,7 @@
  * headline, outside the container that holds the body paragraphs. It is part of the text a reader gets, so when
  * such a block precedes the selected content within the same article, it is put in front of it.
  */
-import { isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
+import { classWords, isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
 
 const LEAD_WORDS = new Set([
   'lead', 'leader', 'lede', 'intro', 'introduction', 'teaser', 'excerpt', 'standfirst', 'subtitle', 'subheadline',
@@ -13,14 +13,6 @@ const LEAD_WORDS = new Set([
 const MAX_CLIMB = 4;
 const MIN_LEAD = 40;
 const MAX_LEAD = 1200;
-
-function words(token: string): string[] {
-  return token
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
 
 /** The element before `el` among its parent's elements. */
 function previousElement(el: Element): Element | undefined {
@@ -41,7 +33,7 @@ function isLeadElement(el: Element): boolean {
   }
   const cls = el.attribs.class;
   if (!cls) return false;
-  for (const t of cls.split(/\s+/)) for (const w of words(t)) if (LEAD_WORDS.has(w)) return true;
+  for (const t of cls.split(/\s+/)) for (const w of classWords(t)) if (LEAD_WORDS.has(w)) return true;
   return false;
 }
 
