@@ -16,6 +16,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+      // Another lib, app or the test support is reached through its package alias (#contracts, #fetch/…), never by path.
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./){2,}', message: 'Import another lib through its alias (#lib), not ../../' }, { regex: '^(\\.\\./)+(libs|apps|test)/', message: 'Import through the package alias (#lib, #apps/…, #test/…)' }] }],
     },
   },
   {
@@ -24,7 +26,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['bullmq', 'playwright-core', 'undici', 'pg', '@prisma/client'], patterns: ['**/generated/prisma/**'] },
+        {
+          paths: ['bullmq', 'playwright-core', 'undici', 'pg', '@prisma/client'],
+          patterns: [
+            { group: ['**/generated/prisma/**'] },
+            { regex: '^(\\.\\./){2,}', message: 'Import another lib through its alias (#lib), not ../../' },
+          ],
+        },
       ],
     },
   },

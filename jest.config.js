@@ -16,7 +16,14 @@ export default {
   cacheDirectory: '<rootDir>/.jest-cache',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Package aliases (package.json "imports") point at dist/ for Node; tests run the TypeScript sources.
+  moduleNameMapper: {
+    '^#apps/(.*)\\.js$': '<rootDir>/apps/$1',
+    '^#test/(.*)\\.js$': '<rootDir>/test/$1',
+    '^#([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^#([a-z-]+)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts', '<rootDir>/{apps,libs,test}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/test/support/global-setup.js',

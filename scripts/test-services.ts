@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { ensureLocalServices } from '../libs/platform/src/index.js';
+import { ensureLocalServices } from '#platform';
 
 const [pgUrl, redisUrl, envFile] = process.argv.slice(2);
 const reachable = (url: string) =>

@@ -8,8 +8,8 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { deflateSync, crc32 } from 'node:zlib';
-import { ChromiumPool } from '../../libs/browser/src/index.js';
-import { FixtureSite } from '../../libs/browser/src/testing/fixture-site.js';
+import { ChromiumPool } from '#browser';
+import { FixtureSite } from '#browser/testing/fixture-site.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -16,10 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { AccountAdminService, AuthService, systemClock } from '../../libs/billing/src/index.js';
-import { AccountsRepository, Database, LedgerRepository, migrate } from '../../libs/db/src/index.js';
-import { formatPage } from '../../libs/extraction/src/index.js';
-import { UndiciHttpClient } from '../../libs/fetch/src/index.js';
+import { AccountAdminService, AuthService, systemClock } from '#billing';
+import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
+import { formatPage } from '#extraction';
+import { UndiciHttpClient } from '#fetch';
 import { closedLoop, type LoadResult } from '../support/load.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, clients: { type: 'string', default: '1,8,32' } } });

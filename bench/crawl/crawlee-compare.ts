@@ -27,7 +27,7 @@ import { CheerioCrawler, Configuration, LogLevel, MemoryStorage, log } from 'cra
 import TurndownService from 'turndown';
 import gfmPlugin from 'turndown-plugin-gfm';
 import { Pool } from 'undici';
-import { markdownConverter } from '../../libs/extraction/src/index.js';
+import { markdownConverter } from '#extraction';
 import {
   chunk,
   CpuMeter,

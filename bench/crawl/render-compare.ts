@@ -37,7 +37,7 @@ import { chromium } from 'playwright-core';
 import TurndownService from 'turndown';
 import gfmPlugin from 'turndown-plugin-gfm';
 import { Pool } from 'undici';
-import { DEFAULT_CHROMIUM_ARGS } from '../../libs/browser/src/index.js';
+import { DEFAULT_CHROMIUM_ARGS } from '#browser';
 import {
   chunk,
   CpuMeter,

@@ -7,8 +7,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { ExtractionPool } from '../../libs/extraction/src/index.js';
-import { corpusRoot, loadZyte } from '../../libs/extraction/src/scoring/corpus.js';
+import { ExtractionPool } from '#extraction';
+import { corpusRoot, loadZyte } from '#extraction/scoring/corpus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const pages = loadZyte(corpusRoot(repoRoot));

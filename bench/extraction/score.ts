@@ -20,10 +20,10 @@ import {
   serialize,
   type OutputFormats,
   type PageMetadata,
-} from '../../libs/extraction/src/index.js';
-import { bodyOf } from '../../libs/extraction/src/dom.js';
-import { aggregateSegments, aggregateShingles, segmentCounts, shingleScore, type CorpusScore } from '../../libs/extraction/src/scoring/metrics.js';
-import { corpusRoot, loadReadability, loadTrafilatura, loadZyte } from '../../libs/extraction/src/scoring/corpus.js';
+} from '#extraction';
+import { bodyOf } from '#extraction/dom.js';
+import { aggregateSegments, aggregateShingles, segmentCounts, shingleScore, type CorpusScore } from '#extraction/scoring/metrics.js';
+import { corpusRoot, loadReadability, loadTrafilatura, loadZyte } from '#extraction/scoring/corpus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import { Agent } from 'undici';
-import { UndiciHttpClient } from '../../libs/fetch/src/index.js';
+import { UndiciHttpClient } from '#fetch';
 
 const args = new Map(
   process.argv.slice(2).map((arg) => {

@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngines, detectVerdict, parseGoogleSerp } from '../../libs/serp/src/index.js';
+import { createEngines, detectVerdict, parseGoogleSerp } from '#serp';
 import {
   allPages, bingReferenceCases, corpusRoot, DUCKDUCKGO_PINNED_COUNTS, googleReferenceCases, readPage, serpSpiderCases, VERDICT_CASES,
-} from '../../libs/serp/src/conformance/corpus.js';
-import { scoreReferenceCase, totalsBySource } from '../../libs/serp/src/conformance/reference-score.js';
-import { scoreSpiderCase } from '../../libs/serp/src/conformance/serp-spider-score.js';
+} from '#serp/conformance/corpus.js';
+import { scoreReferenceCase, totalsBySource } from '#serp/conformance/reference-score.js';
+import { scoreSpiderCase } from '#serp/conformance/serp-spider-score.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

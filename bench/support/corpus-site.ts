@@ -17,8 +17,8 @@ import { gunzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Pool } from 'undici';
-import { AccountAdminService, AuthService, systemClock } from '../../libs/billing/src/index.js';
-import { AccountsRepository, Database, LedgerRepository, migrate } from '../../libs/db/src/index.js';
+import { AccountAdminService, AuthService, systemClock } from '#billing';
+import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
 
 const ZYTE_HTML = 'extraction/zyte-article-extraction-benchmark/html';
 

@@ -1,7 +1,7 @@
 /** A fresh, migrated Postgres database per test file, dropped afterwards. */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '../../libs/db/src/index.js';
+import { migrate } from '#db';
 import { MIGRATIONS_DIR, TEST_PG_ADMIN_URL } from './env.js';
 
 export interface TestDatabase {

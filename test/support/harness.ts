@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
-import { AccountAdminService, type CreatedAccount } from '../../libs/billing/src/index.js';
-import { loadConfig, type TrawlConfig } from '../../libs/config/src/index.js';
-import { Database, LedgerRepository } from '../../libs/db/src/index.js';
-import { createStandaloneApp } from '../../apps/standalone/src/standalone.js';
-import { createGatewayApp } from '../../apps/gateway/src/bootstrap.js';
+import { AccountAdminService, type CreatedAccount } from '#billing';
+import { loadConfig, type TrawlConfig } from '#config';
+import { Database, LedgerRepository } from '#db';
+import { createStandaloneApp } from '#apps/standalone/src/standalone.js';
+import { createGatewayApp } from '#apps/gateway/src/bootstrap.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
 

@@ -1,6 +1,6 @@
 /** Awaits work that must fail and returns its TrawlError (failing the test if it succeeds or throws something else). */
 import { expect } from '@jest/globals';
-import { TrawlError } from '../../libs/contracts/src/index.js';
+import { TrawlError } from '#contracts';
 
 export async function expectTrawlError(work: Promise<unknown>): Promise<TrawlError> {
   try {

@@ -1,7 +1,7 @@
 /** `trawl accounts:*` and `trawl plans`: account administration from the shell (same service as /admin). */
 import { parseArgs } from 'node:util';
-import { AccountAdminService, AuthService, systemClock } from '../../../libs/billing/src/index.js';
-import { AccountsRepository, Database, LedgerRepository } from '../../../libs/db/src/index.js';
+import { AccountAdminService, AuthService, systemClock } from '#billing';
+import { AccountsRepository, Database, LedgerRepository } from '#db';
 import type { Redis } from 'ioredis';
 
 export interface Io {

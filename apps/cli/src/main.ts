@@ -4,13 +4,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TrawlError } from '../../../libs/contracts/src/index.js';
-import { loadConfig } from '../../../libs/config/src/index.js';
-import { migrate } from '../../../libs/db/src/index.js';
-import { runExtractCommand } from '../../../libs/extraction/src/cli/extract-command.js';
-import { runSerpParseCommand } from '../../../libs/serp/src/cli/serp-parse-command.js';
-import { ensureLocalServices } from '../../../libs/platform/src/index.js';
-import { createRedis } from '../../../libs/queue/src/index.js';
+import { TrawlError } from '#contracts';
+import { loadConfig } from '#config';
+import { migrate } from '#db';
+import { runExtractCommand } from '#extraction/cli/extract-command.js';
+import { runSerpParseCommand } from '#serp/cli/serp-parse-command.js';
+import { ensureLocalServices } from '#platform';
+import { createRedis } from '#queue';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr };

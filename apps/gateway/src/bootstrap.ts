@@ -3,9 +3,9 @@ import { ConsoleLogger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { RequestLogWriter } from '../../../libs/billing/src/index.js';
-import type { TrawlConfig } from '../../../libs/config/src/index.js';
-import { REDACT_PATHS } from '../../../libs/platform/src/index.js';
+import { RequestLogWriter } from '#billing';
+import type { TrawlConfig } from '#config';
+import { REDACT_PATHS } from '#platform';
 import { GatewayModule } from './gateway.module.js';
 import { outcomeOf } from './http/request-context.js';
 

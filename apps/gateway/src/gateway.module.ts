@@ -13,11 +13,11 @@ import {
   CreditService,
   RequestLogWriter,
   type Clock,
-} from '../../../libs/billing/src/index.js';
-import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
-import { AccountsRepository, LedgerRepository, RequestLogRepository } from '../../../libs/db/src/index.js';
-import { CLOCK, DatabaseModule, REDIS, RedisModule } from '../../../libs/platform/src/index.js';
-import { createRedis, JobDispatcher } from '../../../libs/queue/src/index.js';
+} from '#billing';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { AccountsRepository, LedgerRepository, RequestLogRepository } from '#db';
+import { CLOCK, DatabaseModule, REDIS, RedisModule } from '#platform';
+import { createRedis, JobDispatcher } from '#queue';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminController } from './admin/admin.controller.js';
 import { CrawlController } from './crawl/crawl.controller.js';

@@ -1,6 +1,6 @@
 /** The gateway alone (workers run as their own processes). */
 import 'reflect-metadata';
-import { loadConfig } from '../../../libs/config/src/index.js';
+import { loadConfig } from '#config';
 import { createGatewayApp, listen } from './bootstrap.js';
 
 const config = loadConfig();

@@ -5,9 +5,9 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../../libs/config/src/index.js';
-import { migrate } from '../../../libs/db/src/index.js';
-import { ensureLocalServices } from '../../../libs/platform/src/index.js';
+import { loadConfig } from '#config';
+import { migrate } from '#db';
+import { ensureLocalServices } from '#platform';
 import { createStandaloneApp } from './standalone.js';
 
 const say = (message: string) => console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message }));

@@ -4,9 +4,9 @@
  * queue fails at once with a clear INTERNAL error rather than waiting forever.
  */
 import 'reflect-metadata';
-import { loadConfig } from '../../../libs/config/src/index.js';
-import { QueueName } from '../../../libs/contracts/src/index.js';
-import { createRedis, startJobWorker, WorkerRegistry } from '../../../libs/queue/src/index.js';
+import { loadConfig } from '#config';
+import { QueueName } from '#contracts';
+import { createRedis, startJobWorker, WorkerRegistry } from '#queue';
 
 const config = loadConfig();
 if (!config.REDIS_URL) throw new Error('REDIS_URL is required for worker-headful');

@@ -3,10 +3,10 @@
  * pipeline. Expected failures (bad address, refused by the guard, oversize, unsupported content) are returned as
  * values; faults a retry can fix (timeouts, resets) are thrown so the queue retries them with backoff.
  */
-import type { CrawlPagePayload, CrawlPageResult, ProxyProvider } from '../../../libs/contracts/src/index.js';
-import { TrawlError } from '../../../libs/contracts/src/index.js';
-import { toCrawlPageSuccess, type ExtractionPool } from '../../../libs/extraction/src/index.js';
-import { acceptLanguageForCountry, proxyForCountry, type HttpClient } from '../../../libs/fetch/src/index.js';
+import type { CrawlPagePayload, CrawlPageResult, ProxyProvider } from '#contracts';
+import { TrawlError } from '#contracts';
+import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
+import { acceptLanguageForCountry, proxyForCountry, type HttpClient } from '#fetch';
 
 export interface CrawlFetchLimits {
   maxBytes: number;

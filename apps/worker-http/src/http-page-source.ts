@@ -1,7 +1,7 @@
 /** Search-engine pages over plain HTTP. Upstream base URLs are operator config, so private addresses are allowed. */
-import type { ProxyInfo } from '../../../libs/contracts/src/index.js';
-import type { HttpClient } from '../../../libs/fetch/src/index.js';
-import type { UpstreamPageSource, UpstreamRequest } from '../../../libs/serp/src/index.js';
+import type { ProxyInfo } from '#contracts';
+import type { HttpClient } from '#fetch';
+import type { UpstreamPageSource, UpstreamRequest } from '#serp';
 
 const SERP_MAX_BYTES = 8 * 1024 * 1024;
 

@@ -1,16 +1,16 @@
 /** worker-http: consumes the `trawl-http` queue (plain HTTP crawl). */
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
-import { JobName, QueueName } from '../../../libs/contracts/src/index.js';
-import { ExtractionPool } from '../../../libs/extraction/src/index.js';
-import { StaticProxyPool, UndiciHttpClient } from '../../../libs/fetch/src/index.js';
-import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
-import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '../../../libs/queue/src/index.js';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { JobName, QueueName } from '#contracts';
+import { ExtractionPool } from '#extraction';
+import { StaticProxyPool, UndiciHttpClient } from '#fetch';
+import { REDIS, RedisModule } from '#platform';
+import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '#queue';
 import { CrawlPageHandler } from './crawl-page.handler.js';
 import { HttpPageSource } from './http-page-source.js';
-import { SerpSearchRunner } from '../../../libs/serp/src/index.js';
-import { enginesFromConfig } from '../../../libs/serp/src/engines-from-config.js';
+import { SerpSearchRunner } from '#serp';
+import { enginesFromConfig } from '#serp/engines-from-config.js';
 
 const UPSTREAM_HTTP = Symbol('UPSTREAM_HTTP');
 

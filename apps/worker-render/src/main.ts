@@ -1,8 +1,8 @@
 /** worker-render as its own process. */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '../../../libs/config/src/index.js';
-import { nestLogger } from '../../gateway/src/bootstrap.js';
+import { loadConfig } from '#config';
+import { nestLogger } from '#apps/gateway/src/bootstrap.js';
 import { WorkerRenderModule } from './worker-render.module.js';
 
 const config = loadConfig();

@@ -1,7 +1,7 @@
 /** Search-engine pages that need JavaScript, rendered by the Chromium pool. */
-import type { ProxyInfo } from '../../../libs/contracts/src/index.js';
-import type { PageRenderer } from '../../../libs/browser/src/index.js';
-import type { UpstreamPageSource, UpstreamRequest } from '../../../libs/serp/src/index.js';
+import type { ProxyInfo } from '#contracts';
+import type { PageRenderer } from '#browser';
+import type { UpstreamPageSource, UpstreamRequest } from '#serp';
 
 export class RenderPageSource implements UpstreamPageSource {
   constructor(private readonly renderer: PageRenderer) {}

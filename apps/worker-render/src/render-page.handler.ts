@@ -3,11 +3,11 @@
  * optionally screenshots it, then the format pipeline runs on the rendered DOM. Expected failures are values;
  * faults a retry can fix (the browser crashed, navigation timed out) are thrown for the queue to retry.
  */
-import type { CrawlPagePayload, CrawlPageResult, ProxyProvider } from '../../../libs/contracts/src/index.js';
-import { TrawlError } from '../../../libs/contracts/src/index.js';
-import type { PageRenderer } from '../../../libs/browser/src/index.js';
-import { toCrawlPageSuccess, type ExtractionPool } from '../../../libs/extraction/src/index.js';
-import { acceptLanguageForCountry, proxyForCountry } from '../../../libs/fetch/src/index.js';
+import type { CrawlPagePayload, CrawlPageResult, ProxyProvider } from '#contracts';
+import { TrawlError } from '#contracts';
+import type { PageRenderer } from '#browser';
+import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
+import { acceptLanguageForCountry, proxyForCountry } from '#fetch';
 
 export class RenderPageHandler {
   constructor(

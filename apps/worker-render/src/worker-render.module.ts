@@ -1,17 +1,17 @@
 /** worker-render: consumes the `trawl-render` queue with a pool of headless Chromium. */
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { ChromiumPool } from '../../../libs/browser/src/index.js';
-import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '../../../libs/config/src/index.js';
-import { JobName, QueueName } from '../../../libs/contracts/src/index.js';
-import { ExtractionPool } from '../../../libs/extraction/src/index.js';
-import { StaticProxyPool } from '../../../libs/fetch/src/index.js';
-import { REDIS, RedisModule } from '../../../libs/platform/src/index.js';
-import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '../../../libs/queue/src/index.js';
+import { ChromiumPool } from '#browser';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { JobName, QueueName } from '#contracts';
+import { ExtractionPool } from '#extraction';
+import { StaticProxyPool } from '#fetch';
+import { REDIS, RedisModule } from '#platform';
+import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '#queue';
 import { RenderPageHandler } from './render-page.handler.js';
 import { RenderPageSource } from './render-page-source.js';
-import { SerpSearchRunner } from '../../../libs/serp/src/index.js';
-import { enginesFromConfig } from '../../../libs/serp/src/engines-from-config.js';
+import { SerpSearchRunner } from '#serp';
+import { enginesFromConfig } from '#serp/engines-from-config.js';
 
 const logger = new Logger('WorkerRender');
 const RENDER_POOL = Symbol('RENDER_POOL');

@@ -1,8 +1,8 @@
 /**
  * Account administration, shared by the CLI (`npm run trawl -- accounts:…`) and the admin HTTP API.
  */
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
-import { addMonths, type AccountView, type AccountsRepository, type LedgerRepository, type UsageSummary } from '../../db/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
+import { addMonths, type AccountView, type AccountsRepository, type LedgerRepository, type UsageSummary } from '#db';
 import { generateApiKey } from './api-key.js';
 import type { AuthService } from './auth.service.js';
 import type { Clock } from './clock.js';

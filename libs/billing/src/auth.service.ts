@@ -3,8 +3,8 @@
  * changes are broadcast over Redis so every gateway replica drops its cached copy at once.
  */
 import type { Redis } from 'ioredis';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
-import type { AccountsRepository, KeyPrincipal } from '../../db/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
+import type { AccountsRepository, KeyPrincipal } from '#db';
 import { hashApiKey, looksLikeApiKey } from './api-key.js';
 import type { Clock } from './clock.js';
 

@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { TEST_REDIS_URL } from '../../../test/support/env.js';
-import { pollUntil } from '../../../test/support/poll.js';
-import { AccountsRepository, Database, LedgerRepository } from '../../db/src/index.js';
+import { createTestDatabase, type TestDatabase } from '#test/support/database.js';
+import { TEST_REDIS_URL } from '#test/support/env.js';
+import { pollUntil } from '#test/support/poll.js';
+import { AccountsRepository, Database, LedgerRepository } from '#db';
 import { AccountAdminService, AuthService, BillingReconciler, ConcurrencyGate, CreditService, systemClock } from './index.js';
 
 let tdb: TestDatabase;

@@ -2,8 +2,8 @@
  * Reserve-then-settle metering. A request reserves its worst case before any work, settles what it used after,
  * and a reconciler refunds reservations whose gateway died before settling.
  */
-import { type ErrorCode, TrawlError } from '../../contracts/src/index.js';
-import type { LedgerRepository } from '../../db/src/index.js';
+import { type ErrorCode, TrawlError } from '#contracts';
+import type { LedgerRepository } from '#db';
 
 export class CreditService {
   constructor(

@@ -1,5 +1,5 @@
 /** Refunds reservations that were never settled (their gateway crashed) and starts ended billing periods. */
-import type { LedgerRepository } from '../../db/src/index.js';
+import type { LedgerRepository } from '#db';
 import type { Clock } from './clock.js';
 
 export interface ReconcileReport {

@@ -1,5 +1,5 @@
 /** Buffers request-log rows and writes them in batches, off the request path. */
-import type { RequestLogEntry, RequestLogRepository } from '../../db/src/index.js';
+import type { RequestLogEntry, RequestLogRepository } from '#db';
 
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];

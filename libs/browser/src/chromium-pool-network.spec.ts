@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Server as ProxyServer } from 'proxy-chain';
-import { ErrorCode, type ProxyInfo } from '../../contracts/src/index.js';
-import type { DnsResolver } from '../../fetch/src/index.js';
+import { ErrorCode, type ProxyInfo } from '#contracts';
+import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import type { AddressPolicy } from './render-types.js';
 import { FixtureSite } from './testing/fixture-site.js';
-import { expectTrawlError as rejection } from '../../../test/support/trawl-error.js';
+import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 

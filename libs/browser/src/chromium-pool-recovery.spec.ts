@@ -1,9 +1,9 @@
 // Crash recovery and browser recycling: a dying page or browser fails only its own job, and the pool keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ErrorCode } from '../../contracts/src/index.js';
+import { ErrorCode } from '#contracts';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 import { FixtureSite } from './testing/fixture-site.js';
-import { expectTrawlError as rejection } from '../../../test/support/trawl-error.js';
+import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 

@@ -1,11 +1,11 @@
 // Rendering behaviour of the pool against real Chromium and a loopback fixture site.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEVICE_PROFILES, ErrorCode, acceptLanguage } from '../../contracts/src/index.js';
-import type { DnsResolver } from '../../fetch/src/index.js';
+import { DEVICE_PROFILES, ErrorCode, acceptLanguage } from '#contracts';
+import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG, pngSize } from './testing/fixture-site.js';
-import { expectTrawlError as rejection } from '../../../test/support/trawl-error.js';
+import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 

@@ -7,8 +7,8 @@
  */
 import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
-import { AddressGuard } from '../../fetch/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
+import { AddressGuard } from '#fetch';
 import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 import { HostPolicy, systemResolve } from './host-policy.js';
 import { JobGate } from './job-gate.js';

@@ -1,6 +1,6 @@
 // The CDP user-agent override agrees with the contracts' device profiles.
 import { describe, expect, it } from '@jest/globals';
-import { DEVICE_PROFILES } from '../../contracts/src/index.js';
+import { DEVICE_PROFILES } from '#contracts';
 import { parseBrands, userAgentOverride } from './device-emulation.js';
 
 describe('userAgentOverride', () => {

@@ -5,7 +5,7 @@
  * announce its own (newer) version in the hints.
  */
 import type { BrowserContextOptions, CDPSession } from 'playwright-core';
-import type { DeviceProfile } from '../../contracts/src/index.js';
+import type { DeviceProfile } from '#contracts';
 
 export const DEFAULT_ACCEPT_LANGUAGE = 'en-US,en;q=0.9';
 

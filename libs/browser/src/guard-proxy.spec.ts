@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Server as ProxyServer } from 'proxy-chain';
-import type { ProxyInfo } from '../../contracts/src/index.js';
+import type { ProxyInfo } from '#contracts';
 import { GUARD_HEADER, GuardProxy } from './guard-proxy.js';
 import { HostPolicy } from './host-policy.js';
 import type { AddressPolicy } from './render-types.js';

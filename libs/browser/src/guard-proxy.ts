@@ -10,8 +10,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ProxyInfo } from '../../contracts/src/index.js';
-import type { AddressKind } from '../../fetch/src/index.js';
+import type { ProxyInfo } from '#contracts';
+import type { AddressKind } from '#fetch';
 import { bareHost, type HostPolicy } from './host-policy.js';
 
 export type GuardFailureKind = 'blocked' | 'dns' | 'connect' | 'proxy';

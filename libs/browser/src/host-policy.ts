@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import dns from 'node:dns';
-import type { AddressKind, DnsResolver } from '../../fetch/src/index.js';
+import type { AddressKind, DnsResolver } from '#fetch';
 import type { AddressPolicy } from './render-types.js';
 
 export type HostDecision =

@@ -5,14 +5,14 @@
  * `prepare()` just before navigation. Each JobContext serves exactly one job and is then closed.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import type { DeviceProfile } from '../../contracts/src/index.js';
+import type { DeviceProfile } from '#contracts';
 import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation.js';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
 import { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed } from './render-errors.js';
 import { blockHeavyResources } from './resource-blocking.js';
-import type { ProxyInfo } from '../../contracts/src/index.js';
+import type { ProxyInfo } from '#contracts';
 
 /** How long closing a context may take before the browser is considered wedged. */
 const CONTEXT_CLOSE_CAP_MS = 5_000;

@@ -1,6 +1,6 @@
 // JobGate: slot bound, FIFO queueing, deadline, and the free-memory floor.
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { JobGate } from './job-gate.js';
 
 const far = (): number => performance.now() + 60_000;

@@ -3,7 +3,7 @@
  * floor is configured — no new job starts while free memory is below it, unless nothing is running (so the pool
  * always makes progress). Waiters are served first come, first served and give up at their deadline.
  */
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 
 export interface MemoryFloor {
   minFreeMb: number;

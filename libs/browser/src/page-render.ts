@@ -5,7 +5,7 @@
  * never settles still yields what rendered and a crash becomes a typed error instead of a hang.
  */
 import type { Page, Response } from 'playwright-core';
-import { DEVICE_PROFILES, type DeviceProfile } from '../../contracts/src/index.js';
+import { DEVICE_PROFILES, type DeviceProfile } from '#contracts';
 import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
 import { JobContext, type BrowserLease, type JobSettings } from './job-context.js';
 import type { NetworkActivity } from './network-activity.js';

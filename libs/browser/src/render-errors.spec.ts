@@ -1,6 +1,6 @@
 // Chromium/Playwright failures → Trawl error codes and retry classes.
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode } from '../../contracts/src/index.js';
+import { ErrorCode } from '#contracts';
 import { toRenderError, type RenderFailureContext } from './render-errors.js';
 
 const quiet: RenderFailureContext = { pageCrashed: false, browserGone: false, proxied: false };

@@ -2,8 +2,8 @@
  * Maps what Playwright/Chromium and the guard proxy report onto Trawl's per-URL error codes and retry classes.
  * Messages never carry proxy URLs or credentials (Chromium's net errors name only the target URL).
  */
-import { ErrorCode, TrawlError, type ErrorKind } from '../../contracts/src/index.js';
-import { describeAddressKind, type AddressKind } from '../../fetch/src/ip-address.js';
+import { ErrorCode, TrawlError, type ErrorKind } from '#contracts';
+import { describeAddressKind, type AddressKind } from '#fetch/ip-address.js';
 import type { GuardFailure } from './guard-proxy.js';
 
 export interface RenderFailureContext {

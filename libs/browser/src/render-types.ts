@@ -2,8 +2,8 @@
  * The public shapes of the render pool: what a job asks for, what it returns, and how the pool is configured.
  * worker-render (headless) and worker-headful (headed under Xvfb) both program against `PageRenderer`.
  */
-import type { DeviceKind, ProxyInfo } from '../../contracts/src/index.js';
-import type { AddressKind, DnsResolver } from '../../fetch/src/index.js';
+import type { DeviceKind, ProxyInfo } from '#contracts';
+import type { AddressKind, DnsResolver } from '#fetch';
 
 export interface RenderOptions {
   url: string;

@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import internals from '@prisma/internals';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
-import { MIGRATIONS_DIR, REPO_ROOT } from '../../../test/support/env.js';
+import { createTestDatabase, type TestDatabase } from '#test/support/database.js';
+import { MIGRATIONS_DIR, REPO_ROOT } from '#test/support/env.js';
 import { listMigrations, migrate } from './index.js';
-import { PLANS } from '../../billing/src/plans.js';
+import { PLANS } from '#billing/plans.js';
 
 let db: TestDatabase;
 let client: pg.Client;

@@ -1,5 +1,5 @@
 /** Runs the format pipeline on a fetched or rendered page and shapes the `crawl.page` job result (asked-for formats only). */
-import type { CrawlPagePayload, CrawlPageSuccess } from '../../contracts/src/index.js';
+import type { CrawlPagePayload, CrawlPageSuccess } from '#contracts';
 import type { ExtractionPool } from './pool.js';
 
 export interface FetchedPage {

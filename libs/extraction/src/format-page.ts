@@ -3,7 +3,7 @@
  * its input (see the modules it imports) so it can be tested and timed alone; `formatPage` composes them and never
  * throws.
  */
-import type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
+import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
 import { bodyOf, findAll, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';

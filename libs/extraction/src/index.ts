@@ -2,7 +2,7 @@
  * Output-format pipeline (raw_html, enhanced_html, markdown, page_text + metadata) for crawled pages.
  * `formatPage` is the pure entry point; `ExtractionPool` runs it on worker threads.
  */
-export type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
+export type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
 export { formatPage, selectMainContent, type FormatOptions, type MainContent } from './format-page.js';
 export { extractMetadata, extractMetadataFromDocument } from './metadata.js';
 export { decodeHtml, charsetFromContentType, charsetFromMeta } from './decode.js';

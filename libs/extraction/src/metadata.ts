@@ -4,7 +4,7 @@
  * the byline, <time>). Must run on the document before cleaning, which removes the JSON-LD <script> blocks and the
  * byline. When the page has no description, `descriptionFromContent` takes the main content's first paragraph.
  */
-import type { PageMetadata } from '../../contracts/src/index.js';
+import type { PageMetadata } from '#contracts';
 import { type AnyNode, type ChildNode, type Document, type Element, isTag, isText, textContent, findAll, findFirst, parseHtml, type ParentNode } from './dom.js';
 import { documentBaseUrl } from './clean.js';
 import { cleanByline, findByline, isHidden, visibleText } from './byline.js';

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FormattedPage } from '../../contracts/src/index.js';
+import type { FormattedPage } from '#contracts';
 import { formatPage, type FormatOptions } from './format-page.js';
 import type { MarkdownConverterName } from './markdown/converters.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { AddressGuard } from './address-guard.js';
 import { classifyIp, parseIPv6 } from './ip-address.js';
 

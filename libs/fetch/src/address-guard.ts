@@ -4,7 +4,7 @@
  * (re)binds to a private address is refused before a socket is opened.
  */
 import { isIP } from 'node:net';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { classifyIp, describeAddressKind, type AddressKind } from './ip-address.js';
 
 export type { AddressKind } from './ip-address.js';

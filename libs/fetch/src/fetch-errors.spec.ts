@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { toFetchError } from './fetch-errors.js';
 
 const direct = { proxied: false, timedOut: false, timeoutMs: 1000 };

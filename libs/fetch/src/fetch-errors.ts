@@ -2,7 +2,7 @@
  * Maps what undici, node:net and node:dns throw onto Trawl's per-URL error codes, with the retry class each
  * deserves (permanent / transient). Messages name the failure, never the proxy URL or its credentials.
  */
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { blockedAddressError } from './address-guard.js';
 import type { AddressKind } from './ip-address.js';
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
-import { ErrorCode } from '../../contracts/src/index.js';
+import { ErrorCode } from '#contracts';
 import { UndiciHttpClient } from './http-client.js';
 import { startFixtureServer, type FixtureServer } from './testing/fixture-server.js';
-import { expectTrawlError as failure } from '../../../test/support/trawl-error.js';
+import { expectTrawlError as failure } from '#test/support/trawl-error.js';
 
 const PAGE = `<!doctype html><html><body><h1>Déjà vu</h1><p>${'lorem ipsum '.repeat(200)}</p></body></html>`;
 // "café – “€”" in windows-1252 and "日本語" in Shift_JIS (encoders for these are not in Node, so bytes by hand).

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Server as ProxyServer, type PrepareRequestFunctionOpts } from 'proxy-chain';
-import { ErrorCode, type ProxyInfo } from '../../contracts/src/index.js';
+import { ErrorCode, type ProxyInfo } from '#contracts';
 import { UndiciHttpClient } from './http-client.js';
 import { StaticProxyPool } from './proxy-pool.js';
 import { closedPort, startFixtureServer, type FixtureServer } from './testing/fixture-server.js';
-import { expectTrawlError as failure } from '../../../test/support/trawl-error.js';
+import { expectTrawlError as failure } from '#test/support/trawl-error.js';
 
 interface Carried {
   connectionId: number;

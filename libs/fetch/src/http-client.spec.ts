@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEVICE_PROFILES, ErrorCode } from '../../contracts/src/index.js';
+import { DEVICE_PROFILES, ErrorCode } from '#contracts';
 import { UndiciHttpClient } from './http-client.js';
 import { closedPort, startFixtureServer, type FixtureServer } from './testing/fixture-server.js';
 import type { FetchOptions } from './types.js';
-import { expectTrawlError as failure } from '../../../test/support/trawl-error.js';
+import { expectTrawlError as failure } from '#test/support/trawl-error.js';
 
 const html = (body: string) => (_req: unknown, res: import('node:http').ServerResponse) =>
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
-import { ErrorCode, TrawlError, type ProxyInfo } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError, type ProxyInfo } from '#contracts';
 import { AddressGuard, literalIpHost, type AddressGuardOptions } from './address-guard.js';
 import { discardBody, parseContentEncoding, readBody, tooLargeError } from './body.js';
 import { decodeBody } from './charset.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, TrawlError } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { StaticProxyPool, proxyForCountry, redactProxy } from './proxy-pool.js';
 
 const SPEC = 'us=http://user:p%40ss@127.0.0.1:8001|http://127.0.0.1:8002,DE=http://127.0.0.1:8003';

@@ -3,7 +3,7 @@
  * ProxyProvider abstraction serves the HTTP worker and the headful browser worker. Credentials are split out of the
  * proxy URL into ProxyInfo.username/password so `server` is safe to log.
  */
-import { ErrorCode, TrawlError, isCountryCode, type ProxyInfo, type ProxyProvider } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError, isCountryCode, type ProxyInfo, type ProxyProvider } from '#contracts';
 
 /** The country key that serves every country without proxies of its own. */
 export const ANY_COUNTRY = '*';

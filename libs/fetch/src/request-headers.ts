@@ -10,7 +10,7 @@ import {
   isCountryCode,
   primaryLanguage,
   type DeviceKind,
-} from '../../contracts/src/index.js';
+} from '#contracts';
 
 export const DEFAULT_ACCEPT_LANGUAGE = 'en-US,en;q=0.9';
 

@@ -2,7 +2,7 @@
  * The HttpClient extension point: one method that fetches a text document with every safety bound applied.
  * Failures are thrown as TrawlError with a per-URL code; HTTP error statuses are results, not failures.
  */
-import type { DeviceKind, ProxyInfo } from '../../contracts/src/index.js';
+import type { DeviceKind, ProxyInfo } from '#contracts';
 
 export interface FetchOptions {
   url: string;

@@ -1,7 +1,7 @@
 /** Postgres: the Database (pg pool + Prisma) and the repositories over it. */
 import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { TRAWL_CONFIG, type TrawlConfig } from '../../config/src/index.js';
-import { AccountsRepository, Database, LedgerRepository, RequestLogRepository } from '../../db/src/index.js';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { AccountsRepository, Database, LedgerRepository, RequestLogRepository } from '#db';
 
 @Global()
 @Module({

@@ -1,9 +1,9 @@
 /** One shared ioredis connection per process (BullMQ duplicates it for blocking clients), plus the worker registry. */
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { TRAWL_CONFIG, type TrawlConfig } from '../../config/src/index.js';
-import { createRedis, WorkerRegistry } from '../../queue/src/index.js';
-import { systemClock } from '../../billing/src/index.js';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { createRedis, WorkerRegistry } from '#queue';
+import { systemClock } from '#billing';
 import { CLOCK, REDIS } from './tokens.js';
 
 @Global()

@@ -4,7 +4,7 @@
  */
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
 

@@ -6,7 +6,7 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '../../contracts/src/index.js';
+import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 
 export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
 

@@ -1,6 +1,6 @@
 /** A worker process's consumption of one queue: the BullMQ worker plus its /health heartbeat, started and stopped together. */
 import type { Redis } from 'ioredis';
-import type { QueueName } from '../../contracts/src/index.js';
+import type { QueueName } from '#contracts';
 import { startJobWorker, type JobHandlers } from './job-worker.js';
 import type { WorkerRegistry } from './worker-registry.js';
 

@@ -1,5 +1,5 @@
 /** The engine table as configured (base URLs, Google's transport). */
-import type { TrawlConfig } from '../../config/src/index.js';
+import type { TrawlConfig } from '#config';
 import { createEngines } from './index.js';
 import type { SerpEngine } from './types.js';
 

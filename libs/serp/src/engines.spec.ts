@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEVICE_PROFILES } from '../../contracts/src/index.js';
+import { DEVICE_PROFILES } from '#contracts';
 import { createEngines, detectVerdict } from './index.js';
 import type { SerpQuery } from './types.js';
 

@@ -3,7 +3,7 @@
  * proxy when the page is a captcha / consent / block page), parse it. A page that stays blocked, or an upstream
  * that fails, is an outcome value with UPSTREAM_BLOCKED / UPSTREAM_FAILED — never "zero results".
  */
-import { ErrorCode, TrawlError, type ProxyInfo, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '../../contracts/src/index.js';
+import { ErrorCode, TrawlError, type ProxyInfo, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '#contracts';
 import type { SerpEngine, UpstreamRequest } from './types.js';
 
 /** Fetches an upstream page as text, over plain HTTP or through a browser. */

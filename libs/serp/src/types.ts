@@ -3,7 +3,7 @@
  * builds, the verdict a detector gives on a page, and the two response bodies (`/serp-search` §2.2, `/search` §2.1).
  * Field names of the enriched blocks and the vertical items follow Serper's public shapes so clients can switch.
  */
-import type { DeviceKind, SerpSearchPayload } from '../../contracts/src/index.js';
+import type { DeviceKind, SerpSearchPayload } from '#contracts';
 
 export type SerpType = 'search' | 'news' | 'images' | 'places' | 'shopping';
 

@@ -2,8 +2,8 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { TRAWL_CONFIG, type TrawlConfig } from '../../../../libs/config/src/index.js';
-import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { ErrorCode, TrawlError } from '#contracts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

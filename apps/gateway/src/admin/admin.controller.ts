@@ -1,7 +1,7 @@
 /** The admin HTTP API: the same operations as `npm run trawl -- accounts:…`. */
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
-import { AccountAdminService } from '../../../../libs/billing/src/index.js';
+import { AccountAdminService } from '#billing';
 import { parseQuery } from '../http/query.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 

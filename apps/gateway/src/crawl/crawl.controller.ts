@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
-import type { Principal } from '../../../../libs/billing/src/index.js';
-import { TRAWL_CONFIG, type TrawlConfig } from '../../../../libs/config/src/index.js';
+import type { Principal } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { CurrentPrincipal, RequestMeter } from '../http/principal.decorator.js';
 import type { RequestOutcome } from '../http/request-context.js';

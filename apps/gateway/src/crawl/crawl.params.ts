@@ -1,6 +1,6 @@
 /** `GET /crawl` parameters (spec §4.4), validated before anything is charged. */
 import { z } from 'zod';
-import { isCountryCode } from '../../../../libs/contracts/src/index.js';
+import { isCountryCode } from '#contracts';
 import { queryBoolean } from '../http/query.js';
 
 export const MAX_URL_LENGTH = 2048;

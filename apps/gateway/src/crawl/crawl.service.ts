@@ -1,9 +1,9 @@
 /** `/crawl`: one queued job per distinct URL; 1 credit per successful URL over HTTP, 10 rendered, 0 for failures. */
 import { Inject, Injectable } from '@nestjs/common';
-import { COSTS, type Principal } from '../../../../libs/billing/src/index.js';
-import { TRAWL_CONFIG, type TrawlConfig } from '../../../../libs/config/src/index.js';
-import { ErrorCode, JobName, QueueName, type CrawlPagePayload, type CrawlPageResult } from '../../../../libs/contracts/src/index.js';
-import { JobDispatcher, type JobOutcome } from '../../../../libs/queue/src/index.js';
+import { COSTS, type Principal } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { ErrorCode, JobName, QueueName, type CrawlPagePayload, type CrawlPageResult } from '#contracts';
+import { JobDispatcher, type JobOutcome } from '#queue';
 import { RequestLifecycle } from '../lifecycle/request-lifecycle.service.js';
 import type { CrawlParams } from './crawl.params.js';
 

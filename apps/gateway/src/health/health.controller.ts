@@ -2,9 +2,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
-import { Database } from '../../../../libs/db/src/index.js';
-import { REDIS } from '../../../../libs/platform/src/index.js';
-import { WorkerRegistry } from '../../../../libs/queue/src/index.js';
+import { Database } from '#db';
+import { REDIS } from '#platform';
+import { WorkerRegistry } from '#queue';
 
 const WORKER_KINDS = ['worker-http', 'worker-render', 'worker-headful'] as const;
 

@@ -4,8 +4,8 @@
  */
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthService } from '../../../../libs/billing/src/index.js';
-import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
+import { AuthService } from '#billing';
+import { ErrorCode, TrawlError } from '#contracts';
 import { markOutcome } from './request-context.js';
 
 export function apiKeyFrom(headers: FastifyRequest['headers']): string | undefined {

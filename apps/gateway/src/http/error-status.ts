@@ -1,5 +1,5 @@
 /** The one place where error codes become HTTP statuses. */
-import { ErrorCode } from '../../../../libs/contracts/src/index.js';
+import { ErrorCode } from '#contracts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.UNAUTHORIZED]: 401,

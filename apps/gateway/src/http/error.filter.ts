@@ -1,7 +1,7 @@
 /** Every error leaves as `{ "error": { "code", "message" } }`; internal details are logged, never returned. */
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 import { httpStatusOf } from './error-status.js';
 import { markOutcome } from './request-context.js';
 

@@ -3,7 +3,7 @@
  * the parameter (400 INVALID_PARAMETER).
  */
 import { z } from 'zod';
-import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
+import { ErrorCode, TrawlError } from '#contracts';
 
 /** Spec booleans: exactly `true` or `false`. */
 export const queryBoolean = (name: string, fallback: boolean) =>

@@ -1,6 +1,6 @@
 /** Per-request facts gathered along the lifecycle, written to the request log when the response is sent. */
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../../../../libs/billing/src/index.js';
+import type { Principal } from '#billing';
 
 export interface RequestOutcome {
   principal?: Principal;

@@ -5,10 +5,10 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AuthService, ConcurrencyGate, CreditService, type Clock, type Principal } from '../../../../libs/billing/src/index.js';
-import { ErrorCode, TrawlError } from '../../../../libs/contracts/src/index.js';
-import { LedgerRepository } from '../../../../libs/db/src/index.js';
-import { CLOCK } from '../../../../libs/platform/src/index.js';
+import { AuthService, ConcurrencyGate, CreditService, type Clock, type Principal } from '#billing';
+import { ErrorCode, TrawlError } from '#contracts';
+import { LedgerRepository } from '#db';
+import { CLOCK } from '#platform';
 
 export interface MeteredWork<T> {
   /** The response body. */

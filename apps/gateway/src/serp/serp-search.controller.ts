@@ -1,5 +1,5 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import type { Principal } from '../../../../libs/billing/src/index.js';
+import type { Principal } from '#billing';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { CurrentPrincipal, RequestMeter } from '../http/principal.decorator.js';
 import { parseQuery } from '../http/query.js';

@@ -1,6 +1,6 @@
 /** `GET /serp-search` parameters (spec §4.2), validated before anything is charged. */
 import { z } from 'zod';
-import { isCountryCode } from '../../../../libs/contracts/src/index.js';
+import { isCountryCode } from '#contracts';
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
   z

@@ -3,12 +3,12 @@
  * 10 credits when the engine answered; 0 when it failed or blocked us (502 UPSTREAM_BLOCKED / UPSTREAM_FAILED).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { COSTS, type Principal } from '../../../../libs/billing/src/index.js';
-import { TRAWL_CONFIG, type TrawlConfig } from '../../../../libs/config/src/index.js';
-import { ErrorCode, JobName, QueueName, TrawlError } from '../../../../libs/contracts/src/index.js';
-import { JobDispatcher } from '../../../../libs/queue/src/index.js';
-import type { SerpEngine } from '../../../../libs/serp/src/index.js';
-import { enginesFromConfig } from '../../../../libs/serp/src/engines-from-config.js';
+import { COSTS, type Principal } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { ErrorCode, JobName, QueueName, TrawlError } from '#contracts';
+import { JobDispatcher } from '#queue';
+import type { SerpEngine } from '#serp';
+import { enginesFromConfig } from '#serp/engines-from-config.js';
 import { RequestLifecycle } from '../lifecycle/request-lifecycle.service.js';
 import type { SerpSearchParams } from './serp-search.params.js';
 

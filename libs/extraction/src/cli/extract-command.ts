@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { OutputFormats } from '../../../contracts/src/index.js';
+import type { OutputFormats } from '#contracts';
 import { decodeHtml } from '../decode.js';
 import { formatPage } from '../format-page.js';
 import type { MarkdownConverterName } from '../markdown/converters.js';

@@ -2,7 +2,7 @@
  * The Bing adapter (default engine of `/search`): `/search?q=&setlang=&cc=&first=` over plain HTTP, and a parser for
  * organic results (`li.b_algo`, 2015-2023 markup), deep links, related searches and the result count.
  */
-import { DEVICE_PROFILES, acceptLanguage } from '../../../contracts/src/index.js';
+import { DEVICE_PROFILES, acceptLanguage } from '#contracts';
 import { pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
 import {
   attr, closest, findAll, findFirst, hasAnyClass, hasClass, loadDom, textOf, type Element, type SerpDom,

@@ -2,7 +2,7 @@
  * The DuckDuckGo adapter: the JavaScript-free HTML endpoint `/html/?q=&kl=&s=` over plain HTTP. The parser also
  * reads the JS-rendered `#links` markup (same `.result` / `.result__a` classes), and skips ads (`.result--ad`).
  */
-import { DEVICE_PROFILES, acceptLanguage } from '../../../contracts/src/index.js';
+import { DEVICE_PROFILES, acceptLanguage } from '#contracts';
 import { pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
 import { attr, findAll, findFirst, hasClass, loadDom, textOf, type SerpDom } from '../dom/serp-dom.js';
 import type { OrganicResult, SerpEngine, SerpVerdict, UpstreamRequest, WebQuery, WebSearchPage } from '../types.js';

@@ -3,7 +3,7 @@
  * page into the `/serp-search` body or a `/search` page. Google has required JavaScript for its result pages since
  * 2025, so the default transport is a rendered page; a self-hosted or fixture upstream can use plain HTTP.
  */
-import { DEVICE_PROFILES, acceptLanguage } from '../../../contracts/src/index.js';
+import { DEVICE_PROFILES, acceptLanguage } from '#contracts';
 import { loadDom } from '../dom/serp-dom.js';
 import { pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
 import type {

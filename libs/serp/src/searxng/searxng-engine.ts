@@ -2,7 +2,7 @@
  * The SearXNG adapter, for users who run their own instance: `/search?q=&format=json&language=&pageno=` (the JSON
  * output format must be enabled in the instance's settings.yml). Maps SearXNG's JSON to both response shapes.
  */
-import { DEVICE_PROFILES } from '../../../contracts/src/index.js';
+import { DEVICE_PROFILES } from '#contracts';
 import { blockReason } from '../detect/page-markers.js';
 import type {
   AnswerBox, KnowledgeGraph, NewsResult, OrganicResult, SerpEngine, SerpQuery, SerpSearchResponse, SerpVerdict,
