@@ -17,6 +17,10 @@ beforeAll(async () => {
       void res
         .writeHead(200, { 'content-type': 'text/html; charset=windows-1252' })
         .end(Buffer.from(html('<p>Caf\xe9 cr\xe8me br\xfbl\xe9e and more words to make this page long enough to count as content.</p>'), 'latin1')),
+    '/undeclared-1252': (_req, res) =>
+      void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(Buffer.from('<html><head><title>Accents</title></head><body><p>Voil\xe0 un texte accentu\xe9 \x96 assez long pour compter comme du contenu.</p></body></html>', 'latin1')),
     '/big': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(html(`<p>${'x'.repeat(300_000)}</p>`));
@@ -60,9 +64,17 @@ describe('GET /crawl (render_js=false)', () => {
     const url = encodeURIComponent(`${site.url}/article`);
     const res = await trawl.get(`/crawl?urls=${url}&raw_html=true&enhanced_html=false&markdown=false&page_text=true`, key(account.apiKey));
     const [page] = res.body.results;
-    expect(Object.keys(page).sort()).toEqual(['page_text', 'raw_html', 'status_code', 'url']);
+    expect(Object.keys(page).sort()).toEqual(['metadata', 'page_text', 'raw_html', 'status_code', 'url']);
     expect(page.raw_html).toBe(ARTICLE);
     expect(page.page_text).toContain('pulling a fishing net');
+  });
+
+  it('returns the page metadata with every successful result', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/article`)}`, key(account.apiKey));
+    const [page] = res.body.results;
+    expect(page.metadata).toEqual(expect.objectContaining({ title: expect.any(String) }));
+    expect(page.metadata.title.length).toBeGreaterThan(0);
   });
 
   it('follows redirects, decodes gzip and windows-1252', async () => {
@@ -74,6 +86,13 @@ describe('GET /crawl (render_js=false)', () => {
     expect(res.body.results[1].page_text).toContain('pulling a fishing net');
     expect(res.body.results[2].page_text).toContain('Café crème brûlée');
     expect(res.body.credits).toBe(3);
+  });
+
+  it('decodes an undeclared windows-1252 page as a browser does (the one decoder everywhere)', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/undeclared-1252`)}&page_text=true`, key(account.apiKey));
+    expect(res.body.results[0].page_text).toContain('Voilà un texte accentué – assez long');
+    expect(res.body.results[0].page_text).not.toContain('\ufffd');
   });
 
   it('mixes good and bad URLs: failures carry error and cost 0, a 404 page is a fetched page', async () => {

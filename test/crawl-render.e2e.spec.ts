@@ -64,20 +64,30 @@ describe('GET /crawl render_js=true', () => {
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 11);
   });
 
-  it('returns viewport and full-page PNG screenshots; screenshot is ignored without rendering', async () => {
+  it('returns viewport and full-page PNG screenshots; screenshot_full_page alone is enough', async () => {
     const account = await trawl.createAccount();
     const url = encodeURIComponent(`${site.url}/tall`);
     const viewport = await trawl.get(`/crawl?urls=${url}&render_js=true&screenshot=true&markdown=false&enhanced_html=false`, key(account.apiKey));
     const full = await trawl.get(`/crawl?urls=${url}&render_js=true&screenshot=true&screenshot_full_page=true`, key(account.apiKey));
+    const fullOnly = await trawl.get(`/crawl?urls=${url}&render_js=true&screenshot_full_page=true`, key(account.apiKey));
     const v = pngSize(viewport.body.results[0].screenshot);
     const f = pngSize(full.body.results[0].screenshot);
     expect(v).toEqual({ width: 1366, height: 768 });
     expect(f.height).toBeGreaterThanOrEqual(4000);
-    expect(Object.keys(viewport.body.results[0]).sort()).toEqual(['screenshot', 'status_code', 'url']);
-    const ignored = await trawl.get(`/crawl?urls=${url}&screenshot=true`, key(account.apiKey));
-    expect(ignored.status).toBe(200);
-    expect(ignored.body.results[0]).not.toHaveProperty('screenshot');
-    expect(ignored.body.credits).toBe(1);
+    expect(pngSize(fullOnly.body.results[0].screenshot).height).toBeGreaterThanOrEqual(4000);
+    expect(Object.keys(viewport.body.results[0]).sort()).toEqual(['metadata', 'screenshot', 'status_code', 'url']);
+  });
+
+  it('refuses a screenshot without rendering (400 naming the parameter) and charges nothing', async () => {
+    const account = await trawl.createAccount();
+    const url = encodeURIComponent(`${site.url}/tall`);
+    for (const [param, query] of [['screenshot', 'screenshot=true'], ['screenshot_full_page', 'screenshot_full_page=true']]) {
+      const res = await trawl.get(`/crawl?urls=${url}&${query}`, key(account.apiKey));
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('INVALID_PARAMETER');
+      expect(res.body.error.message).toMatch(new RegExp(`^${param} needs render_js=true`));
+    }
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
   });
 
   it('charges nothing for a rendered URL that fails', async () => {

@@ -1,7 +1,7 @@
 /** Concurrency limits and credits under real load: the balance and the ledger must always agree. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import http, { type ServerResponse } from 'node:http';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
@@ -9,18 +9,20 @@ import { pollUntil } from './support/poll.js';
 let trawl: Harness;
 let site: FixtureServer;
 const held: ServerResponse[] = [];
+const gated: ServerResponse[] = [];
 
 beforeAll(async () => {
   site = await startFixtureServer({
     '/a': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE),
     '/hold': (_q, res) => void held.push(res),
+    '/gate': (_q, res) => void gated.push(res),
   });
   // No auth cache here: the period test moves period_end in the database behind the gateway's back.
   trawl = await startHarness({ CRAWL_TIMEOUT_MS: '20000', AUTH_CACHE_MS: '0' });
 });
 
 afterAll(async () => {
-  for (const res of held) res.destroy();
+  for (const res of [...held, ...gated]) res.destroy();
   await trawl?.close();
   await site?.close();
 });
@@ -130,5 +132,23 @@ describe('credits', () => {
     expect(await expectLedgerConsistent(account.accountId)).toBe(10_000 - 1);
     const { rows } = await trawl.db.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND kind = 'period_reset'`, [account.accountId]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('a call whose client disconnects is charged and logged once, under one call id in the ledger and the request log', async () => {
+    const account = await trawl.createAccount();
+    // Its own connection (not the keep-alive pool of the other tests), closed by the client mid-call.
+    const client = http.get(`${trawl.baseUrl}/crawl?urls=${url('/gate')}`, { headers: key(account.apiKey), agent: false });
+    client.on('error', () => undefined);
+    await pollUntil(async () => gated.length === 1, 'the crawl to reach the fixture site');
+    client.destroy();
+    gated.pop()!.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE);
+    const logged = await pollUntil(async () => {
+      const { rows } = await trawl.db.pool.query(`SELECT id, credits, status FROM request_log WHERE account_id = $1`, [account.accountId]);
+      return rows.length > 0 ? rows : null;
+    }, 'the request log row of the abandoned call');
+    expect(logged).toEqual([{ id: expect.any(String), credits: 1, status: 200 }]);
+    expect(await expectLedgerConsistent(account.accountId)).toBe(10_000 - 1);
+    const { rows } = await trawl.db.pool.query(`SELECT DISTINCT request_id FROM credit_ledger WHERE account_id = $1 AND request_id IS NOT NULL`, [account.accountId]);
+    expect(rows.map((r: { request_id: string }) => r.request_id)).toEqual([logged[0].id]);
   });
 });

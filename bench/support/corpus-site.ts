@@ -17,7 +17,8 @@ import { gunzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Pool } from 'undici';
-import { AccountAdminService, AuthService, systemClock } from '#billing';
+import { AccountAdminService, AuthService } from '#billing';
+import { systemClock } from '#platform';
 import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
 
 const ZYTE_HTML = 'extraction/zyte-article-extraction-benchmark/html';

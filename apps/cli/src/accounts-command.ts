@@ -1,6 +1,7 @@
 /** `trawl accounts:*` and `trawl plans`: account administration from the shell (same service as /admin). */
 import { parseArgs } from 'node:util';
-import { AccountAdminService, AuthService, systemClock } from '#billing';
+import { AccountAdminService, AuthService } from '#billing';
+import { systemClock } from '#platform';
 import { AccountsRepository, Database, LedgerRepository } from '#db';
 import type { Redis } from 'ioredis';
 

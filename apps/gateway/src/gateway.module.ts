@@ -5,18 +5,9 @@ import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown,
 import { APP_FILTER } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
-import {
-  AccountAdminService,
-  AuthService,
-  BillingReconciler,
-  ConcurrencyGate,
-  CreditService,
-  RequestLogWriter,
-  type Clock,
-} from '#billing';
+import { AuthService, BillingModule, BillingReconciler, RequestLogWriter } from '#billing';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { AccountsRepository, LedgerRepository, RequestLogRepository } from '#db';
-import { CLOCK, DatabaseModule, REDIS, RedisModule } from '#platform';
+import { DatabaseModule, REDIS, RedisModule } from '#platform';
 import { createRedis, JobDispatcher } from '#queue';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminController } from './admin/admin.controller.js';
@@ -25,7 +16,6 @@ import { CrawlService } from './crawl/crawl.service.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
-import { RequestLifecycle } from './lifecycle/request-lifecycle.service.js';
 import { SerpSearchController } from './serp/serp-search.controller.js';
 import { SerpSearchService } from './serp/serp-search.service.js';
 
@@ -47,56 +37,21 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
   static forRoot(config: TrawlConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, TerminusModule],
+      imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
       controllers: [CrawlController, SerpSearchController, AdminController, HealthController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
-        {
-          provide: AuthService,
-          inject: [AccountsRepository, CLOCK, TRAWL_CONFIG, REDIS],
-          useFactory: (accounts: AccountsRepository, clock: Clock, c: TrawlConfig, redis: Redis) =>
-            new AuthService(accounts, clock, c.AUTH_CACHE_MS, redis, c.REDIS_PREFIX),
-        },
-        {
-          provide: ConcurrencyGate,
-          inject: [REDIS, TRAWL_CONFIG],
-          useFactory: (redis: Redis, c: TrawlConfig) => new ConcurrencyGate(redis, c.REDIS_PREFIX, c.CONCURRENCY_LEASE_MS),
-        },
-        {
-          provide: CreditService,
-          inject: [LedgerRepository, TRAWL_CONFIG],
-          useFactory: (ledger: LedgerRepository, c: TrawlConfig) => new CreditService(ledger, c.RESERVATION_TTL_MS),
-        },
-        {
-          provide: BillingReconciler,
-          inject: [LedgerRepository, CLOCK],
-          useFactory: (ledger: LedgerRepository, clock: Clock) => new BillingReconciler(ledger, clock),
-        },
-        {
-          provide: AccountAdminService,
-          inject: [AccountsRepository, LedgerRepository, AuthService, CLOCK],
-          useFactory: (a: AccountsRepository, l: LedgerRepository, auth: AuthService, clock: Clock) =>
-            new AccountAdminService(a, l, auth, clock),
-        },
-        {
-          provide: RequestLogWriter,
-          inject: [RequestLogRepository],
-          useFactory: (repo: RequestLogRepository) =>
-            new RequestLogWriter(repo, (error) => logger.error({ err: error }, 'request log write failed')),
-        },
         {
           provide: JobDispatcher,
           inject: [REDIS, TRAWL_CONFIG],
           useFactory: (redis: Redis, c: TrawlConfig) =>
             new JobDispatcher(redis, c.REDIS_PREFIX, { attempts: c.JOB_ATTEMPTS, backoffMs: c.JOB_BACKOFF_MS }),
         },
-        RequestLifecycle,
         CrawlService,
         SerpSearchService,
         ApiKeyGuard,
         AdminTokenGuard,
       ],
-      exports: [RequestLogWriter, AccountAdminService],
     };
   }
 

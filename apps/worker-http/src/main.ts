@@ -1,11 +1,11 @@
-/** worker-http as its own process. */
+/** worker-http as its own process: the http engine consuming the `trawl-http` queue. */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '#config';
-import { nestLogger } from '#apps/gateway/src/bootstrap.js';
-import { WorkerHttpModule } from './worker-http.module.js';
+import { EngineId, EngineWorkerModule } from '#engines';
+import { nestLogger } from '#platform';
 
 const config = loadConfig();
-const app = await NestFactory.createApplicationContext(WorkerHttpModule.forRoot(config), { logger: nestLogger(config) });
+const app = await NestFactory.createApplicationContext(EngineWorkerModule.forRoot(config, EngineId.http), { logger: nestLogger(config) });
 app.enableShutdownHooks();
 console.log(JSON.stringify({ level: 'info', msg: 'worker-http consuming trawl-http', pid: process.pid }));

@@ -1,11 +1,11 @@
-/** worker-render as its own process. */
+/** worker-render as its own process: the chromium engine consuming the `trawl-render` queue. */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '#config';
-import { nestLogger } from '#apps/gateway/src/bootstrap.js';
-import { WorkerRenderModule } from './worker-render.module.js';
+import { EngineId, EngineWorkerModule } from '#engines';
+import { nestLogger } from '#platform';
 
 const config = loadConfig();
-const app = await NestFactory.createApplicationContext(WorkerRenderModule.forRoot(config), { logger: nestLogger(config) });
+const app = await NestFactory.createApplicationContext(EngineWorkerModule.forRoot(config, EngineId.chromium), { logger: nestLogger(config) });
 app.enableShutdownHooks();
 console.log(JSON.stringify({ level: 'info', msg: 'worker-render consuming trawl-render', pid: process.pid }));

@@ -5,7 +5,7 @@ import { ErrorCode, TrawlError } from '#contracts';
 import { addMonths, type AccountView, type AccountsRepository, type LedgerRepository, type UsageSummary } from '#db';
 import { generateApiKey } from './api-key.js';
 import type { AuthService } from './auth.service.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '#platform/clock.js';
 import { PLAN_IDS } from './plans.js';
 
 export interface CreatedAccount {

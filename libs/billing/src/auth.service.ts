@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { ErrorCode, TrawlError } from '#contracts';
 import type { AccountsRepository, KeyPrincipal } from '#db';
 import { hashApiKey, looksLikeApiKey } from './api-key.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '#platform/clock.js';
 
 export interface Principal {
   accountId: string;

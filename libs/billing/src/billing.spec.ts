@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from '#test/support/database.js
 import { TEST_REDIS_URL } from '#test/support/env.js';
 import { pollUntil } from '#test/support/poll.js';
 import { AccountsRepository, Database, LedgerRepository } from '#db';
-import { AccountAdminService, AuthService, BillingReconciler, ConcurrencyGate, CreditService, systemClock } from './index.js';
+import { systemClock } from '#platform/clock.js';
+import { AccountAdminService, AuthService, BillingReconciler, ConcurrencyGate, CreditService } from './index.js';
 
 let tdb: TestDatabase;
 let db: Database;

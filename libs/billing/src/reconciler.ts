@@ -1,6 +1,6 @@
 /** Refunds reservations that were never settled (their gateway crashed) and starts ended billing periods. */
 import type { LedgerRepository } from '#db';
-import type { Clock } from './clock.js';
+import type { Clock } from '#platform/clock.js';
 
 export interface ReconcileReport {
   refunded: number;

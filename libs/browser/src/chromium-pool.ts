@@ -93,7 +93,7 @@ export class ChromiumPool implements PageRenderer {
     const url = parseTarget(options.url);
     if (this.closed) throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The render pool is closed', 'transient');
     const proxy = options.proxy ?? null;
-    const policy = new HostPolicy(this.policy, this.opts.resolve ?? systemResolve, proxy !== null);
+    const policy = new HostPolicy(options.addressPolicy ?? this.policy, this.opts.resolve ?? systemResolve, proxy !== null);
     await this.precheck(policy, url.hostname, deadline);
 
     const screenshot = options.screenshot ?? false;

@@ -14,3 +14,4 @@ export type {
 } from './render-types.js';
 export { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 export { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
+export { BrowserModule } from './browser.module.js';

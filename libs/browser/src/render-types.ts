@@ -22,6 +22,8 @@ export interface RenderOptions {
   networkIdleMs?: number;
   /** The longest wait for network quiet after the load event. Default 3000 ms. */
   settleCapMs?: number;
+  /** Replaces the pool's address policy for this job (e.g. an operator-configured search upstream on a private network). */
+  addressPolicy?: AddressPolicy;
 }
 
 export interface RenderTimings {

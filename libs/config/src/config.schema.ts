@@ -2,6 +2,7 @@
  * The environment Trawl reads, validated once at boot. Nothing else in the code base reads process.env.
  */
 import { z } from 'zod';
+import { SEARCH_ENGINES } from '#contracts/jobs.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -70,7 +71,7 @@ export const configSchema = z.object({
   BING_BASE_URL: z.string().url().default('https://www.bing.com'),
   DUCKDUCKGO_BASE_URL: z.string().url().default('https://html.duckduckgo.com'),
   SEARXNG_BASE_URL: z.string().url().optional(),
-  SERP_ENGINE: z.enum(['google', 'bing', 'duckduckgo', 'searxng']).default('google'),
+  SERP_ENGINE: z.enum(SEARCH_ENGINES).default('google'),
   /** A blocked SERP fetch is retried through another proxy this many times in all. */
   SERP_PROXY_ATTEMPTS: int(1, 10).default(3),
   SERP_TIMEOUT_MS: int(1_000, 120_000).default(20_000),
@@ -107,5 +108,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
+  const conflicts = crossCheck(parsed.data);
+  if (conflicts.length > 0) throw new ConfigError(conflicts);
   return parsed.data;
+}
+
+/** Margin between the longest call and the reservation TTL: settling and the reconciler's own period fit in it. */
+const RESERVATION_MARGIN_MS = 60_000;
+
+/** Settings that depend on each other, checked at boot rather than failing on the first request. */
+export function crossCheck(c: TrawlConfig): string[] {
+  const problems: string[] = [];
+  if (c.SERP_ENGINE === 'searxng' && !c.SEARXNG_BASE_URL) {
+    problems.push('SEARXNG_BASE_URL: required when SERP_ENGINE=searxng (the JSON API of your SearXNG instance)');
+  }
+  if (c.RESERVATION_TTL_MS < c.REQUEST_DEADLINE_MS + RESERVATION_MARGIN_MS) {
+    // The reconciler would refund a reservation whose call is still running.
+    problems.push(
+      `RESERVATION_TTL_MS: must be at least REQUEST_DEADLINE_MS + ${RESERVATION_MARGIN_MS} ms (${c.REQUEST_DEADLINE_MS + RESERVATION_MARGIN_MS}), ` +
+        'so a reservation is never refunded while its call still runs',
+    );
+  }
+  return problems;
 }

@@ -23,4 +23,14 @@ describe('loadConfig', () => {
     expect(message).toContain('ALLOW_PRIVATE_ADDRESSES');
     expect(message).not.toContain('short-secret');
   });
+
+  it('refuses settings that contradict each other at boot, naming the variable', () => {
+    expect(() => loadConfig({ SERP_ENGINE: 'searxng' })).toThrow(/SEARXNG_BASE_URL: required when SERP_ENGINE=searxng/);
+    expect(loadConfig({ SERP_ENGINE: 'searxng', SEARXNG_BASE_URL: 'http://127.0.0.1:8888' }).SERP_ENGINE).toBe('searxng');
+  });
+
+  it('refuses a reservation TTL the reconciler could expire while a call is still running', () => {
+    expect(() => loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '60000' })).toThrow(/RESERVATION_TTL_MS: must be at least/);
+    expect(loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '180000' }).RESERVATION_TTL_MS).toBe(180000);
+  });
 });

@@ -5,3 +5,5 @@ export * from './formats.js';
 export * from './jobs.js';
 export * from './proxy.js';
 export * from './trawl-error.js';
+export * from './error-status.js';
+export * from './api/index.js';

@@ -21,8 +21,8 @@ export const JobName = {
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
 export interface CrawlPagePayload {
-  /** The request this job belongs to (for logs and the ledger). */
-  requestId: string;
+  /** The metered call this job belongs to (for logs and the ledger). */
+  callId: string;
   url: string;
   formats: OutputFormats;
   device: DeviceKind;
@@ -57,10 +57,19 @@ export interface CrawlPageFailure {
 
 export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
 
+/** The search engines Trawl can fetch result pages from (SERP_ENGINE, SEARCH_ENGINE). */
+export const SEARCH_ENGINES = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
+export type SearchEngineName = (typeof SEARCH_ENGINES)[number];
+
+/** `/serp-search` verticals (`type`). */
+export const SERP_TYPES = ['search', 'news', 'images', 'places', 'shopping'] as const;
+export type SerpType = (typeof SERP_TYPES)[number];
+
 /** One `/serp-search` call: fetch the engine's result page (rotating proxies when blocked) and parse it. */
 export interface SerpSearchPayload {
-  requestId: string;
-  engine: 'google' | 'bing' | 'duckduckgo' | 'searxng';
+  /** The metered call this job belongs to (for logs and the ledger). */
+  callId: string;
+  engine: SearchEngineName;
   query: {
     q: string;
     gl: string;
@@ -68,15 +77,18 @@ export interface SerpSearchPayload {
     tbs?: string;
     page: number;
     num: number;
-    type: 'search' | 'news' | 'images' | 'places' | 'shopping';
+    type: SerpType;
     device?: DeviceKind;
   };
   timeoutMs: number;
 }
 
-/** The parsed page in the endpoint's shape (libs/serp SerpSearchResponse), or why there is none. */
+/** The parsed `/serp-search` page without `parameters` (libs/serp SerpSearchResponse). */
+export type SerpSearchResponseBody = { serp_search_results: unknown[] } & Record<string, unknown>;
+
+/** The parsed page in the endpoint's shape, or why there is none. */
 export type SerpSearchResult =
-  | { ok: true; verdict: 'ok' | 'no_results'; response: { serp_search_results: unknown[] } & Record<string, unknown> }
+  | { ok: true; verdict: 'ok' | 'no_results'; response: SerpSearchResponseBody }
   | { ok: false; error: SerializedError };
 
 /** Job name → queue, payload and result. Producers and consumers are typed from this one table. */

@@ -63,8 +63,13 @@ describe('decodeBody', () => {
     expect(decodeBody(json, { contentType: 'application/json', sniff: false })).toEqual({ text: json.toString('utf8'), charset: 'utf-8' });
   });
 
-  it('replaces malformed bytes instead of failing', () => {
-    expect(decodeBody(Buffer.from([0x61, 0xff, 0x62]), {}).text).toBe('a\ufffdb');
+  it('replaces malformed bytes of a declared encoding instead of failing', () => {
+    expect(decodeBody(Buffer.from([0x61, 0xff, 0x62]), { contentType: 'text/html; charset=utf-8' }).text).toBe('a\ufffdb');
+  });
+
+  it('reads undeclared bytes as UTF-8 when they are valid UTF-8, else as windows-1252 (as browsers do)', () => {
+    expect(decodeBody(Buffer.from('<p>é</p>', 'utf8'), { contentType: 'text/html' })).toEqual({ text: '<p>é</p>', charset: 'utf-8' });
+    expect(decodeBody(Buffer.from([0x56, 0x6f, 0x69, 0x6c, 0xe0, 0x20, 0x96]), { contentType: 'text/html' })).toEqual({ text: 'Voilà –', charset: 'windows-1252' });
   });
 });
 

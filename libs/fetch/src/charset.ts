@@ -1,6 +1,8 @@
 /**
  * Turns fetched bytes into text the way a browser would pick the encoding: byte-order mark, then the Content-Type
- * charset, then a `<meta charset>` / `http-equiv` (or XML declaration) prescan of the first 4 KB, then UTF-8.
+ * charset, then a `<meta charset>` / `http-equiv` (or XML declaration) prescan of the first 4 KB; undeclared, UTF-8
+ * when the bytes are valid UTF-8, else the web's legacy default, windows-1252. This is the one decoder of the code
+ * base: plain fetches, rendered pages' sources and `trawl extract` all go through it.
  * Labels are resolved by TextDecoder (WHATWG Encoding, full ICU in Node), so `latin1` means windows-1252 as in
  * browsers; an unknown label is ignored rather than thrown.
  */
@@ -57,8 +59,6 @@ const WINDOWS_1252: Decoder = {
   },
 };
 
-const UTF8 = decoderFor('utf-8') as Decoder;
-
 function bomEncoding(bytes: Uint8Array): string | null {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
@@ -107,11 +107,17 @@ export function decodeBody(bytes: Uint8Array, opts: DecodeOptions = {}): Decoded
   const decoder =
     decoderOrNull(bomEncoding(bytes)) ??
     decoderOrNull(charsetParam(opts.contentType)) ??
-    (opts.sniff === false ? null : decoderOrNull(sniffDeclaredCharset(bytes))) ??
-    UTF8;
+    (opts.sniff === false ? null : decoderOrNull(sniffDeclaredCharset(bytes)));
   // TextDecoder strips a BOM that matches its encoding (ignoreBOM defaults to false).
-  return { text: decoder.decode(bytes), charset: decoder.encoding };
+  if (decoder) return { text: decoder.decode(bytes), charset: decoder.encoding };
+  try {
+    return { text: STRICT_UTF8.decode(bytes), charset: 'utf-8' };
+  } catch {
+    return { text: WINDOWS_1252.decode(bytes), charset: WINDOWS_1252.encoding };
+  }
 }
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function decoderOrNull(label: string | null): Decoder | null {
   return label === null ? null : decoderFor(label);

@@ -10,3 +10,4 @@ export type { DnsResolver } from './guarded-lookup.js';
 export { StaticProxyPool, ANY_COUNTRY, proxyForCountry, redactProxy } from './proxy-pool.js';
 export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
 export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';
+export { FetchModule, PROXY_POOL } from './fetch.module.js';

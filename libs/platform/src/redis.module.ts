@@ -3,7 +3,7 @@ import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/comm
 import type { Redis } from 'ioredis';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { createRedis, WorkerRegistry } from '#queue';
-import { systemClock } from '#billing';
+import { systemClock } from './clock.js';
 import { CLOCK, REDIS } from './tokens.js';
 
 @Global()

@@ -52,4 +52,3 @@ export function detectVerdict(engine: string, html: string): SerpVerdict {
   }
   return { kind: 'blocked', reason: 'unknown' };
 }
-export { SerpSearchRunner, type UpstreamPageSource } from './serp-search.runner.js';

@@ -2,7 +2,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { AccountAdminService } from '#billing';
-import { parseQuery } from '../http/query.js';
+import { parseQuery } from '#contracts';
 import { AdminTokenGuard } from './admin-token.guard.js';
 
 const createSchema = z.object({ name: z.string({ error: 'name is required' }).min(1, 'name is required'), plan: z.string().default('free') });

@@ -1,47 +1,50 @@
-/** `/crawl`: one queued job per distinct URL; 1 credit per successful URL over HTTP, 10 rendered, 0 for failures. */
+/**
+ * `/crawl`: one queued job per distinct URL on the engine the request needs (plain HTTP, or Chromium when
+ * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures.
+ */
 import { Inject, Injectable } from '@nestjs/common';
-import { COSTS, type Principal } from '#billing';
+import { CallLifecycle, COSTS, type Principal } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { ErrorCode, JobName, QueueName, type CrawlPagePayload, type CrawlPageResult } from '#contracts';
+import {
+  ErrorCode,
+  JobName,
+  crawlParamsSchema,
+  parseQuery,
+  type CrawlPagePayload,
+  type CrawlPageResult,
+  type CrawlParams,
+  type CrawlResponse,
+  type CrawlResultItem,
+} from '#contracts';
+import { selectEngine } from '#engines/engine-table.js';
 import { JobDispatcher, type JobOutcome } from '#queue';
-import { RequestLifecycle } from '../lifecycle/request-lifecycle.service.js';
-import type { CrawlParams } from './crawl.params.js';
-
-export interface CrawlResultItem {
-  url: string;
-  status_code?: number;
-  raw_html?: string;
-  enhanced_html?: string;
-  markdown?: string;
-  page_text?: string;
-  screenshot?: string;
-  error?: string;
-}
-
-export interface CrawlResponse {
-  results: CrawlResultItem[];
-  credits: number;
-  successful_pages: number;
-}
 
 @Injectable()
 export class CrawlService {
+  private readonly schema;
+
   constructor(
-    private readonly lifecycle: RequestLifecycle,
+    private readonly lifecycle: CallLifecycle,
     private readonly dispatcher: JobDispatcher,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
-  ) {}
+  ) {
+    this.schema = crawlParamsSchema(config.CRAWL_MAX_URLS);
+  }
 
-  async crawl(principal: Principal, params: CrawlParams, meter: { credits?: number; requestId?: string } = {}): Promise<CrawlResponse> {
+  /** Validates raw query parameters (400 naming the parameter, before anything is charged). */
+  parse(query: unknown): CrawlParams {
+    return parseQuery(this.schema, query);
+  }
+
+  async crawl(principal: Principal, params: CrawlParams): Promise<CrawlResponse> {
+    const engine = selectEngine({ renders: params.render_js, screenshots: params.screenshot });
     const unitCost = params.render_js ? COSTS.crawlRender : COSTS.crawlHttp;
     const { body } = await this.lifecycle.run(
       principal,
-      { reserve: params.urls.length * unitCost, insufficient: ErrorCode.CREDITS_EXHAUSTED },
-      meter,
-      async (requestId) => {
-        const deadline = Date.now() + this.config.REQUEST_DEADLINE_MS;
+      { endpoint: '/crawl', reserve: params.urls.length * unitCost, insufficient: ErrorCode.CREDITS_EXHAUSTED },
+      async (call) => {
         const payloads: CrawlPagePayload[] = params.urls.map((url) => ({
-          requestId,
+          callId: call.callId,
           url,
           device: 'desktop',
           formats: {
@@ -51,12 +54,11 @@ export class CrawlService {
             page_text: params.page_text,
           },
           geolocation: params.geolocation,
-          screenshot: params.render_js && params.screenshot,
-          screenshotFullPage: params.render_js && params.screenshot && params.screenshot_full_page,
+          screenshot: params.screenshot,
+          screenshotFullPage: params.screenshot && params.screenshot_full_page,
           timeoutMs: this.config.CRAWL_TIMEOUT_MS,
         }));
-        const queue = params.render_js ? QueueName.render : QueueName.http;
-        const outcomes = await this.dispatcher.runAll(queue, JobName.crawlPage, payloads, deadline);
+        const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, payloads, call.deadline);
         const results = outcomes.map((outcome, i) => toResultItem(params.urls[i], outcome));
         const successful = results.filter((r) => r.error === undefined).length;
         const credits = successful * unitCost;
@@ -82,5 +84,6 @@ function toResultItem(url: string, outcome: JobOutcome<typeof JobName.crawlPage>
   if (result.markdown !== undefined) item.markdown = result.markdown;
   if (result.page_text !== undefined) item.page_text = result.page_text;
   if (result.screenshot !== undefined) item.screenshot = result.screenshot;
+  if (result.metadata !== undefined) item.metadata = result.metadata;
   return item;
 }

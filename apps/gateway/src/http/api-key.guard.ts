@@ -6,7 +6,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { FastifyRequest } from 'fastify';
 import { AuthService } from '#billing';
 import { ErrorCode, TrawlError } from '#contracts';
-import { markOutcome } from './request-context.js';
+import { setPrincipal } from './principal.js';
 
 export function apiKeyFrom(headers: FastifyRequest['headers']): string | undefined {
   const header = headers['x-api-key'];
@@ -32,7 +32,7 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = await this.auth.authenticate(apiKeyFrom(request.headers));
-    markOutcome(request, { principal });
+    setPrincipal(request, principal);
     return true;
   }
 }

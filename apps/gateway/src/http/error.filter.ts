@@ -1,20 +1,40 @@
-/** Every error leaves as `{ "error": { "code", "message" } }`; internal details are logged, never returned. */
+/**
+ * Every error leaves as `{ "error": { "code", "message" } }`; internal details are logged, never returned.
+ * Errors that ended a metered call were written to the request log by the call itself; the others (unknown key,
+ * invalid parameter, unknown route) are logged here, so every API request has one row.
+ */
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, TrawlError } from '#contracts';
-import { httpStatusOf } from './error-status.js';
-import { markOutcome } from './request-context.js';
+import { RequestLogWriter, wasMetered } from '#billing';
+import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
+import { principalOf } from './principal.js';
+
+const UNLOGGED = /^\/(health|admin)(\/|$)/;
 
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
+
+  constructor(private readonly log: RequestLogWriter) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const { status, code, message } = this.describe(exception, request);
-    markOutcome(request, { errorCode: code });
+    const path = request.url.split('?')[0];
+    if (!wasMetered(exception) && !UNLOGGED.test(path)) {
+      this.log.write({
+        id: request.id,
+        accountId: principalOf(request)?.accountId ?? null,
+        endpoint: (request.routeOptions.url ?? path).slice(0, 64),
+        status,
+        credits: 0,
+        durationMs: Math.round(reply.elapsedTime),
+        errorCode: code,
+        createdAt: new Date(),
+      });
+    }
     void reply.status(status).send({ error: { code, message } });
   }
 

@@ -1,11 +1,9 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import type { Principal } from '#billing';
+import { parseQuery, serpSearchParamsSchema, type SerpSearchBody } from '#contracts';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
-import { CurrentPrincipal, RequestMeter } from '../http/principal.decorator.js';
-import { parseQuery } from '../http/query.js';
-import type { RequestOutcome } from '../http/request-context.js';
-import { serpSearchParamsSchema } from './serp-search.params.js';
-import { SerpSearchService, type SerpSearchBody } from './serp-search.service.js';
+import { CurrentPrincipal } from '../http/principal.js';
+import { SerpSearchService } from './serp-search.service.js';
 
 @Controller()
 @UseGuards(ApiKeyGuard)
@@ -13,7 +11,7 @@ export class SerpSearchController {
   constructor(private readonly service: SerpSearchService) {}
 
   @Get('serp-search')
-  search(@CurrentPrincipal() principal: Principal, @RequestMeter() meter: RequestOutcome, @Query() query: unknown): Promise<SerpSearchBody> {
-    return this.service.search(principal, parseQuery(serpSearchParamsSchema, query), meter);
+  search(@CurrentPrincipal() principal: Principal, @Query() query: unknown): Promise<SerpSearchBody> {
+    return this.service.search(principal, parseQuery(serpSearchParamsSchema, query));
   }
 }

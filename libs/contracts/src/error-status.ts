@@ -1,5 +1,5 @@
-/** The one place where error codes become HTTP statuses. */
-import { ErrorCode } from '#contracts';
+/** The one place where error codes become HTTP statuses (REST responses, the request log, MCP tool results). */
+import { ErrorCode } from './error-codes.js';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.UNAUTHORIZED]: 401,

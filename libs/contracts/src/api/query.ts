@@ -3,7 +3,8 @@
  * the parameter (400 INVALID_PARAMETER).
  */
 import { z } from 'zod';
-import { ErrorCode, TrawlError } from '#contracts';
+import { ErrorCode } from '../error-codes.js';
+import { TrawlError } from '../trawl-error.js';
 
 /** Spec booleans: exactly `true` or `false`. */
 export const queryBoolean = (name: string, fallback: boolean) =>

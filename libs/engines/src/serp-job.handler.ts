@@ -1,39 +1,43 @@
 /**
- * Runs one `/serp-search` job: build the engine's request, fetch it (through the proxy pool, rotating to another
- * proxy when the page is a captcha / consent / block page), parse it. A page that stays blocked, or an upstream
- * that fails, is an outcome value with UPSTREAM_BLOCKED / UPSTREAM_FAILED — never "zero results".
+ * Runs one `serp.search` job with the worker's engine: build the search engine's request, fetch it (through the
+ * proxy pool, rotating to another proxy when the page is a captcha / consent / block page), parse it. A page that
+ * stays blocked, or an upstream that fails, is an outcome value with UPSTREAM_BLOCKED / UPSTREAM_FAILED — never
+ * "zero results".
  */
-import { ErrorCode, TrawlError, type ProxyInfo, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '#contracts';
-import type { SerpEngine, UpstreamRequest } from './types.js';
+import { ErrorCode, TrawlError, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '#contracts';
+import type { SerpEngine } from '#serp';
+import type { PageEngine } from './page-engine.js';
 
-/** Fetches an upstream page as text, over plain HTTP or through a browser. */
-export interface UpstreamPageSource {
-  fetchPage(request: UpstreamRequest, proxy: ProxyInfo | null, timeoutMs: number): Promise<{ status: number; body: string }>;
-}
-
-export class SerpSearchRunner {
+export class SerpJobHandler {
   constructor(
-    private readonly engines: Record<string, SerpEngine>,
-    private readonly source: UpstreamPageSource,
+    private readonly searchEngines: Record<string, SerpEngine>,
+    private readonly engine: PageEngine,
     private readonly proxies: ProxyProvider | null,
     private readonly attempts: number,
   ) {}
 
-  async run(payload: SerpSearchPayload): Promise<SerpSearchResult> {
-    const engine = this.engines[payload.engine];
-    if (!engine?.buildSerpRequest || !engine.parseSerp) {
+  async handle(payload: SerpSearchPayload): Promise<SerpSearchResult> {
+    const searchEngine = this.searchEngines[payload.engine];
+    if (!searchEngine?.buildSerpRequest || !searchEngine.parseSerp) {
       return failure(ErrorCode.UPSTREAM_FAILED, `The ${payload.engine} engine is not configured for /serp-search`);
     }
-    const request = engine.buildSerpRequest(payload.query);
+    const request = searchEngine.buildSerpRequest(payload.query);
     const deadline = Date.now() + payload.timeoutMs;
     let last: SerpSearchResult = failure(ErrorCode.UPSTREAM_FAILED, 'The search engine could not be reached');
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
-      const proxy = this.proxies?.next(payload.query.gl) ?? null;
-      let page: { status: number; body: string };
+      let page: { status: number; html: string };
       try {
-        page = await this.source.fetchPage(request, proxy, remaining);
+        page = await this.engine.fetchPage({
+          url: request.url,
+          headers: request.headers,
+          timeoutMs: remaining,
+          device: payload.query.device ?? 'desktop',
+          acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
+          proxy: this.proxies?.next(payload.query.gl) ?? null,
+          target: 'upstream',
+        });
       } catch (error) {
         const e = TrawlError.from(error);
         last = failure(ErrorCode.UPSTREAM_FAILED, `The search engine could not be reached (${e.code})`);
@@ -48,7 +52,7 @@ export class SerpSearchRunner {
         last = failure(ErrorCode.UPSTREAM_FAILED, `The search engine answered HTTP ${page.status}`);
         continue;
       }
-      const parsed = engine.parseSerp(page.body, payload.query);
+      const parsed = searchEngine.parseSerp(page.html, payload.query);
       if (parsed.verdict.kind === 'blocked') {
         last = failure(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered with a ${parsed.verdict.reason.replace('_', ' ')} page`);
         continue;

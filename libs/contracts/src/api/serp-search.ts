@@ -1,6 +1,7 @@
 /** `GET /serp-search` parameters (spec §4.2), validated before anything is charged. */
 import { z } from 'zod';
-import { isCountryCode } from '#contracts';
+import { isCountryCode } from '../countries.js';
+import { SERP_TYPES, type SerpSearchResponseBody } from '../jobs.js';
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
   z
@@ -20,7 +21,6 @@ const integer = (name: string, min: number, max: number, fallback: number) =>
       return n;
     });
 
-export const SERP_TYPES = ['search', 'news', 'images', 'places', 'shopping'] as const;
 export const MAX_SERP_PAGE = 100;
 
 export const serpSearchParamsSchema = z.object({
@@ -77,3 +77,6 @@ export const serpSearchParamsSchema = z.object({
 });
 
 export type SerpSearchParams = z.output<typeof serpSearchParamsSchema>;
+
+/** The `/serp-search` body (§2.2): the echoed parameters plus the parsed page. */
+export type SerpSearchBody = { parameters: Record<string, string | number> } & SerpSearchResponseBody;

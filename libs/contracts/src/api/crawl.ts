@@ -1,7 +1,8 @@
 /** `GET /crawl` parameters (spec §4.4), validated before anything is charged. */
 import { z } from 'zod';
-import { isCountryCode } from '#contracts';
-import { queryBoolean } from '../http/query.js';
+import { isCountryCode } from '../countries.js';
+import type { PageMetadata } from '../formats.js';
+import { queryBoolean } from './query.js';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -57,7 +58,18 @@ export function crawlParamsSchema(maxUrls: number) {
     markdown: queryBoolean('markdown', true),
     screenshot: queryBoolean('screenshot', false),
     screenshot_full_page: queryBoolean('screenshot_full_page', false),
-  });
+  })
+    .transform((params, ctx) => {
+      // A full-page screenshot is a screenshot: asking for one is enough. Only a rendered page can be captured, so a
+      // screenshot without rendering is refused (400, nothing charged) instead of being silently dropped.
+      const screenshot = params.screenshot || params.screenshot_full_page;
+      if (screenshot && !params.render_js) {
+        const name = params.screenshot ? 'screenshot' : 'screenshot_full_page';
+        ctx.addIssue({ code: 'custom', path: [name], message: `${name} needs render_js=true (only a rendered page can be captured)` });
+        return z.NEVER;
+      }
+      return { ...params, screenshot };
+    });
 }
 
 export type CrawlParams = z.output<ReturnType<typeof crawlParamsSchema>>;
@@ -77,4 +89,23 @@ export function normaliseUrl(input: string): string | { error: string } {
   if (url.username || url.password) return { error: `"${shown}" must not carry credentials` };
   url.hash = '';
   return url.toString();
+}
+
+/** One crawled URL in the `/crawl` response (§2.4); `metadata` is Trawl's addition (title, author, … when present). */
+export interface CrawlResultItem {
+  url: string;
+  status_code?: number;
+  raw_html?: string;
+  enhanced_html?: string;
+  markdown?: string;
+  page_text?: string;
+  screenshot?: string;
+  metadata?: PageMetadata;
+  error?: string;
+}
+
+export interface CrawlResponse {
+  results: CrawlResultItem[];
+  credits: number;
+  successful_pages: number;
 }

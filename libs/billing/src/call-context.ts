@@ -1,0 +1,38 @@
+/**
+ * A call is one unit a user is charged for: a REST request, or one MCP `tools/call` (an MCP request or batch can
+ * hold several). Each call has its own context — who is calling, the call id (which is also its reservation id
+ * and its request-log row id), its deadline, and the meter the lifecycle fills in. Nothing about metering lives on
+ * the HTTP request.
+ */
+import type { Principal } from './auth.service.js';
+
+export interface CallMeter {
+  /** Credits held for the worst case. */
+  reserved: number;
+  /** Credits charged when the call settled. */
+  charged: number;
+  /** The error code the call ended with, if any. */
+  errorCode: string | null;
+}
+
+export interface CallContext {
+  readonly principal: Principal;
+  readonly callId: string;
+  /** Route or tool name, e.g. `/crawl` or `mcp:crawl`, for the request log. */
+  readonly endpoint: string;
+  /** Epoch ms by which the call's work must be done. */
+  readonly deadline: number;
+  readonly meter: CallMeter;
+}
+
+/** Errors that ended a metered call: their call already wrote its request-log row. */
+const METERED = new WeakSet<object>();
+
+export function markMetered(error: unknown): void {
+  if (typeof error === 'object' && error !== null) METERED.add(error);
+}
+
+/** Whether this error came out of a metered call (which logged itself). */
+export function wasMetered(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && METERED.has(error);
+}

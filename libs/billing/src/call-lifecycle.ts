@@ -1,0 +1,114 @@
+/**
+ * The metered part of every call, shared by all endpoints and MCP tools (ARCHITECTURE.md "Metering is per call"):
+ * start a new billing period if the last one ended, take a concurrency lease, reserve the worst-case cost, do the
+ * work, settle what it consumed, release the lease, write the call's request-log row. Failed work is refunded in
+ * full; a charge never exceeds the reservation. The log row is written whatever happens to the HTTP connection, so
+ * the ledger and the request log always agree.
+ */
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
+import type { RequestLogEntry } from '#db';
+import type { Clock } from '#platform/clock.js';
+import type { Principal } from './auth.service.js';
+import { markMetered, type CallContext } from './call-context.js';
+import type { Lease } from './concurrency-gate.js';
+
+export interface MeteredWork<T> {
+  /** The response body. */
+  body: T;
+  /** Credits consumed (clamped to the reservation). */
+  charge: number;
+}
+
+export interface MeteringPlan {
+  /** Route or tool name for the request log, e.g. `/crawl`. */
+  endpoint: string;
+  /** Worst-case cost, reserved up front. */
+  reserve: number;
+  /** Error when the balance does not cover `reserve`: INSUFFICIENT_CREDITS (402) on /serp-search, else CREDITS_EXHAUSTED (429). */
+  insufficient: typeof ErrorCode.INSUFFICIENT_CREDITS | typeof ErrorCode.CREDITS_EXHAUSTED;
+  /** The call's own deadline when shorter than the gateway's REQUEST_DEADLINE_MS. */
+  deadlineMs?: number;
+}
+
+/** The side effects the lifecycle needs, as narrow ports (the real ones are ConcurrencyGate, CreditService, …). */
+export interface LifecyclePorts {
+  gate: { acquire(accountId: string, limit: number): Promise<Lease | null> };
+  credits: {
+    reserve(accountId: string, callId: string, amount: number, insufficientCode: ErrorCode): Promise<void>;
+    settle(callId: string, reserved: number, charged: number): Promise<number>;
+    refund(callId: string, reason: string): Promise<void>;
+  };
+  periods: { resetPeriodIfEnded(accountId: string, now: Date): Promise<unknown> };
+  principals: { forgetAccount(accountId: string): void };
+  log: { write(entry: RequestLogEntry): void };
+  clock: Clock;
+}
+
+export class CallLifecycle {
+  constructor(
+    private readonly ports: LifecyclePorts,
+    /** REQUEST_DEADLINE_MS: the longest a call may run. */
+    private readonly deadlineMs: number,
+    private readonly newCallId: () => string = randomUUID,
+  ) {}
+
+  async run<T>(principal: Principal, plan: MeteringPlan, work: (call: CallContext) => Promise<MeteredWork<T>>): Promise<MeteredWork<T>> {
+    const { gate, credits, periods, principals, log, clock } = this.ports;
+    const startedAt = Date.now();
+    const call: CallContext = {
+      principal,
+      callId: this.newCallId(),
+      endpoint: plan.endpoint,
+      deadline: startedAt + Math.min(this.deadlineMs, plan.deadlineMs ?? Infinity),
+      meter: { reserved: 0, charged: 0, errorCode: null },
+    };
+    let status = 200;
+    try {
+      if (principal.periodEnd <= clock.now()) {
+        await periods.resetPeriodIfEnded(principal.accountId, clock.now());
+        principals.forgetAccount(principal.accountId);
+      }
+      const lease = await gate.acquire(principal.accountId, principal.concurrencyLimit);
+      if (!lease) {
+        throw new TrawlError(
+          ErrorCode.CONCURRENCY_LIMIT,
+          `Concurrent request limit reached (${principal.concurrencyLimit}). Please wait for other requests to finish.`,
+        );
+      }
+      try {
+        await credits.reserve(principal.accountId, call.callId, plan.reserve, plan.insufficient);
+        call.meter.reserved = Math.max(0, plan.reserve);
+        let outcome: MeteredWork<T>;
+        try {
+          outcome = await work(call);
+        } catch (error) {
+          await credits.refund(call.callId, 'request failed');
+          throw error;
+        }
+        const charge = Math.max(0, Math.min(outcome.charge, plan.reserve));
+        call.meter.charged = await credits.settle(call.callId, plan.reserve, charge);
+        return { body: outcome.body, charge: call.meter.charged };
+      } finally {
+        await lease.release().catch(() => undefined);
+      }
+    } catch (error) {
+      const code = error instanceof TrawlError ? error.code : ErrorCode.INTERNAL;
+      call.meter.errorCode = code;
+      status = httpStatusOf(code);
+      markMetered(error);
+      throw error;
+    } finally {
+      log.write({
+        id: call.callId,
+        accountId: principal.accountId,
+        endpoint: plan.endpoint.slice(0, 64),
+        status,
+        credits: call.meter.charged,
+        durationMs: Date.now() - startedAt,
+        errorCode: call.meter.errorCode,
+        createdAt: new Date(startedAt),
+      });
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * One headless Chromium pool per process. Chromium starts on the first rendered job, so a process that hosts the
+ * module but renders nothing never launches a browser.
+ */
+import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { ChromiumPool } from './chromium-pool.js';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: ChromiumPool,
+      inject: [TRAWL_CONFIG],
+      useFactory: (c: TrawlConfig) =>
+        new ChromiumPool({
+          executablePath: c.CHROMIUM_PATH,
+          maxContexts: c.WORKER_RENDER_CONCURRENCY,
+          pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER,
+          allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
+          minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
+        }),
+    },
+  ],
+  exports: [ChromiumPool],
+})
+export class BrowserModule implements OnApplicationShutdown {
+  constructor(private readonly pool: ChromiumPool) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The public API, one module per endpoint: parameter schemas (zod) with their query-string coercion, and the
+ * response types. REST validation, MCP tool inputs and the OpenAPI document all derive from these.
+ */
+export * from './query.js';
+export * from './crawl.js';
+export * from './serp-search.js';

@@ -1,0 +1,30 @@
+/** Headless Chromium from the process's render pool: one isolated context per job behind the SSRF guard proxy. */
+import type { AddressPolicy, PageRenderer } from '#browser';
+import { EngineId, engineRow } from './engine-table.js';
+import type { FetchedPage, PageEngine, PageRequest } from './page-engine.js';
+
+export class ChromiumEngine implements PageEngine {
+  readonly row = engineRow(EngineId.chromium);
+
+  constructor(
+    private readonly renderer: PageRenderer,
+    /** The address policy for operator-configured upstreams (private networks allowed, metadata never). */
+    private readonly upstreamPolicy: AddressPolicy,
+  ) {}
+
+  async fetchPage(request: PageRequest): Promise<FetchedPage> {
+    const rendered = await this.renderer.render({
+      url: request.url,
+      timeoutMs: request.timeoutMs,
+      device: request.device,
+      acceptLanguage: request.acceptLanguage,
+      proxy: request.proxy,
+      screenshot: request.screenshot ?? false,
+      ...(request.target === 'upstream' ? { addressPolicy: this.upstreamPolicy } : {}),
+    });
+    return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html, screenshot: rendered.screenshot };
+  }
+
+  /** The pool belongs to BrowserModule, which closes it. */
+  async close(): Promise<void> {}
+}

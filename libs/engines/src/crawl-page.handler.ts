@@ -1,0 +1,38 @@
+/**
+ * The one `crawl.page` job handler, shared by every worker kind: fetch the page with the worker's engine (through a
+ * proxy of the asked-for country, with a matching Accept-Language), then run the format pipeline. Expected failures
+ * (bad address, refused by the guard, oversize, unsupported content) are returned as values; faults a retry can
+ * fix (timeouts, resets, a crashed browser) are thrown so the queue retries them with backoff.
+ */
+import { TrawlError, type CrawlPagePayload, type CrawlPageResult, type ProxyProvider } from '#contracts';
+import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
+import { acceptLanguageForCountry, proxyForCountry } from '#fetch';
+import type { PageEngine } from './page-engine.js';
+
+export class CrawlPageHandler {
+  constructor(
+    private readonly engine: PageEngine,
+    private readonly proxies: ProxyProvider,
+    private readonly extraction: ExtractionPool,
+  ) {}
+
+  async handle(payload: CrawlPagePayload): Promise<CrawlPageResult> {
+    try {
+      const page = await this.engine.fetchPage({
+        url: payload.url,
+        timeoutMs: payload.timeoutMs,
+        device: payload.device,
+        acceptLanguage: acceptLanguageForCountry(payload.geolocation),
+        proxy: payload.geolocation ? proxyForCountry(this.proxies, payload.geolocation) : null,
+        screenshot: payload.screenshot ? (payload.screenshotFullPage ? 'full' : 'viewport') : false,
+        target: 'crawl',
+      });
+      return await toCrawlPageSuccess(payload, page, this.extraction);
+    } catch (error) {
+      if (error instanceof TrawlError && !error.retryable) {
+        return { ok: false, url: payload.url, error: error.toJSON() };
+      }
+      throw error;
+    }
+  }
+}

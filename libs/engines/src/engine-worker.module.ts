@@ -1,0 +1,87 @@
+/**
+ * A worker process's consumption of one engine's queue: the engine (built by its factory), the shared crawl-page
+ * handler and the SERP job handler over it, and the BullMQ consumer with its /health heartbeat. worker-http,
+ * worker-render and the standalone process are this module with a different engine id.
+ */
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { JobName, type ProxyProvider } from '#contracts';
+import { ExtractionModule, ExtractionPool } from '#extraction';
+import { FetchModule, PROXY_POOL } from '#fetch';
+import { REDIS, RedisModule } from '#platform';
+import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '#queue';
+import { enginesFromConfig } from '#serp/engines-from-config.js';
+import { CrawlPageHandler } from './crawl-page.handler.js';
+import { ENGINE_FACTORIES } from './engine-factories.js';
+import type { EngineId } from './engine-table.js';
+import type { PageEngine } from './page-engine.js';
+import { SerpJobHandler } from './serp-job.handler.js';
+
+export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
+const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
+
+@Module({})
+export class EngineWorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private consumer?: QueueConsumer;
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(PAGE_ENGINE) private readonly engine: PageEngine,
+    @Inject(CONCURRENCY) private readonly concurrency: number,
+    private readonly registry: WorkerRegistry,
+    private readonly crawl: CrawlPageHandler,
+    private readonly serp: SerpJobHandler,
+  ) {
+    this.logger = new Logger(engine.row.workerKind);
+  }
+
+  /** `withInfrastructure: false` when the host process (the standalone app) already provides config and Redis. */
+  static forRoot(config: TrawlConfig, engineId: EngineId, options: { withInfrastructure?: boolean } = {}): DynamicModule {
+    const factory = ENGINE_FACTORIES[engineId];
+    const infrastructure = options.withInfrastructure === false ? [] : [ConfigModule.forRoot(config), RedisModule];
+    return {
+      module: EngineWorkerModule,
+      imports: [...infrastructure, FetchModule, ExtractionModule, ...factory.imports],
+      providers: [
+        { provide: PAGE_ENGINE, inject: factory.inject, useFactory: factory.create },
+        { provide: CONCURRENCY, useValue: factory.concurrency(config) },
+        {
+          provide: CrawlPageHandler,
+          inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool],
+          useFactory: (engine: PageEngine, proxies: ProxyProvider, extraction: ExtractionPool) => new CrawlPageHandler(engine, proxies, extraction),
+        },
+        {
+          provide: SerpJobHandler,
+          inject: [PAGE_ENGINE, PROXY_POOL, TRAWL_CONFIG],
+          useFactory: (engine: PageEngine, proxies: ProxyProvider, c: TrawlConfig) =>
+            new SerpJobHandler(enginesFromConfig(c), engine, proxies, c.SERP_PROXY_ATTEMPTS),
+        },
+      ],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    this.consumer = startQueueConsumer({
+      redis: this.redis,
+      prefix: this.config.REDIS_PREFIX,
+      registry: this.registry,
+      kind: this.engine.row.workerKind,
+      queue: this.engine.row.queue,
+      handlers: {
+        [JobName.crawlPage]: (payload) => this.crawl.handle(payload),
+        [JobName.serpSearch]: (payload) => this.serp.handle(payload),
+      },
+      concurrency: this.concurrency,
+      lockMs: this.config.WORKER_LOCK_MS,
+      onError: (error) => this.logger.error({ err: error }, `${this.engine.row.workerKind} job fault`),
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.consumer?.close();
+    await this.engine.close();
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * libs/engines — the page-engine table (plain HTTP, headless Chromium; each a row with capabilities, a queue and one
+ * `fetchPage` method), the crawl-page and SERP job handlers every worker kind shares, and the worker module that
+ * hosts one engine's queue.
+ */
+export { ENGINE_TABLE, EngineId, engineRow, selectEngine, type EngineCapabilities, type EngineNeeds, type EngineRow } from './engine-table.js';
+export type { FetchedPage, PageEngine, PageRequest } from './page-engine.js';
+export { HttpEngine, type HttpEngineLimits } from './http-engine.js';
+export { ChromiumEngine } from './chromium-engine.js';
+export { ENGINE_FACTORIES, type EngineFactory } from './engine-factories.js';
+export { CrawlPageHandler } from './crawl-page.handler.js';
+export { SerpJobHandler } from './serp-job.handler.js';
+export { EngineWorkerModule, PAGE_ENGINE } from './engine-worker.module.js';

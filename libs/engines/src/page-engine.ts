@@ -1,0 +1,35 @@
+/** The one method every engine implements: fetch (or render) a page and hand back its HTML. */
+import type { DeviceKind, ProxyInfo } from '#contracts';
+import type { EngineRow } from './engine-table.js';
+
+export interface PageRequest {
+  url: string;
+  /** Budget for this fetch: connecting, redirects, rendering, capture. */
+  timeoutMs: number;
+  device: DeviceKind;
+  acceptLanguage: string;
+  proxy: ProxyInfo | null;
+  /** Extra request headers (search-engine upstreams send their own). */
+  headers?: Record<string, string>;
+  screenshot?: false | 'viewport' | 'full';
+  /**
+   * `crawl`: a user's URL, under the SSRF guard as configured. `upstream`: an operator-configured search engine,
+   * which may sit on a private network (a self-hosted SearXNG); metadata and link-local addresses stay refused.
+   */
+  target: 'crawl' | 'upstream';
+}
+
+export interface FetchedPage {
+  finalUrl: string;
+  status: number;
+  html: string;
+  /** Base64 PNG when a screenshot was asked for. */
+  screenshot?: string;
+}
+
+export interface PageEngine {
+  readonly row: EngineRow;
+  /** Expected outcomes are values; failures are TrawlErrors (transient ones are retried by the queue). */
+  fetchPage(request: PageRequest): Promise<FetchedPage>;
+  close(): Promise<void>;
+}
