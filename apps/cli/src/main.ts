@@ -9,6 +9,7 @@ import { loadConfig } from '#config';
 import { migrate } from '#db';
 import { runExtractCommand } from '#extraction/cli/extract-command.js';
 import { runSerpParseCommand } from '#serp/cli/serp-parse-command.js';
+import { runMapsParseCommand } from '#serp/cli/maps-parse-command.js';
 import { ensureLocalServices } from '#platform';
 import { createRedis } from '#queue';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
@@ -23,6 +24,7 @@ Tools:
   migrate                                                            apply database migrations
   extract <file-or-url> [--format markdown|enhanced_html|page_text|json] [--converter mdream|turndown]
   serp:parse --engine google|bing|duckduckgo [--type news|images|places|shopping] <file.html[.gz]>
+  maps:parse --provider google|osm [--place-id ID] [--cid N] <payload-file[.gz]>
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -33,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'extract') return runExtractCommand(args, io);
   if (command === 'serp:parse') return runSerpParseCommand(args, io);
+  if (command === 'maps:parse') return runMapsParseCommand(args, io);
   const isAccounts = (ACCOUNT_COMMANDS as readonly string[]).includes(command);
   if (!isAccounts && command !== 'migrate') {
     io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
