@@ -1,0 +1,162 @@
+/**
+ * Bing's blocks around the organic results (UPSTREAMS.md A "Rich blocks", zoekplaatje's taxonomy): related searches,
+ * the right-rail entity panel (`#b_context .b_entityTP`, `.lite-entcard-blk`), people-also-ask (`.df_alsoAsk`),
+ * the answer box (`#d_ans`, `GenericMicroAnswer`, `.b_focusTextLarge`), the Copilot answer (`#b_wpt_creator`), and
+ * the pagination state (`.sb_count` range, `a.sb_pagN`).
+ */
+import {
+  attr, closest, findAll, findFirst, hasAnyClass, hasClass, textOf, type Element, type SerpDom,
+} from '../dom/serp-dom.js';
+import type { AiAnswer, DirectAnswer, QuestionAnswer, SearchPagination, Sidebar } from '../types.js';
+import { sourceOf, uniqueTexts } from '../web/search-page.js';
+import { hostOf, unwrapBingLink } from '../util/urls.js';
+
+const external = (href: string): string => {
+  const link = unwrapBingLink(href);
+  return /^https?:\/\//i.test(link) && !/(^|\.)bing\.com$/.test(hostOf(link)) ? link : '';
+};
+
+/** `/search?q=…` links of Bing's related-search boxes (in the results column, the right rail, or the footer). */
+export function parseBingRelated(dom: SerpDom): string[] {
+  const boxes: Element[] = [
+    ...dom.byClass('b_rs'), ...dom.byClass('b_rrsr'), ...dom.byClass('richrswrapper'),
+    ...['brsv3', 'relatedSearchesLGWContainer', 'inline_rs'].map((id) => dom.byId(id)).filter((e): e is Element => !!e),
+  ];
+  // The 2015 markup puts them in a plain `li.b_ans` of the right rail; their links carry FORM=R5FD….
+  for (const a of dom.byTag('a')) if (/[?&]FORM=R5FD/i.test(attr(a, 'href')) && a.parent) boxes.push(closest(a, (e) => e.name === 'ul') ?? a);
+  const out: string[] = [];
+  for (const box of boxes) {
+    const anchors = box.name === 'a' ? [box] : findAll(box, (e) => e.name === 'a');
+    for (const a of anchors) {
+      if (!/[?&]q=/.test(attr(a, 'href'))) continue;
+      const label = findFirst(a, (e) => hasAnyClass(e, ['b_suggestionText', 'suggestion_text']));
+      out.push(textOf(label ?? a));
+    }
+  }
+  return uniqueTexts(out);
+}
+
+/** `Label: value` facts of an entity panel (`.b_factrow`, `.b_vlist2col` items). */
+function entityFacts(panel: Element): Record<string, string> {
+  const facts: Record<string, string> = {};
+  for (const row of findAll(panel, (e) => (e.name === 'li' || e.name === 'div') && hasClass(e, 'b_factrow') || e.name === 'li' && !!closest(e, (x) => hasClass(x, 'b_vlist2col'), panel))) {
+    const text = textOf(row);
+    const m = /^([^:]{2,40}):\s*(.+)$/.exec(text);
+    if (m && !(m[1] in facts)) facts[m[1].trim()] = m[2].trim();
+  }
+  return facts;
+}
+
+/** The knowledge panel of the right rail; null when the page has none. */
+export function parseBingSidebar(dom: SerpDom): Sidebar | null {
+  const context = dom.byId('b_context');
+  const panel = dom.byClass('b_entityTP')[0] ?? dom.byClass('lite-entcard-blk')[0] ?? (context && findFirst(context, (e) => hasClass(e, 'b_entityTitle'))?.parent);
+  if (!panel || !(panel.type === 'tag')) return null;
+  const titleEl = findFirst(panel, (e) => hasAnyClass(e, ['b_entityTitle', 'lite-entcard-title']) || e.name === 'h2');
+  const title = textOf(titleEl);
+  if (!title) return null;
+  const type = textOf(findFirst(panel, (e) => hasAnyClass(e, ['b_entitySubTitle', 'lite-entcard-subtitle'])));
+  // The description is cut with "…" and a "more" toggle; the full text sits in a hidden sibling.
+  const snippetEl = findFirst(panel, (e) => hasAnyClass(e, ['b_snippet', 'lite-entcard-desc']));
+  const full = snippetEl && findFirst(snippetEl, (e) => hasClass(e, 'b_hide'));
+  const description = textOf(full ?? snippetEl, (e) => hasAnyClass(e, ['expansionAccessibilityText', 'b_mopexpref', 'sml']));
+  // "… See more on IMDb": the link text names the description's source.
+  const more = /\s*See more on (.{2,40})$/.exec(description);
+  const sidebar: Sidebar = { title, type, description: more ? description.slice(0, more.index) : description, attributes: entityFacts(panel) };
+  if (more) sidebar.source = more[1].trim();
+  const links = findAll(panel, (e) => e.name === 'a').map((a) => ({ a, href: external(attr(a, 'href')) })).filter((x) => x.href);
+  const official = links.find((x) => !closest(x.a, (e) => hasClass(e, 'infoCardIcons'), panel)) ?? links[0];
+  if (official) sidebar.link = official.href;
+  const wiki = links.find((x) => /wikipedia\.org$/.test(hostOf(x.href)));
+  if (wiki && description && !sidebar.source) sidebar.source = 'Wikipedia';
+  return sidebar;
+}
+
+/** People-also-ask cards: the question, and the quoted answer and its source when the card carries them. */
+export function parseBingQuestions(dom: SerpDom): QuestionAnswer[] {
+  const out: QuestionAnswer[] = [];
+  const seen = new Set<string>();
+  const cards = [...dom.byClass('df_alsoAsk'), ...dom.byClass('df_alsoAskCard')].sort((a, b) => dom.order(a) - dom.order(b));
+  for (const card of cards) {
+    if (cards.some((c) => c !== card && closest(card, (e) => e === c))) continue;
+    const qEl = findFirst(card, (e) => hasAnyClass(e, ['df_qntext', 'b_expansion_text']));
+    const question = textOf(qEl);
+    if (!question || seen.has(question)) continue;
+    seen.add(question);
+    const item: QuestionAnswer = { question };
+    const body = findFirst(card, (e) => hasAnyClass(e, ['rwrl', 'df_alsocon']));
+    const snippet = body && textOf(body, (e) => hasAnyClass(e, ['rwrl_cred', 'df_rq', 'b_footnote']));
+    if (snippet) item.snippet = snippet;
+    const cred = findFirst(card, (e) => hasAnyClass(e, ['rwrl_cred', 'b_footnote']) || e.name === 'cite');
+    const href = cred && findFirst(cred, (e) => e.name === 'a');
+    const link = href ? external(attr(href, 'href')) : findAll(card, (e) => e.name === 'a').map((a) => external(attr(a, 'href'))).find(Boolean);
+    if (link) item.link = link;
+    out.push(item);
+  }
+  return out;
+}
+
+/** The answer box above the results: featured snippet, calculator, conversion, weather, definition. */
+export function parseBingDirectAnswer(dom: SerpDom): DirectAnswer | null {
+  const box = dom.byId('d_ans') ?? dom.withAttr('data-key').find((e) => /MicroAnswer|Calculator|Weather|Conversion/i.test(attr(e, 'data-key')))
+    ?? dom.byClass('b_focusTextLarge')[0] ?? dom.byClass('b_focusTextMedium')[0];
+  if (!box) return null;
+  const scope = box.name === 'div' && !hasAnyClass(box, ['b_focusTextLarge', 'b_focusTextMedium']) ? box : closest(box, (e) => hasClass(e, 'b_ans')) ?? box;
+  if (closest(scope, (e) => hasAnyClass(e, ['b_ad', 'b_algo']) || e.attribs.id === 'b_context')) return null;
+  const focus = findFirst(scope, (e) => hasAnyClass(e, ['b_focusTextLarge', 'b_focusTextMedium', 'df_da', 'b_focusTextSmall']));
+  const con = findFirst(scope, (e) => hasAnyClass(e, ['df_con', 'rwrl']));
+  const skip = (e: Element) => hasAnyClass(e, ['b_footnote', 'rwrl_cred', 'b_attribution']) || e.name === 'cite' || e.name === 'h2';
+  const answer = textOf(focus, skip) || textOf(con, skip) || textOf(scope, skip);
+  if (!answer) return null;
+  const out: DirectAnswer = { answer };
+  const label = textOf(findFirst(scope, (e) => hasAnyClass(e, ['b_focusLabel', 'b_secondaryFocus'])));
+  const snippet = focus && con ? textOf(con, skip) : label;
+  if (snippet && snippet !== answer) out.snippet = snippet;
+  const a = findAll(scope, (e) => e.name === 'a').map((x) => external(attr(x, 'href'))).find(Boolean);
+  if (a) {
+    out.link = a;
+    out.source = sourceOf(a, textOf(findFirst(scope, (e) => hasClass(e, 'tptt'))) || undefined);
+  }
+  return out;
+}
+
+/** Copilot's answer: the container holding `#b_wpt_creator`, with the pages it cites. */
+export function parseBingAiAnswer(dom: SerpDom): AiAnswer | null {
+  const creator = dom.byId('b_wpt_creator');
+  if (!creator) return null;
+  const box = closest(creator, (e) => hasAnyClass(e, ['b_wpt_bl', 'b_ans']) || e.name === 'li') ?? creator;
+  const answer = textOf(box, (e) => e.attribs.id === 'b_wpt_creator' || hasAnyClass(e, ['b_footnote', 'b_attribution']) || e.name === 'cite' || e.name === 'button');
+  if (!answer) return null;
+  const sources = findAll(box, (e) => e.name === 'a').map((a) => ({ title: textOf(a) || attr(a, 'title'), link: external(attr(a, 'href')) }))
+    .filter((s, i, all) => s.link && all.findIndex((x) => x.link === s.link) === i);
+  return { answer, sources };
+}
+
+/** `"11-20 of 1,230,000 results"` → 10 (0-based offset); null without a range. */
+export function bingRangeOffset(countText: string): number | null {
+  const m = /^\s*(\d[\d.,\s\u00a0\u202f]*?)\s*[-–]\s*\d/.exec(countText);
+  if (!m) return null;
+  const n = Number(m[1].replace(/[^\d]/g, ''));
+  return Number.isFinite(n) && n >= 1 ? n - 1 : null;
+}
+
+/** Where the page sits: the `.sb_count` range, else page 1 when the pager marks "1" as current; a next link. */
+export function parseBingPagination(dom: SerpDom): SearchPagination {
+  const countText = textOf(dom.byClass('sb_count')[0]);
+  let offset = bingRangeOffset(countText);
+  if (offset === null) {
+    const current = textOf(dom.byClass('sb_pagS')[0]);
+    if (current === '1' || !current && !dom.byClass('sb_pagP').length && countText) offset = 0;
+  }
+  const next = dom.byClass('sb_pagN').find((a) => attr(a, 'href'));
+  const pagination: SearchPagination = { offset, hasNext: !!next };
+  const first = next && /[?&]first=(\d+)/.exec(attr(next, 'href'));
+  if (first) pagination.nextParams = { first: first[1] };
+  return pagination;
+}
+
+/** The result count exactly as printed, without the "11-20 of" range in front. */
+export function bingTotalResults(dom: SerpDom): string {
+  const text = textOf(dom.byClass('sb_count')[0]);
+  return text.replace(/^\s*\d[\d.,\s\u00a0\u202f]*[-–]\s*\d[\d.,\s\u00a0\u202f]*\s+\S+\s+/, '').trim();
+}
