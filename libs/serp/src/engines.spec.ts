@@ -38,10 +38,10 @@ describe('request builders', () => {
     expect(r?.headers['user-agent']).toBe(DEVICE_PROFILES.desktop.userAgent);
   });
 
-  it('DuckDuckGo: the HTML endpoint with a kl region and an s offset', () => {
+  it('DuckDuckGo: the HTML endpoint with a kl region and s/dc offsets (more cases in duckduckgo/duckduckgo-request.spec.ts)', () => {
     const url = new URL(engines.duckduckgo.buildWebRequest?.({ query: 'x', page: 2, setLang: 'de', cc: 'DE' }).url ?? '');
     expect(url.pathname).toBe('/html/');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ q: 'x', kl: 'de-de', s: '30' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ q: 'x', kl: 'de-de', s: '10', dc: '11' });
   });
 
   it('SearXNG: format=json, language, pageno, category and time range under the instance path', () => {
