@@ -48,6 +48,29 @@ describe('Bing /search page', () => {
     expect(Object.keys(plain).sort()).toEqual(['related_queries', 'search_results', 'total_results']);
   });
 
+  it('2026 Copilot layout: the promoted rank-1 card, the generated answer with its citations, dates from news_dt', () => {
+    const ck = (url: string) => `https://www.bing.com/ck/a?!&amp;&amp;p=x&amp;u=a1${Buffer.from(url).toString('base64url')}&amp;ntb=1`;
+    const promoted = `<ol id="b_topw" class="b_results_eml"><div class="b_wpt_bl"><div class="b_tpcn"><a class="tilk" href="${ck('https://www.pcmag.example/best')}">
+      <div class="tptxt"><div class="tptt">pcmag.example</div></div></a></div><h2><a href="${ck('https://www.pcmag.example/best')}">Best laptops | PCMag</a></h2>
+      <div class="b_caption"><p class="b_lineclamp2"><span class="news_dt">1. Aug. 2026</span> · Our picks …</p></div></div>
+      <div class="b_wpt_bl"><div class="mma_acf_label_container"><span class="mma_badge_slug">Gesponsert</span></div>
+      <h2><a href="https://www.bing.com/aclk?ld=x&amp;u=aHR0cHM6Ly9hZC5leGFtcGxlLw">Sponsored card</a></h2></div>
+      <div class="b_wpt_bl"><a class="mc_vtvc_link" href="${ck('https://video.example/v')}">Video</a></div></ol>`;
+    const generated = `<li class="b_ans b_top"><h2>The top laptops of 2026 include the MacBook Air.</h2><h2>Top picks</h2>
+      <div class="answer_container"><a class="md_citlink" aria-label="Quellen: Forbes" href="${ck('https://www.forbes.example/best-laptop/')}">Forbes</a>
+      <a class="md_citlink" href="${ck('https://www.pcwelt.example/test.html')}">www.pcwelt.example</a></div></li>`;
+    const { page } = parseBingSearchPage(promoted + serp(generated), { page: 2 });
+    expect(page?.search_results[0]).toEqual({
+      title: 'Best laptops | PCMag', link: 'https://www.pcmag.example/best', date: '1. Aug. 2026', snippet: 'Our picks …', source: 'pcmag.example',
+    });
+    expect(page?.search_results.map((r) => r.title)).toEqual(['Best laptops | PCMag', 'Result 1', 'Result 2']);
+    expect(page?.ai_answer).toEqual({
+      answer: 'The top laptops of 2026 include the MacBook Air. Top picks',
+      sources: [{ title: 'Forbes', link: 'https://www.forbes.example/best-laptop/' }, { title: 'www.pcwelt.example', link: 'https://www.pcwelt.example/test.html' }],
+    });
+    expect(page?.direct_answer).toBeUndefined();
+  });
+
   it('leaves ads out (b_ad blocks and aclick links)', () => {
     const ads = '<li class="b_ad"><ul><li class="b_algo"><h2><a href="https://ad.example/">Ad</a></h2></li></ul></li>'
       + '<li class="b_algo"><h2><a href="https://www.bing.com/aclick?ld=1&u=x">Ad 2</a></h2></li>';

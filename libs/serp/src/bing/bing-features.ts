@@ -120,15 +120,26 @@ export function parseBingDirectAnswer(dom: SerpDom): DirectAnswer | null {
   return out;
 }
 
-/** Copilot's answer: the container holding `#b_wpt_creator`, with the pages it cites. */
+/**
+ * The generative answer: Copilot's container holding `#b_wpt_creator` (zoekplaatje), or the generated prose box
+ * (`li.b_ans.b_top` in 2026 captures) recognised by its numbered citation links `a.md_citlink`. Citations are the
+ * sources, not part of the text.
+ */
 export function parseBingAiAnswer(dom: SerpDom): AiAnswer | null {
   const creator = dom.byId('b_wpt_creator');
-  if (!creator) return null;
-  const box = closest(creator, (e) => hasAnyClass(e, ['b_wpt_bl', 'b_ans']) || e.name === 'li') ?? creator;
-  const answer = textOf(box, (e) => e.attribs.id === 'b_wpt_creator' || hasAnyClass(e, ['b_footnote', 'b_attribution']) || e.name === 'cite' || e.name === 'button');
+  const citation = dom.byClass('md_citlink').find((a) => !closest(a, (e) => hasAnyClass(e, ['b_algo', 'b_ad']) || e.attribs.id === 'b_context'));
+  const anchor = creator ?? citation;
+  if (!anchor) return null;
+  const box = closest(anchor, (e) => creator ? hasAnyClass(e, ['b_wpt_bl', 'b_ans']) || e.name === 'li' : hasClass(e, 'b_ans') || e.name === 'li') ?? anchor;
+  const skip = (e: Element) => e.attribs.id === 'b_wpt_creator' || hasAnyClass(e, ['md_citlink', 'b_footnote', 'b_attribution']) || ['cite', 'button', 'sup'].includes(e.name);
+  const answer = textOf(box, skip);
   if (!answer) return null;
-  const sources = findAll(box, (e) => e.name === 'a').map((a) => ({ title: textOf(a) || attr(a, 'title'), link: external(attr(a, 'href')) }))
-    .filter((s, i, all) => s.link && all.findIndex((x) => x.link === s.link) === i);
+  const cited = findAll(box, (e) => e.name === 'a' && hasClass(e, 'md_citlink'));
+  const anchors = cited.length ? cited : findAll(box, (e) => e.name === 'a');
+  const sources = anchors.map((a) => ({
+    title: textOf(a) || attr(a, 'aria-label').replace(/^[^:]{1,20}:\s*/, '') || attr(a, 'title'),
+    link: external(attr(a, 'href')),
+  })).filter((x, i, all) => x.link && all.findIndex((y) => y.link === x.link) === i);
   return { answer, sources };
 }
 
