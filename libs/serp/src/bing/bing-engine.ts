@@ -6,13 +6,13 @@
 import {
   attr, closest, findAll, findFirst, hasAnyClass, hasClass, loadDom, textOf, type Element, type SerpDom,
 } from '../dom/serp-dom.js';
-import type { OrganicResult, ParsedSearchPage, SerpEngine, UpstreamResponseMeta, WebQuery } from '../types.js';
+import type { OrganicResult, ParsedSearchPage, SerpEngine, Sidebar, UpstreamResponseMeta, WebQuery } from '../types.js';
 import { splitLeadingDate } from '../util/dates.js';
 import { normalizeUrl, unwrapBingLink } from '../util/urls.js';
 import { searchPageVerdict } from '../web/page-verdict.js';
 import { NO_PAGINATION, buildSearchPage, toLegacyWebPage, toSearchResult } from '../web/search-page.js';
 import {
-  bingTotalResults, parseBingAiAnswer, parseBingDirectAnswer, parseBingPagination, parseBingQuestions, parseBingRelated, parseBingSidebar,
+  bingTotalResults, parseBingAiAnswer, parseBingDirectAnswer, parseBingLocalResults, parseBingPagination, parseBingQuestions, parseBingRelated, parseBingSidebar,
 } from './bing-features.js';
 import { bingCount, bingOffset, buildBingWebRequest, type BingEngineOptions } from './bing-request.js';
 
@@ -96,6 +96,13 @@ export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] 
   return out;
 }
 
+/** The knowledge panel with the local pack attached, or a panel made of the local pack alone. */
+function withLocalResults(panel: Sidebar | null, local: ReturnType<typeof parseBingLocalResults>): Sidebar | null {
+  if (!local) return panel;
+  if (panel) return { ...panel, local_results: local.places };
+  return { title: local.heading, type: 'local_results', description: '', attributes: {}, local_results: local.places };
+}
+
 /** A Bing result page as the `/search` page object, with its verdict and pagination facts. Never throws. */
 export function parseBingSearchPage(body: string, q: Pick<WebQuery, 'page' | 'count'>, meta?: UpstreamResponseMeta): ParsedSearchPage {
   let dom: SerpDom;
@@ -114,7 +121,7 @@ export function parseBingSearchPage(body: string, q: Pick<WebQuery, 'page' | 'co
     related_queries: parseBingRelated(dom),
     ai_answer: parseBingAiAnswer(dom),
     questions_answers: parseBingQuestions(dom),
-    sidebar: parseBingSidebar(dom),
+    sidebar: withLocalResults(parseBingSidebar(dom), parseBingLocalResults(dom)),
     direct_answer: parseBingDirectAnswer(dom),
   });
   return { verdict, page, pagination };

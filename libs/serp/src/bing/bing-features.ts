@@ -7,7 +7,7 @@
 import {
   attr, closest, findAll, findFirst, hasAnyClass, hasClass, textOf, type Element, type SerpDom,
 } from '../dom/serp-dom.js';
-import type { AiAnswer, DirectAnswer, QuestionAnswer, SearchPagination, Sidebar } from '../types.js';
+import type { AiAnswer, DirectAnswer, LocalResult, QuestionAnswer, SearchPagination, Sidebar } from '../types.js';
 import { sourceOf, uniqueTexts } from '../web/search-page.js';
 import { hostOf, unwrapBingLink } from '../util/urls.js';
 
@@ -70,6 +70,37 @@ export function parseBingSidebar(dom: SerpDom): Sidebar | null {
   const wiki = links.find((x) => /wikipedia\.org$/.test(hostOf(x.href)));
   if (wiki && description && !sidebar.source) sidebar.source = 'Wikipedia';
   return sidebar;
+}
+
+/** Stars of a rating row: full `sw_st` and half `sw_sth` icons ("4.5"); '' without icons. */
+function starRating(row: Element): string {
+  const full = findAll(row, (e) => hasClass(e, 'sw_st')).length;
+  const half = findAll(row, (e) => hasClass(e, 'sw_sth')).length;
+  return full + half ? String(full + half / 2) : '';
+}
+
+/** The local pack (map answer): one card per place (`.lc_content`), with its rating, address and phone. */
+export function parseBingLocalResults(dom: SerpDom): { heading: string; places: LocalResult[] } | null {
+  const places: LocalResult[] = [];
+  for (const card of dom.byClass('lc_content')) {
+    if (closest(card, (e) => hasAnyClass(e, ['b_ad', 'b_algo']))) continue;
+    const title = textOf(findFirst(card, (e) => e.name === 'h2' || hasClass(e, 'lc_title')));
+    if (!title || places.some((p) => p.title === title)) continue;
+    const place: LocalResult = { title };
+    const rows = findAll(card, (e) => hasClass(e, 'b_factrow'));
+    const rating = rows.map(starRating).find(Boolean);
+    if (rating) place.rating = rating;
+    const address = findAll(card, (e) => e.name === 'span' && /\d.*,|,.*\d/.test(attr(e, 'title'))).map((e) => attr(e, 'title'))[0];
+    if (address) place.address = address;
+    const phone = rows.map((r) => /(?:\+\d[\d\s().-]{6,}\d|\(\d{3}\)\s?\d{3}-\d{4})/.exec(textOf(r))?.[0]).find(Boolean);
+    if (phone) place.phone = phone;
+    const link = findAll(card, (e) => e.name === 'a').map((a) => external(attr(a, 'href'))).find(Boolean);
+    if (link) place.link = link;
+    places.push(place);
+  }
+  if (!places.length) return null;
+  const map = dom.byId('lMapContainer');
+  return { heading: textOf(map && findFirst(map, (e) => e.name === 'h2')), places };
 }
 
 /** People-also-ask cards: the question, and the quoted answer and its source when the card carries them. */

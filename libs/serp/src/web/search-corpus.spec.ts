@@ -35,7 +35,7 @@ const BING_PINNED: Record<string, [number, number, number, string | null, number
   'zlurad-serp-parser/nojs-2021/html/bing50-nojs.html.gz': [32, 0, 0, 'Bing', 0],
   'zlurad-serp-parser/nojs-2021/html/coffee-nojs.html.gz': [4, 8, 4, 'Coffee', 0],
   'zlurad-serp-parser/nojs-2021/html/domain-nojs.html.gz': [4, 8, 0, 'Domain Group', 0],
-  'zlurad-serp-parser/nojs-2021/html/hotels-nojs.html.gz': [4, 0, 4, null, 0],
+  'zlurad-serp-parser/nojs-2021/html/hotels-nojs.html.gz': [4, 0, 4, 'Hotels Nyc', 0],
   'zlurad-serp-parser/nojs-2021/html/matrix-nojs.html.gz': [5, 8, 0, 'The Matrix', 0],
 };
 
@@ -64,6 +64,15 @@ describeCorpus('/search page objects on the corpus', () => {
     const coffee = bing('zlurad-serp-parser/nojs-2021/html/coffee-nojs.html.gz').page;
     expect(coffee?.questions_answers?.[0]).toEqual(expect.objectContaining({ question: 'What is coffee coffee?', link: 'https://en.wikipedia.org/wiki/coffee_(drink)' }));
     expect(coffee?.sidebar).toEqual(expect.objectContaining({ type: 'Drink', link: 'http://en.wikipedia.org/wiki/Coffee', source: 'Wikipedia' }));
+  });
+
+  it('Bing: the local pack as sidebar.local_results, names and ratings as in the reference parse', () => {
+    const ref = JSON.parse(readPage(path.join(corpus, 'bing/zlurad-serp-parser/nojs-2021/reference-parse/hotels-nojs.serp-parser-HEAD-70dafd8.json'))) as {
+      hotels: { hotels: Array<{ name: string; rating: number }> };
+    };
+    const local = bing('zlurad-serp-parser/nojs-2021/html/hotels-nojs.html.gz').page?.sidebar?.local_results ?? [];
+    expect(local.map((p) => [p.title, Number(p.rating)])).toEqual(ref.hotels.hotels.map((h) => [h.name, h.rating]));
+    expect(local[0].address).toBe('226 W 52nd St, New York, NY 10019');
   });
 
   it('DuckDuckGo: every page with all its organic results (hand-counted), blocks and pagination', () => {
