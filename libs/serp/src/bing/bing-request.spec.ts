@@ -22,6 +22,12 @@ describe('Bing request builder', () => {
     expect(r.headers['accept-language']).toBe('de-AT,de;q=0.9,en;q=0.8');
   });
 
+  it('a language tag with a region (pt-BR) names the market when cc is absent', () => {
+    const { r, params } = build({ query: 'q', page: 1, setLang: 'pt-BR' });
+    expect(params).toEqual({ q: 'q', setlang: 'pt', mkt: 'pt-BR' });
+    expect(r.headers['accept-language']).toBe('pt-BR,pt;q=0.9,en;q=0.8');
+  });
+
   it('country alone: cc, and Accept-Language in the country\'s main language', () => {
     const { r, params } = build({ query: 'q', page: 1, cc: 'fr' });
     expect(params).toEqual({ q: 'q', cc: 'FR' });

@@ -23,8 +23,9 @@ export function bingOffset(page: number, count: number): number {
 
 export function buildBingWebRequest(opts: BingEngineOptions, q: WebQuery): UpstreamRequest {
   const url = new URL('search', opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
-  const lang = q.setLang?.toLowerCase().split(/[-_]/)[0];
-  const cc = q.cc?.toUpperCase();
+  const [lang, region] = (q.setLang?.toLowerCase().split(/[-_]/) ?? []) as Array<string | undefined>;
+  // `setLang=pt-BR` without `cc` names the market too.
+  const cc = q.cc?.toUpperCase() ?? (region && /^[a-z]{2}$/.test(region) ? region.toUpperCase() : undefined);
   const page = Math.max(q.page, 1);
   const count = bingCount(q);
   url.searchParams.set('q', q.query);

@@ -14,6 +14,7 @@ describe('DuckDuckGo request builder', () => {
     expect(duckDuckGoRegion('jp', 'ja')).toBe('jp-jp');
     expect(duckDuckGoRegion(undefined, 'de')).toBe('wt-wt');
     expect(duckDuckGoRegion('zz')).toBe('wt-wt');
+    expect(params(buildDuckDuckGoWebRequest(base, { query: 'q', page: 1, setLang: 'pt-BR' }).url).kl).toBe('br-pt');
   });
 
   it('page 1: GET html/ with q, b and kl; Referer and same-origin fetch headers; locale in Accept-Language', () => {

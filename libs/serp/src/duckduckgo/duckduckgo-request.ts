@@ -50,8 +50,9 @@ export function buildDuckDuckGoWebRequest(opts: DuckDuckGoEngineOptions, q: WebQ
   const base = opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`;
   const url = new URL('html/', base);
   const page = Math.max(q.page, 1);
-  const lang = q.setLang?.toLowerCase().split(/[-_]/)[0];
-  const cc = q.cc?.toUpperCase();
+  const [lang, region] = (q.setLang?.toLowerCase().split(/[-_]/) ?? []) as Array<string | undefined>;
+  // `setLang=pt-BR` without `cc` names the market too.
+  const cc = q.cc?.toUpperCase() ?? (region && /^[a-z]{2}$/.test(region) ? region.toUpperCase() : undefined);
   const form = new URLSearchParams();
   if (page === 1) {
     form.set('q', q.query);
