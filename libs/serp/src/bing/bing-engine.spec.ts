@@ -17,6 +17,9 @@ describe('Bing /search page', () => {
     expect(page?.total_results).toBe('1,230,000 results');
     expect(bingRangeOffset('1-10 of 5 results')).toBe(0);
     expect(bingRangeOffset('5 results')).toBeNull();
+    // Without a range: the next link's first= minus this page's results.
+    const noRange = serp('').replace('11-20 of 1,230,000 results', 'Page 2 of 1,230,000 results');
+    expect(parseBingSearchPage(noRange, { page: 2 }).pagination.offset).toBe(18);
   });
 
   it('parses the answer box, Copilot answer, people-also-ask and knowledge panel; absent blocks are absent', () => {

@@ -111,8 +111,10 @@ export function parseBingSearchPage(body: string, q: Pick<WebQuery, 'page' | 'co
   } catch {
     return { verdict: searchPageVerdict('bing', body, 0, undefined, meta), pagination: NO_PAGINATION };
   }
-  const pagination = parseBingPagination(dom);
-  const organic = parseBingOrganic(dom, pagination.offset ?? bingOffset(q.page, bingCount(q)));
+  const organic = parseBingOrganic(dom);
+  const pagination = parseBingPagination(dom, organic.length);
+  const offset = pagination.offset ?? bingOffset(q.page, bingCount(q));
+  organic.forEach((r, i) => (r.position = offset + i + 1));
   const verdict = searchPageVerdict('bing', body, organic.length, dom.text(), meta);
   if (!organic.length) return { verdict, pagination };
   const page = buildSearchPage({

@@ -182,17 +182,20 @@ export function bingRangeOffset(countText: string): number | null {
   return Number.isFinite(n) && n >= 1 ? n - 1 : null;
 }
 
-/** Where the page sits: the `.sb_count` range, else page 1 when the pager marks "1" as current; a next link. */
-export function parseBingPagination(dom: SerpDom): SearchPagination {
+/**
+ * Where the page sits: the `.sb_count` range ("11-20 of …"); else page 1 when the pager marks "1" as current (or
+ * shows no pager position at all); else the next link's `first` minus this page's results. A next link means a
+ * next page.
+ */
+export function parseBingPagination(dom: SerpDom, resultCount: number): SearchPagination {
   const countText = textOf(dom.byClass('sb_count')[0]);
-  let offset = bingRangeOffset(countText);
-  if (offset === null) {
-    const current = textOf(dom.byClass('sb_pagS')[0]);
-    if (current === '1' || !current && !dom.byClass('sb_pagP').length && countText) offset = 0;
-  }
+  const current = textOf(dom.byClass('sb_pagS')[0]);
   const next = dom.byClass('sb_pagN').find((a) => attr(a, 'href'));
-  const pagination: SearchPagination = { offset, hasNext: !!next };
   const first = next && /[?&]first=(\d+)/.exec(attr(next, 'href'));
+  let offset = bingRangeOffset(countText);
+  if (offset === null && (current === '1' || !current && !dom.byClass('sb_pagP').length && countText)) offset = 0;
+  if (offset === null && first && Number(first[1]) - 1 - resultCount >= 0) offset = Number(first[1]) - 1 - resultCount;
+  const pagination: SearchPagination = { offset, hasNext: !!next };
   if (first) pagination.nextParams = { first: first[1] };
   return pagination;
 }
