@@ -74,6 +74,16 @@ describe('Bing /search page', () => {
     expect(page?.direct_answer).toBeUndefined();
   });
 
+  it('2024+ related-search rail and people-also-ask cards wrapped in their source link', () => {
+    const rail = `<li class="b_ans"><div class="richrsrailsugwrapper"><div class="richrsrailsuggestion"><a href="/search?q=rust+book&amp;FORM=R5FD">
+      <div class="richrsrailsuggestion_text">rust book</div></a></div></div></li>`;
+    const paa = `<li class="b_ans"><a href="https://doc.rust.example/book/"><div class="df_alsoAskCard"><div class="df_qntext">Is Rust hard?</div>
+      <div class="df_alsocon">It takes practice.</div><div class="b_attribution"><cite>doc.rust.example</cite></div></div></a></li>`;
+    const { page } = parseBingSearchPage(serp(paa, rail), { page: 2 });
+    expect(page?.related_queries).toEqual(['rust book']);
+    expect(page?.questions_answers).toEqual([{ question: 'Is Rust hard?', snippet: 'It takes practice.', link: 'https://doc.rust.example/book/' }]);
+  });
+
   it('leaves ads out (b_ad blocks and aclick links)', () => {
     const ads = '<li class="b_ad"><ul><li class="b_algo"><h2><a href="https://ad.example/">Ad</a></h2></li></ul></li>'
       + '<li class="b_algo"><h2><a href="https://www.bing.com/aclick?ld=1&u=x">Ad 2</a></h2></li>';

@@ -19,8 +19,8 @@ const external = (href: string): string => {
 /** `/search?q=…` links of Bing's related-search boxes (in the results column, the right rail, or the footer). */
 export function parseBingRelated(dom: SerpDom): string[] {
   const boxes: Element[] = [
-    ...dom.byClass('b_rs'), ...dom.byClass('b_rrsr'), ...dom.byClass('richrswrapper'),
-    ...['brsv3', 'relatedSearchesLGWContainer', 'inline_rs'].map((id) => dom.byId(id)).filter((e): e is Element => !!e),
+    ...dom.byClass('b_rs'), ...dom.byClass('b_rrsr'), ...dom.byClass('richrswrapper'), ...dom.byClass('richrsrailsugwrapper'),
+    ...['brsv3', 'relatedSearchesLGWContainer', 'inline_rs', 'rs_lgw_list'].map((id) => dom.byId(id)).filter((e): e is Element => !!e),
   ];
   // The 2015 markup puts them in a plain `li.b_ans` of the right rail; their links carry FORM=R5FD….
   for (const a of dom.byTag('a')) if (/[?&]FORM=R5FD/i.test(attr(a, 'href')) && a.parent) boxes.push(closest(a, (e) => e.name === 'ul') ?? a);
@@ -29,7 +29,7 @@ export function parseBingRelated(dom: SerpDom): string[] {
     const anchors = box.name === 'a' ? [box] : findAll(box, (e) => e.name === 'a');
     for (const a of anchors) {
       if (!/[?&]q=/.test(attr(a, 'href'))) continue;
-      const label = findFirst(a, (e) => hasAnyClass(e, ['b_suggestionText', 'suggestion_text']));
+      const label = findFirst(a, (e) => hasAnyClass(e, ['b_suggestionText', 'suggestion_text', 'richrsrailsuggestion_text']));
       out.push(textOf(label ?? a));
     }
   }
@@ -116,11 +116,18 @@ export function parseBingQuestions(dom: SerpDom): QuestionAnswer[] {
     seen.add(question);
     const item: QuestionAnswer = { question };
     const body = findFirst(card, (e) => hasAnyClass(e, ['rwrl', 'df_alsocon']));
-    const snippet = body && textOf(body, (e) => hasAnyClass(e, ['rwrl_cred', 'df_rq', 'b_footnote']));
+    const snippet = body && textOf(body, (e) => hasAnyClass(e, ['rwrl_cred', 'df_rq', 'b_footnote', 'b_attribution']) || e.name === 'cite');
     if (snippet) item.snippet = snippet;
+    // The source: a link in the credit line, else any outbound link of the card, else the link around the card
+    // (2024+ cards are wrapped in one), else the cited URL as text.
     const cred = findFirst(card, (e) => hasAnyClass(e, ['rwrl_cred', 'b_footnote']) || e.name === 'cite');
     const href = cred && findFirst(cred, (e) => e.name === 'a');
-    const link = href ? external(attr(href, 'href')) : findAll(card, (e) => e.name === 'a').map((a) => external(attr(a, 'href'))).find(Boolean);
+    const around = closest(card, (e) => e.name === 'a');
+    const citeText = textOf(findFirst(card, (e) => e.name === 'cite'));
+    const link = (href && external(attr(href, 'href')))
+      || findAll(card, (e) => e.name === 'a').map((a) => external(attr(a, 'href'))).find(Boolean)
+      || (around && external(attr(around, 'href')))
+      || (/^https?:\/\/\S+$/.test(citeText) ? citeText : '');
     if (link) item.link = link;
     out.push(item);
   }
