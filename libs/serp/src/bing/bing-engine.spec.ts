@@ -84,6 +84,15 @@ describe('Bing /search page', () => {
     expect(page?.questions_answers).toEqual([{ question: 'Is Rust hard?', snippet: 'It takes practice.', link: 'https://doc.rust.example/book/' }]);
   });
 
+  it('2021+ entity card (lite-entcard-main) as the sidebar', () => {
+    const card = `<li class="b_ans"><div class="lite-entcard-main"><div class="l_ecrd_hero"><h2>Rust</h2></div>
+      <div class="l_ecrd_subtitle">Programming language</div><div id="ic_desc"><span class="l_ecrd_txt_pln">Rust is a systems language.</span></div>
+      <a href="https://www.rust-lang.example/">rust-lang.example</a></div></li>`;
+    expect(parseBingSearchPage(serp('', card), { page: 2 }).page?.sidebar).toEqual({
+      title: 'Rust', type: 'Programming language', description: 'Rust is a systems language.', attributes: {}, link: 'https://www.rust-lang.example/',
+    });
+  });
+
   it('leaves ads out (b_ad blocks and aclick links)', () => {
     const ads = '<li class="b_ad"><ul><li class="b_algo"><h2><a href="https://ad.example/">Ad</a></h2></li></ul></li>'
       + '<li class="b_algo"><h2><a href="https://www.bing.com/aclick?ld=1&u=x">Ad 2</a></h2></li>';

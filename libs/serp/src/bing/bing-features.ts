@@ -50,14 +50,18 @@ function entityFacts(panel: Element): Record<string, string> {
 /** The knowledge panel of the right rail; null when the page has none. */
 export function parseBingSidebar(dom: SerpDom): Sidebar | null {
   const context = dom.byId('b_context');
-  const panel = dom.byClass('b_entityTP')[0] ?? dom.byClass('lite-entcard-blk')[0] ?? (context && findFirst(context, (e) => hasClass(e, 'b_entityTitle'))?.parent);
+  // 2015-2021 `.b_entityTP`; 2021+ entity card `.lite-entcard-main` (title in the hero block `.l_ecrd_hero` or the
+  // logo header, description `.l_ecrd_txt_pln` / `#ic_desc`).
+  const panel = dom.byClass('b_entityTP')[0] ?? dom.byClass('lite-entcard-main')[0] ?? dom.byClass('lite-entcard-blk')[0]
+    ?? (context && findFirst(context, (e) => hasClass(e, 'b_entityTitle'))?.parent);
   if (!panel || !(panel.type === 'tag')) return null;
-  const titleEl = findFirst(panel, (e) => hasAnyClass(e, ['b_entityTitle', 'lite-entcard-title']) || e.name === 'h2');
-  const title = textOf(titleEl);
+  const named = findFirst(panel, (e) => hasAnyClass(e, ['b_entityTitle', 'lite-entcard-title', 'enttitle', 'spl_logoheader_txt']));
+  const hero = findFirst(panel, (e) => hasClass(e, 'l_ecrd_hero'));
+  const title = textOf(named ?? findFirst(hero ?? panel, (e) => /^h[1-3]$/.test(e.name)));
   if (!title) return null;
-  const type = textOf(findFirst(panel, (e) => hasAnyClass(e, ['b_entitySubTitle', 'lite-entcard-subtitle'])));
+  const type = textOf(findFirst(panel, (e) => hasAnyClass(e, ['b_entitySubTitle', 'lite-entcard-subtitle', 'entsubtitle', 'l_ecrd_subtitle'])));
   // The description is cut with "…" and a "more" toggle; the full text sits in a hidden sibling.
-  const snippetEl = findFirst(panel, (e) => hasAnyClass(e, ['b_snippet', 'lite-entcard-desc']));
+  const snippetEl = findFirst(panel, (e) => hasAnyClass(e, ['b_snippet', 'lite-entcard-desc', 'lite-entcard-text', 'l_ecrd_txt_pln']) || e.attribs.id === 'ic_desc');
   const full = snippetEl && findFirst(snippetEl, (e) => hasClass(e, 'b_hide'));
   const description = textOf(full ?? snippetEl, (e) => hasAnyClass(e, ['expansionAccessibilityText', 'b_mopexpref', 'sml']));
   // "… See more on IMDb": the link text names the description's source.
@@ -159,12 +163,13 @@ export function parseBingDirectAnswer(dom: SerpDom): DirectAnswer | null {
 }
 
 /**
- * The generative answer: Copilot's container holding `#b_wpt_creator` (zoekplaatje), or the generated prose box
+ * The generative answer: Copilot's container holding `#b_wpt_creator` (zoekplaatje; `#copans_container`,
+ * `.b_genserp_container` in other public parsers), or the generated prose box
  * (`li.b_ans.b_top` in 2026 captures) recognised by its numbered citation links `a.md_citlink`. Citations are the
  * sources, not part of the text.
  */
 export function parseBingAiAnswer(dom: SerpDom): AiAnswer | null {
-  const creator = dom.byId('b_wpt_creator');
+  const creator = dom.byId('b_wpt_creator') ?? dom.byId('copans_container') ?? dom.byClass('b_genserp_container')[0];
   const citation = dom.byClass('md_citlink').find((a) => !closest(a, (e) => hasAnyClass(e, ['b_algo', 'b_ad']) || e.attribs.id === 'b_context'));
   const anchor = creator ?? citation;
   if (!anchor) return null;
