@@ -55,6 +55,9 @@ describe('looksUnrelated', () => {
     expect(looksUnrelated('東京 天気', results(result('https://tenki.example/', '東京の天気予報')))).toBe(false);
     expect(looksUnrelated('東京 天気', results(result('https://a.example/', '大阪のホテル')))).toBe(true);
     expect(looksUnrelated('москва', results(result('https://a.example/', 'Погода в Москве')))).toBe(false);
+    // A query in a script no result uses is a translation case, not judged.
+    expect(looksUnrelated('東京 天気', results(result('https://a.example/', 'Tokyo weather')))).toBe(false);
+    expect(looksUnrelated('42 7', results(result('https://a.example/', 'Shoes')))).toBe(true);
   });
 
   it('is conservative: no verdict without query terms or results, and only the top results are read', () => {

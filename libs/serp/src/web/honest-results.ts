@@ -103,18 +103,31 @@ function sameTerm(a: string, b: string): boolean {
 
 export const UNRELATED_TOP_RESULTS = 10;
 
+const SCRIPTS: Array<[string, RegExp]> = [
+  ['latin', /\p{Script=Latin}/u], ['cyrillic', /\p{Script=Cyrillic}/u], ['greek', /\p{Script=Greek}/u], ['arabic', /\p{Script=Arabic}/u],
+  ['hebrew', /\p{Script=Hebrew}/u], ['cjk', CJK], ['devanagari', /\p{Script=Devanagari}/u],
+];
+
+/** The writing systems of a token list (digits and unlisted scripts count as none). */
+function scriptsOf(tokens: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokens) for (const [name, re] of SCRIPTS) if (re.test(t)) out.add(name);
+  return out;
+}
+
 /**
  * True when none of the page's top results (title, snippet, link, source) shares a single term with the query: the
  * cached unrelated page Bing serves distrusted clients. Conservative by design — one shared term anywhere in the top
- * results clears the page, and a query with no usable terms or a page without results is never called unrelated.
+ * results clears the page; a query with no usable terms, a page without results, and a query written in a script
+ * none of the results use (東京 answered in English: a translation, not a mismatch) are never called unrelated.
  */
 export function looksUnrelated(query: string, page: Pick<SearchPage, 'search_results'>, top = UNRELATED_TOP_RESULTS): boolean {
   const terms = queryTerms(query);
   const results = page.search_results.slice(0, top);
   if (!terms.length || !results.length) return false;
-  for (const r of results) {
-    const tokens = searchTokens(`${r.title} ${r.snippet} ${r.link} ${r.source}`);
-    if (terms.some((t) => tokens.some((k) => sameTerm(t, k)))) return false;
-  }
-  return true;
+  const resultTokens = results.map((r) => searchTokens(`${r.title} ${r.snippet} ${r.link} ${r.source}`));
+  for (const tokens of resultTokens) if (terms.some((t) => tokens.some((k) => sameTerm(t, k)))) return false;
+  const queryScripts = scriptsOf(terms);
+  const pageScripts = scriptsOf(resultTokens.flat());
+  return [...queryScripts].some((sc) => pageScripts.has(sc)) || !queryScripts.size;
 }
