@@ -11,6 +11,7 @@ import {
 } from '#serp/conformance/corpus.js';
 import { scoreReferenceCase, totalsBySource } from '#serp/conformance/reference-score.js';
 import { scoreSpiderCase } from '#serp/conformance/serp-spider-score.js';
+import { bingReferenceFigures, duckDuckGoFigures } from '#serp/web/search-figures.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -57,6 +58,16 @@ for (const [rel, expected] of ddgPages) {
   else console.log(`   duckduckgo ${rel}: ${got} results, pinned ${expected}`);
 }
 console.log(`\n== DuckDuckGo pages with every organic result extracted: ${ddgOk}/${ddgPages.length}`);
+
+// `/search` page objects (web/search-figures.ts; pinned in web/search-corpus.spec.ts)
+const bingFig = bingReferenceFigures(root);
+const ddgFig = duckDuckGoFigures(root);
+console.log(`\n== /search page objects`);
+console.log(`bing vs reference (${bingFig.pages} pages): title + link in order ${bingFig.titleLink}/${bingFig.total} ${pct(bingFig.titleLink, bingFig.total)}`
+  + `, with snippet F1 >= 0.9 ${bingFig.withSnippet}/${bingFig.total} ${pct(bingFig.withSnippet, bingFig.total)}`);
+console.log(`duckduckgo: ${ddgFig.complete}/${ddgFig.pages} pages complete, ${ddgFig.results}/${ddgFig.expected} organic results`
+  + ` (instant answer on ${ddgFig.withAnswer}, sidebar on ${ddgFig.withSidebar})`);
+if (verbose) for (const m of [...bingFig.misses, ...ddgFig.mismatches]) console.log(`   ${m}`);
 
 // Verdicts
 let verdictOk = 0;

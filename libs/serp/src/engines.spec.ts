@@ -29,19 +29,19 @@ describe('request builders', () => {
     expect(dflt.searxng).toBeUndefined();
   });
 
-  it('Bing: setlang, cc and first=(page-1)*10+1 over HTTP', () => {
+  it('Bing: setlang, market and first=(page-1)*10+1 over HTTP (more cases in bing/bing-request.spec.ts)', () => {
     const r = engines.bing.buildWebRequest?.({ query: 'a b', page: 2, setLang: 'fr', cc: 'fr', device: 'desktop' });
     const url = new URL(r?.url ?? '');
     expect(url.origin + url.pathname).toBe('http://127.0.0.1:8082/search');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ q: 'a b', setlang: 'fr', cc: 'FR', first: '11' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ q: 'a b', setlang: 'fr', mkt: 'fr-FR', pq: 'a b', first: '11', FORM: 'PERE' });
     expect(r?.transport).toBe('http');
     expect(r?.headers['user-agent']).toBe(DEVICE_PROFILES.desktop.userAgent);
   });
 
-  it('DuckDuckGo: the HTML endpoint with a kl region and an s offset', () => {
+  it('DuckDuckGo: the HTML endpoint with a kl region and s/dc offsets (more cases in duckduckgo/duckduckgo-request.spec.ts)', () => {
     const url = new URL(engines.duckduckgo.buildWebRequest?.({ query: 'x', page: 2, setLang: 'de', cc: 'DE' }).url ?? '');
     expect(url.pathname).toBe('/html/');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ q: 'x', kl: 'de-de', s: '30' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ q: 'x', kl: 'de-de', s: '10', dc: '11' });
   });
 
   it('SearXNG: format=json, language, pageno, category and time range under the instance path', () => {
@@ -76,7 +76,7 @@ describe('Bing and DuckDuckGo parsers', () => {
       { title: 'One', link: 'https://one.example/', date: '24/1/2013', snippet: 'First snippet text.', source: 'one.example' },
       { title: 'Two', link: 'https://two.example/', date: null, snippet: 'Second snippet.', source: 'two.example' },
     ]);
-    expect(page?.total_results).toBe('1234000');
+    expect(page?.total_results).toBe('About 1.234.000 results');
     expect(page?.related_queries).toEqual(['one two']);
   });
 

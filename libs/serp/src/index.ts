@@ -7,6 +7,7 @@ import { createBingEngine } from './bing/bing-engine.js';
 import { createDuckDuckGoEngine } from './duckduckgo/duckduckgo-engine.js';
 import { createGoogleEngine } from './google/google-engine.js';
 import { createSearxngEngine } from './searxng/searxng-engine.js';
+import { parseGoogleSearchPage } from './web/google-search-page.js';
 import type { SerpEngine, SerpVerdict } from './types.js';
 
 export * from './types.js';
@@ -15,6 +16,13 @@ export { parseBingWeb } from './bing/bing-engine.js';
 export { parseDuckDuckGoWeb } from './duckduckgo/duckduckgo-engine.js';
 export { parseSearxngSerp, parseSearxngWeb } from './searxng/searxng-engine.js';
 export { unwrapGoogleLink, normalizeUrl } from './util/urls.js';
+// `/search` page objects (issue 11): parsers, request builders and the honest-result checks.
+export { parseBingSearchPage, buildBingWebRequest } from './bing/bing-engine.js';
+export { parseDuckDuckGoSearchPage, buildDuckDuckGoWebRequest, duckDuckGoRegion } from './duckduckgo/duckduckgo-engine.js';
+export { parseSearxngSearchPage } from './searxng/searxng-engine.js';
+export { parseGoogleSearchPage } from './web/google-search-page.js';
+export { searchPageFromSerp, buildSearchPage } from './web/search-page.js';
+export { isRepeatedPage, repeatedPageReason, looksUnrelated, queryTerms, type RepeatReason } from './web/honest-results.js';
 
 export interface CreateEnginesOptions {
   googleBaseUrl: string;
@@ -27,7 +35,7 @@ export interface CreateEnginesOptions {
 
 export function createEngines(opts: CreateEnginesOptions): Record<string, SerpEngine> {
   const engines: Record<string, SerpEngine> = {
-    google: createGoogleEngine({ baseUrl: opts.googleBaseUrl, transport: opts.googleTransport }),
+    google: { ...createGoogleEngine({ baseUrl: opts.googleBaseUrl, transport: opts.googleTransport }), parseSearchPage: parseGoogleSearchPage },
     bing: createBingEngine({ baseUrl: opts.bingBaseUrl }),
     duckduckgo: createDuckDuckGoEngine({ baseUrl: opts.duckduckgoBaseUrl }),
   };

@@ -172,3 +172,106 @@ export interface SerpEngine {
   parseSerp?(body: string, q: SerpQuery): { verdict: SerpVerdict; result?: SerpSearchResponse };
   parseWeb?(body: string, q: WebQuery): { verdict: SerpVerdict; page?: WebSearchPage };
 }
+
+// ---- `/search` page object and page report (issue 11). Interfaces named above are extended by declaration merging,
+// so the blocks above stay untouched. ----
+
+/** A people-also-ask item of a `/search` page: the question, and the answer's text and source when the page shows them. */
+export interface QuestionAnswer {
+  question: string;
+  snippet?: string;
+  link?: string;
+}
+
+/** Answer box, instant answer, calculator, unit conversion, weather, dictionary card. */
+export interface DirectAnswer {
+  answer: string;
+  snippet?: string;
+  /** Site name or domain the answer is quoted from. */
+  source?: string;
+  link?: string;
+}
+
+/** A generative answer (Bing Copilot, Google AI Overview), with the pages it cites. */
+export interface AiAnswer {
+  answer: string;
+  sources: Array<{ title: string; link: string }>;
+}
+
+export interface LocalResult {
+  title: string;
+  address?: string;
+  phone?: string;
+  rating?: string;
+  link?: string;
+}
+
+/** Right-rail knowledge panel and/or local results. */
+export interface Sidebar {
+  title: string;
+  /** Category or subtitle ("Web search engine", "Drink"). */
+  type: string;
+  description: string;
+  attributes: Record<string, string>;
+  link?: string;
+  /** Where the description comes from (e.g. "Wikipedia"). */
+  source?: string;
+  local_results?: LocalResult[];
+}
+
+/**
+ * One page of the `/search` body (§2.1): what the endpoint puts under `pages["N"]`. The four enrichment blocks are
+ * present only when the page shows them (and the gateway drops them when their toggle is false).
+ */
+export interface SearchPage {
+  /** The result count as the engine prints it ("About 1,230,000 results"), `""` when the page shows none. */
+  total_results: string;
+  search_results: WebSearchResult[];
+  related_queries: string[];
+  ai_answer?: AiAnswer;
+  questions_answers?: QuestionAnswer[];
+  sidebar?: Sidebar;
+  direct_answer?: DirectAnswer;
+}
+
+/** What a page says about where it sits in the result list; for the gateway's pagination and repeat checks. */
+export interface SearchPagination {
+  /** 0-based offset of the page's first result as the page itself reports it; null when the page does not say. */
+  offset: number | null;
+  /** The page links or posts to a next page. */
+  hasNext: boolean;
+  /** Engine parameters for the next page taken from the page (DuckDuckGo's next-page form: s, dc, vqd, ...). */
+  nextParams?: Record<string, string>;
+}
+
+/** A parsed `/search` page: the verdict, the page object when there are results, and the pagination facts. */
+export interface ParsedSearchPage {
+  verdict: SerpVerdict;
+  page?: SearchPage;
+  pagination: SearchPagination;
+}
+
+/** What the fetcher knows about the response besides its body. */
+export interface UpstreamResponseMeta {
+  status?: number;
+  /** URL after redirects (Bing redirects challenged clients to `/turing/captcha/challenge`). */
+  finalUrl?: string;
+}
+
+export interface WebQuery {
+  /** Results per page, where the engine takes it (Bing `count`, 1..50, a suggestion); ignored elsewhere. */
+  count?: number;
+  /** `SearchPagination.nextParams` of the previous page (DuckDuckGo needs its `vqd` token for page 2+). */
+  nextParams?: Record<string, string>;
+}
+
+export interface UpstreamRequest {
+  /** Default GET. A POST carries `body` (form-encoded, with its content-type in `headers`). */
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+export interface SerpEngine {
+  /** The `/search` page object, verdict and pagination facts for one result page. Pure; never throws. */
+  parseSearchPage?(body: string, q: WebQuery, meta?: UpstreamResponseMeta): ParsedSearchPage;
+}

@@ -24,6 +24,11 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'google.html.gz'), gzipSync(page));
   await writeFile(path.join(dir, 'captcha.html'), '<form id="captcha-form" action="/sorry/index"></form>');
   await writeFile(path.join(dir, 'ddg.html'), '<div class="result"><a class="result__a" href="https://d.example/">D</a><a class="result__snippet">d</a></div>');
+  await writeFile(path.join(dir, 'bing.html'), '<span class="sb_count">About 1,000 results</span><ol id="b_results">'
+    + '<li class="b_algo"><h2><a href="https://b.example/">B</a></h2><div class="b_caption"><p>b</p></div></li>'
+    + '<li class="b_ans"><div class="b_rs"><ul><li><a href="/search?q=b+c">b c</a></li></ul></div></li></ol>'
+    + '<ol id="b_context"><li class="b_ans"><div class="b_entityTP"><h2 class="b_entityTitle">B</h2><div class="b_entitySubTitle">Thing</div>'
+    + '<div class="b_snippet">About B.</div></div></li></ol>');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -45,6 +50,26 @@ describe('serp:parse', () => {
   it('prints a /search page for DuckDuckGo', async () => {
     const { out } = await run(['--engine', 'duckduckgo', path.join(dir, 'ddg.html')]);
     expect(JSON.parse(out).search_results).toEqual([{ title: 'D', link: 'https://d.example/', date: null, snippet: 'd', source: 'd.example' }]);
+  });
+
+  it('prints the /search page object for Bing: the object the endpoint puts under pages["1"]', async () => {
+    const { code, out } = await run(['--engine', 'bing', path.join(dir, 'bing.html')]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual({
+      total_results: 'About 1,000 results',
+      search_results: [{ title: 'B', link: 'https://b.example/', date: null, snippet: 'b', source: 'b.example' }],
+      related_queries: ['b c'],
+      sidebar: { title: 'B', type: 'Thing', description: 'About B.', attributes: {} },
+    });
+  });
+
+  it('takes the HTTP status into account (DuckDuckGo answers distrusted clients 202) and Google --shape web', async () => {
+    expect(JSON.parse((await run(['--engine', 'duckduckgo', '--status', '202', path.join(dir, 'ddg.html')])).out))
+      .toEqual({ verdict: { kind: 'blocked', reason: 'captcha' } });
+    expect(JSON.parse((await run(['--engine', 'google', '--shape', 'web', path.join(dir, 'google.html.gz')])).out)).toEqual({
+      total_results: '', search_results: [{ title: 'A page', link: 'https://a.example/', date: null, snippet: 'About A.', source: 'a.example' }], related_queries: [],
+    });
+    expect((await run(['--engine', 'bing', '--status', 'x', path.join(dir, 'bing.html')])).err).toContain('--status');
   });
 
   it('fails with usage on bad arguments or unreadable files', async () => {

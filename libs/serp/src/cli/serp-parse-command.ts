@@ -1,8 +1,9 @@
 /**
  * `trawl serp:parse --engine google|bing|duckduckgo|searxng [--type news] [--page N] [--num N] [--shape serp|web]
- * <file.html[.gz]>`: parses a saved result page and prints the endpoint's JSON (Google → `/serp-search` body,
- * the others → a `/search` page), or `{"verdict": …}` when the page is a block or no-results page.
- * Exit codes: 0 parsed (any verdict), 1 usage or I/O error.
+ * [--status N] <file.html[.gz]>`: parses a saved result page and prints the endpoint's JSON (Google → `/serp-search`
+ * body; the others, or `--shape web` → the `/search` page object exactly as the endpoint puts it under
+ * `pages["N"]`), or `{"verdict": …}` when the page is a block or no-results page. `--status` is the HTTP status the
+ * page came with (a DuckDuckGo 202 is a block). Exit codes: 0 parsed (any verdict), 1 usage or I/O error.
  */
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
@@ -10,7 +11,7 @@ import { createEngines } from '../index.js';
 import type { SerpType } from '../types.js';
 
 const USAGE = 'usage: serp:parse --engine google|bing|duckduckgo|searxng [--type search|news|images|places|shopping] '
-  + '[--page N] [--num N] [--shape serp|web] <file.html[.gz]>\n';
+  + '[--page N] [--num N] [--shape serp|web] [--status N] <file.html[.gz]>\n';
 const TYPES: SerpType[] = ['search', 'news', 'images', 'places', 'shopping'];
 
 interface Args {
@@ -19,6 +20,7 @@ interface Args {
   page: number;
   num: number;
   shape?: 'serp' | 'web';
+  status?: number;
   file: string;
 }
 
@@ -37,6 +39,7 @@ function parseArgs(args: string[]): Args | string {
       else if (a === '--page') out.page = Number(next());
       else if (a === '--num') out.num = Number(next());
       else if (a === '--shape') out.shape = next() as 'serp' | 'web';
+      else if (a === '--status') out.status = Number(next());
       else if (a === '--help' || a === '-h') return '';
       else if (a.startsWith('--')) return `unknown option ${a}`;
       else if (!out.file) out.file = a;
@@ -51,6 +54,7 @@ function parseArgs(args: string[]): Args | string {
   if (!Number.isInteger(out.page) || (out.page as number) < 1) return '--page must be a positive integer';
   if (!Number.isInteger(out.num) || (out.num as number) < 1 || (out.num as number) > 100) return '--num must be 1..100';
   if (out.shape && out.shape !== 'serp' && out.shape !== 'web') return '--shape must be serp or web';
+  if (out.status !== undefined && !(Number.isInteger(out.status) && out.status >= 100 && out.status <= 599)) return '--status must be an HTTP status';
   return out as Args;
 }
 
@@ -84,8 +88,8 @@ export async function runSerpParseCommand(
   if (shape === 'serp' && engine.parseSerp) {
     const { verdict, result } = engine.parseSerp(body, { q: '', gl: 'us', hl: 'en', page: parsed.page, num: parsed.num, type: parsed.type });
     output = verdict.kind === 'ok' && result ? result : { verdict, ...(result ? { partial: result } : {}) };
-  } else if (engine.parseWeb) {
-    const { verdict, page } = engine.parseWeb(body, { query: '', page: parsed.page });
+  } else if (engine.parseSearchPage) {
+    const { verdict, page } = engine.parseSearchPage(body, { query: '', page: parsed.page, count: parsed.num }, { status: parsed.status });
     output = verdict.kind === 'ok' && page ? page : { verdict };
   } else {
     io.stderr.write(`serp:parse: engine ${parsed.engine} cannot produce the ${shape} shape\n`);

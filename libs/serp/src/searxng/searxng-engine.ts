@@ -5,10 +5,11 @@
 import { DEVICE_PROFILES } from '#contracts';
 import { blockReason } from '../detect/page-markers.js';
 import type {
-  AnswerBox, KnowledgeGraph, NewsResult, OrganicResult, SerpEngine, SerpQuery, SerpSearchResponse, SerpVerdict,
+  AnswerBox, KnowledgeGraph, NewsResult, OrganicResult, ParsedSearchPage, SerpEngine, SerpQuery, SerpSearchResponse, SerpVerdict,
   UpstreamRequest, WebQuery, WebSearchPage, ImageResult, VerticalItem,
 } from '../types.js';
 import { hostOf } from '../util/urls.js';
+import { searchPageFromSerp } from '../web/search-page.js';
 
 export interface SearxngEngineOptions {
   baseUrl: string;
@@ -160,6 +161,16 @@ export function parseSearxngWeb(body: string, q: Pick<WebQuery, 'page'>): { verd
   return { verdict, page };
 }
 
+/**
+ * The `/search` page object from the JSON API. The API reports neither the offset nor a next page: a page with
+ * results may have a successor (the gateway's repeat check catches an instance that serves page 1 again).
+ */
+export function parseSearxngSearchPage(body: string, q: Pick<WebQuery, 'page'>): ParsedSearchPage {
+  const { verdict, result } = parseSearxngSerp(body, { type: 'search', page: q.page, num: 100 });
+  const pagination = { offset: null, hasNext: !!result?.serp_search_results.length };
+  return result ? { verdict, page: searchPageFromSerp(result), pagination } : { verdict, pagination };
+}
+
 export function createSearxngEngine(opts: SearxngEngineOptions): SerpEngine {
   return {
     name: 'searxng',
@@ -167,5 +178,6 @@ export function createSearxngEngine(opts: SearxngEngineOptions): SerpEngine {
     buildWebRequest: (q) => buildSearxngWebRequest(opts, q),
     parseSerp: (body, q) => parseSearxngSerp(body, q),
     parseWeb: (body, q) => parseSearxngWeb(body, q),
+    parseSearchPage: (body, q) => parseSearxngSearchPage(body, q),
   };
 }

@@ -1,0 +1,52 @@
+/**
+ * Bing `/search` requests (UPSTREAMS.md A "Request form"): `q`, `setlang`, market as `mkt=<lang>-<CC>` when both a
+ * language and a country are known (`cc` alone otherwise; SerpApi documents the two as mutually exclusive),
+ * `first`/`count` for paging, `pq` and `FORM=PERE…` as a browser's pagination links send them (without `pq` page 4
+ * sometimes repeats page 1). User agent (device), Accept-Language and market always name the same locale.
+ */
+import { DEVICE_PROFILES, acceptLanguage, primaryLanguage } from '#contracts';
+import type { UpstreamRequest, WebQuery } from '../types.js';
+
+export interface BingEngineOptions {
+  baseUrl: string;
+}
+
+/** Bing takes 1..50 results per page ("only a suggestion"); 10 when not asked. */
+export function bingCount(q: Pick<WebQuery, 'count'>): number {
+  return q.count && Number.isFinite(q.count) ? Math.min(Math.max(Math.trunc(q.count), 1), 50) : 10;
+}
+
+/** 0-based offset of page `page` (1-based) at `count` results per page. */
+export function bingOffset(page: number, count: number): number {
+  return (Math.max(page, 1) - 1) * count;
+}
+
+export function buildBingWebRequest(opts: BingEngineOptions, q: WebQuery): UpstreamRequest {
+  const url = new URL('search', opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
+  const [lang, region] = (q.setLang?.toLowerCase().split(/[-_]/) ?? []) as Array<string | undefined>;
+  // `setLang=pt-BR` without `cc` names the market too.
+  const cc = q.cc?.toUpperCase() ?? (region && /^[a-z]{2}$/.test(region) ? region.toUpperCase() : undefined);
+  const page = Math.max(q.page, 1);
+  const count = bingCount(q);
+  url.searchParams.set('q', q.query);
+  if (lang) url.searchParams.set('setlang', lang);
+  if (lang && cc) url.searchParams.set('mkt', `${lang}-${cc}`);
+  else if (cc) url.searchParams.set('cc', cc);
+  if (q.count !== undefined) url.searchParams.set('count', String(count));
+  if (page > 1) {
+    url.searchParams.set('pq', q.query);
+    url.searchParams.set('first', String(bingOffset(page, count) + 1));
+    url.searchParams.set('FORM', page === 2 ? 'PERE' : `PERE${page - 2}`);
+  }
+  const profile = DEVICE_PROFILES[q.device ?? 'desktop'];
+  return {
+    url: url.toString(),
+    method: 'GET',
+    headers: {
+      ...profile.headers,
+      'user-agent': profile.userAgent,
+      'accept-language': acceptLanguage(lang ?? (cc ? primaryLanguage(cc) : 'en'), cc),
+    },
+    transport: 'http',
+  };
+}
