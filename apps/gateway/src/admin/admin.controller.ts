@@ -2,7 +2,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
 import { AccountAdminService } from '#billing';
-import { parseQuery } from '#contracts';
+import { parseInput } from '#contracts';
 import { AdminTokenGuard } from './admin-token.guard.js';
 
 const createSchema = z.object({ name: z.string({ error: 'name is required' }).min(1, 'name is required'), plan: z.string().default('free') });
@@ -28,7 +28,7 @@ export class AdminController {
 
   @Post('accounts')
   create(@Body() body: unknown) {
-    const { name, plan } = parseQuery(createSchema, body);
+    const { name, plan } = parseInput(createSchema, body);
     return this.admin.create(name, plan);
   }
 
@@ -45,14 +45,14 @@ export class AdminController {
   @Post('accounts/:id/keys/revoke')
   @HttpCode(200)
   async revoke(@Param('id') id: string, @Body() body: unknown) {
-    const { prefix } = parseQuery(revokeSchema, body ?? {});
+    const { prefix } = parseInput(revokeSchema, body ?? {});
     return { revoked: await this.admin.revokeKeys(id, prefix) };
   }
 
   @Post('accounts/:id/plan')
   @HttpCode(200)
   async setPlan(@Param('id') id: string, @Body() body: unknown) {
-    await this.admin.setPlan(id, parseQuery(planSchema, body).plan);
+    await this.admin.setPlan(id, parseInput(planSchema, body).plan);
     return this.admin.report(id);
   }
 
@@ -73,7 +73,7 @@ export class AdminController {
   @Post('accounts/:id/subscription')
   @HttpCode(200)
   async subscription(@Param('id') id: string, @Body() body: unknown) {
-    const { expiresAt } = parseQuery(expirySchema, body);
+    const { expiresAt } = parseInput(expirySchema, body);
     await this.admin.setSubscriptionExpiry(id, expiresAt ? new Date(expiresAt) : null);
     return this.admin.report(id);
   }
@@ -81,7 +81,7 @@ export class AdminController {
   @Post('accounts/:id/grant')
   @HttpCode(200)
   async grant(@Param('id') id: string, @Body() body: unknown) {
-    return { balance: await this.admin.grant(id, parseQuery(grantSchema, body).credits) };
+    return { balance: await this.admin.grant(id, parseInput(grantSchema, body).credits) };
   }
 
   @Post('accounts/:id/reset-period')

@@ -1,64 +1,49 @@
 /** `GET /crawl` parameters (spec §4.4), validated before anything is charged. */
 import { z } from 'zod';
-import { isCountryCode } from '../countries.js';
 import type { PageMetadata } from '../formats.js';
-import { queryBoolean } from './query.js';
+import { countryCode } from './fields.js';
+import { flag } from './query.js';
 
 export const MAX_URL_LENGTH = 2048;
 
 export function crawlParamsSchema(maxUrls: number) {
-  return z.object({
-    urls: z
-      .string({ error: 'urls is required: one URL or a comma-separated list' })
-      .transform((value, ctx) => {
-        const parts = value.split(',').map((p) => p.trim());
-        if (parts.every((p) => p === '')) {
-          ctx.addIssue({ code: 'custom', message: 'urls is required: one URL or a comma-separated list' });
-          return z.NEVER;
-        }
-        if (parts.some((p) => p === '')) {
-          ctx.addIssue({ code: 'custom', message: 'urls has an empty entry (two commas in a row, or a trailing comma)' });
-          return z.NEVER;
-        }
-        const unique: string[] = [];
-        const seen = new Set<string>();
-        for (const part of parts) {
-          const url = normaliseUrl(part);
-          if (typeof url !== 'string') {
-            ctx.addIssue({ code: 'custom', message: `urls: ${url.error}` });
+  return z
+    .object({
+      urls: z
+        .array(z.string(), { error: 'urls is required: one URL or a comma-separated list' })
+        .transform((parts, ctx) => {
+          if (parts.length === 0) {
+            ctx.addIssue({ code: 'custom', message: 'urls is required: one URL or a comma-separated list' });
             return z.NEVER;
           }
-          if (!seen.has(url)) {
-            seen.add(url);
-            unique.push(url);
+          const unique: string[] = [];
+          const seen = new Set<string>();
+          for (const part of parts) {
+            const url = normaliseUrl(part.trim());
+            if (typeof url !== 'string') {
+              ctx.addIssue({ code: 'custom', message: `urls: ${url.error}` });
+              return z.NEVER;
+            }
+            if (!seen.has(url)) {
+              seen.add(url);
+              unique.push(url);
+            }
           }
-        }
-        if (unique.length > maxUrls) {
-          ctx.addIssue({ code: 'custom', message: `urls has ${unique.length} URLs; the maximum is ${maxUrls} per request` });
-          return z.NEVER;
-        }
-        return unique;
-      }),
-    render_js: queryBoolean('render_js', false),
-    geolocation: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined) return undefined;
-        const code = value.trim().toLowerCase();
-        if (!/^[a-z]{2}$/.test(code) || !isCountryCode(code)) {
-          ctx.addIssue({ code: 'custom', message: 'geolocation must be an ISO 3166-1 alpha-2 country code such as us, gb or de' });
-          return z.NEVER;
-        }
-        return code;
-      }),
-    raw_html: queryBoolean('raw_html', false),
-    enhanced_html: queryBoolean('enhanced_html', true),
-    page_text: queryBoolean('page_text', false),
-    markdown: queryBoolean('markdown', true),
-    screenshot: queryBoolean('screenshot', false),
-    screenshot_full_page: queryBoolean('screenshot_full_page', false),
-  })
+          if (unique.length > maxUrls) {
+            ctx.addIssue({ code: 'custom', message: `urls has ${unique.length} URLs; the maximum is ${maxUrls} per request` });
+            return z.NEVER;
+          }
+          return unique;
+        }),
+      render_js: flag(false),
+      geolocation: countryCode('geolocation').optional(),
+      raw_html: flag(false),
+      enhanced_html: flag(true),
+      page_text: flag(false),
+      markdown: flag(true),
+      screenshot: flag(false),
+      screenshot_full_page: flag(false),
+    })
     .transform((params, ctx) => {
       // A full-page screenshot is a screenshot: asking for one is enough. Only a rendered page can be captured, so a
       // screenshot without rendering is refused (400, nothing charged) instead of being silently dropped.

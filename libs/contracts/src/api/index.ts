@@ -3,5 +3,6 @@
  * response types. REST validation, MCP tool inputs and the OpenAPI document all derive from these.
  */
 export * from './query.js';
+export * from './fields.js';
 export * from './crawl.js';
 export * from './serp-search.js';

@@ -1,37 +1,99 @@
 /**
- * Query-string validation helpers: every parameter is checked before anything is charged, and a failure names
- * the parameter (400 INVALID_PARAMETER).
+ * The query-string layer over the API schemas. Each endpoint's parameters are one zod object with real types
+ * (booleans, integers, lists of strings) — the same schema MCP tool inputs and the OpenAPI document use. A REST
+ * request's parameters all arrive as strings; `parseQuery` coerces them by the type the schema declares, strictly:
+ * a boolean is exactly `true` or `false`, an integer is digits, a list is comma-separated. Every failure is a 400
+ * INVALID_PARAMETER whose message names the parameter, before anything is charged.
  */
 import { z } from 'zod';
 import { ErrorCode } from '../error-codes.js';
 import { TrawlError } from '../trawl-error.js';
 
-/** Spec booleans: exactly `true` or `false`. */
-export const queryBoolean = (name: string, fallback: boolean) =>
-  z
-    .string({ error: `${name} must be true or false` })
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined) return fallback;
-      const v = value.trim().toLowerCase();
-      if (v === 'true') return true;
-      if (v === 'false') return false;
-      ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
-      return z.NEVER;
-    });
+type WireKind = 'boolean' | 'integer' | 'list' | 'string';
 
-/** Parses a raw query object with a zod schema; the first issue becomes the 400 message. */
-export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const query = (raw ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new TrawlError(ErrorCode.INVALID_PARAMETER, `${name} was given more than once`);
+/** The JSON type a schema field takes, seen through defaults, optionals and transforms. */
+function wireKind(field: z.ZodType): WireKind {
+  let t: z.ZodType | undefined = field;
+  while (t) {
+    const def = t.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; format?: string; checks?: unknown[] };
+    if (def.type === 'boolean') return 'boolean';
+    if (def.type === 'number') return 'integer';
+    if (def.type === 'array') return 'list';
+    if (def.type === 'string' || def.type === 'enum') return 'string';
+    t = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
   }
-  const parsed = schema.safeParse(query);
+  return 'string';
+}
+
+function invalid(message: string): never {
+  throw new TrawlError(ErrorCode.INVALID_PARAMETER, message);
+}
+
+/** One query-string value → the type the schema expects (or a 400 naming the parameter). */
+function coerce(name: string, value: string, kind: WireKind): unknown {
+  switch (kind) {
+    case 'boolean':
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      return invalid(`${name} must be true or false`);
+    case 'integer':
+      // Not digits: left as text for the schema's own message (which says the range).
+      return /^-?\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : value;
+    case 'list': {
+      const parts = value.split(',').map((p) => p.trim());
+      if (parts.every((p) => p === '')) return [];
+      if (parts.some((p) => p === '')) invalid(`${name} has an empty entry (two commas in a row, or a trailing comma)`);
+      return parts;
+    }
+    default:
+      return value;
+  }
+}
+
+/** Validates typed input (MCP arguments, or coerced query values) with an endpoint schema; the first issue is the 400. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const param = issue.path.join('.') || 'query';
     const message = issue.message.startsWith(param) ? issue.message : `${param}: ${issue.message}`;
-    throw new TrawlError(ErrorCode.INVALID_PARAMETER, message);
+    invalid(message);
   }
   return parsed.data;
 }
+
+/** The fields of an endpoint schema (an object, possibly followed by a cross-field transform). */
+export function schemaShape(schema: z.ZodType): Record<string, z.ZodType> {
+  let t: z.ZodType | undefined = schema;
+  while (t) {
+    const def = t.def as { type: string; shape?: Record<string, z.ZodType>; in?: z.ZodType; innerType?: z.ZodType };
+    if (def.type === 'object') return def.shape ?? {};
+    t = def.type === 'pipe' ? def.in : def.innerType;
+  }
+  return {};
+}
+
+/** Parses a raw query object (every value a string) with an endpoint schema. */
+export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const query = (raw ?? {}) as Record<string, unknown>;
+  const shape = schemaShape(schema);
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) invalid(`${name} was given more than once`);
+    const field = shape[name];
+    input[name] = field && typeof value === 'string' ? coerce(name, value, wireKind(field)) : value;
+  }
+  return parseInput(schema, input);
+}
+
+/** A boolean parameter with its default, as the contract writes them. */
+export const flag = (fallback: boolean) => z.boolean().default(fallback);
+
+/** An integer parameter in [min, max] with a default. */
+export const integer = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .number({ error: `${name} must be an integer from ${min} to ${max}` })
+    .int(`${name} must be an integer from ${min} to ${max}`)
+    .min(min, `${name} must be an integer from ${min} to ${max}`)
+    .max(max, `${name} must be an integer from ${min} to ${max}`)
+    .default(fallback);

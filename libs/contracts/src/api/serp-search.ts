@@ -1,25 +1,8 @@
 /** `GET /serp-search` parameters (spec §4.2), validated before anything is charged. */
 import { z } from 'zod';
-import { isCountryCode } from '../countries.js';
+import { countryCode } from './fields.js';
+import { integer } from './query.js';
 import { SERP_TYPES, type SerpSearchResponseBody } from '../jobs.js';
-
-const integer = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined) return fallback;
-      if (!/^\d{1,6}$/.test(value.trim())) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      const n = Number(value);
-      if (n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    });
 
 export const MAX_SERP_PAGE = 100;
 
@@ -28,22 +11,12 @@ export const serpSearchParamsSchema = z.object({
     .string({ error: 'q is required' })
     .transform((v) => v.trim())
     .pipe(z.string().min(1, 'q is required').max(2048, 'q must be at most 2048 characters')),
-  gl: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const code = (value ?? 'us').trim().toLowerCase();
-      if (!/^[a-z]{2}$/.test(code) || !isCountryCode(code)) {
-        ctx.addIssue({ code: 'custom', message: 'gl must be an ISO 3166-1 alpha-2 country code such as us, gb or de' });
-        return z.NEVER;
-      }
-      return code;
-    }),
+  gl: countryCode('gl').default('us'),
   hl: z
     .string()
-    .optional()
+    .default('en')
     .transform((value, ctx) => {
-      const tag = (value ?? 'en').trim();
+      const tag = value.trim();
       if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(tag)) {
         ctx.addIssue({ code: 'custom', message: 'hl must be a language tag such as en, de or pt-BR' });
         return z.NEVER;

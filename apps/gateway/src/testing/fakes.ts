@@ -1,0 +1,56 @@
+/** Fakes for the gateway's unit tier: a call lifecycle over in-memory ports and a dispatcher that records jobs. */
+import { CallLifecycle, type Principal } from '#billing';
+import { loadConfig, type TrawlConfig } from '#config';
+import type { JobName, JobPayload, QueueName } from '#contracts';
+import type { JobDispatcher, JobOutcome } from '#queue';
+
+export const principal: Principal = {
+  accountId: 'acc-1',
+  accountName: 'Test',
+  planId: 'free',
+  concurrencyLimit: 5,
+  periodEnd: new Date(Date.now() + 86_400_000),
+};
+
+export function testConfig(env: Record<string, string> = {}): TrawlConfig {
+  return loadConfig({ SERP_ENGINE: 'bing', BING_BASE_URL: 'http://127.0.0.1:9/', ...env });
+}
+
+/** A lifecycle whose ledger is a list of settled charges. */
+export function fakeLifecycle() {
+  const settled: { callId: string; reserved: number; charged: number }[] = [];
+  const refunded: string[] = [];
+  const lifecycle = new CallLifecycle(
+    {
+      gate: { acquire: async () => ({ id: 'lease', release: async () => undefined }) },
+      credits: {
+        reserve: async () => undefined,
+        settle: async (callId, reserved, charged) => {
+          settled.push({ callId, reserved, charged });
+          return charged;
+        },
+        refund: async (callId) => void refunded.push(callId),
+      },
+      periods: { resetPeriodIfEnded: async () => undefined },
+      principals: { forgetAccount: () => undefined },
+      log: { write: () => undefined },
+      clock: { now: () => new Date() },
+    },
+    60_000,
+  );
+  return { lifecycle, settled, refunded };
+}
+
+type AnyOutcome = JobOutcome<JobName>;
+
+/** Records every job and answers each payload with `answer`. */
+export function fakeDispatcher(answer: (queue: QueueName, payload: any) => AnyOutcome) {
+  const jobs: { queue: QueueName; name: JobName; payload: unknown; deadline: number }[] = [];
+  const dispatcher = {
+    runAll: async <N extends JobName>(queue: QueueName, name: N, payloads: JobPayload<N>[], deadline: number) => {
+      for (const payload of payloads) jobs.push({ queue, name, payload, deadline });
+      return payloads.map((p) => answer(queue, p)) as JobOutcome<N>[];
+    },
+  } as unknown as JobDispatcher;
+  return { dispatcher, jobs };
+}
