@@ -1,0 +1,111 @@
+/**
+ * The shape of the code base, checked on every run: no import cycles between files (what `madge --circular` checks),
+ * no worker or lib importing the gateway app, and libs reached only through their package aliases.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './support/env.js';
+
+const IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (name === 'node_modules' || name === 'generated' || name === 'dist') return [];
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The file an import names, or null for packages. Aliases follow package.json "imports". */
+function resolveImport(from: string, spec: string): string | null {
+  let target: string;
+  if (spec.startsWith('.')) target = path.resolve(path.dirname(from), spec);
+  else if (spec.startsWith('#apps/')) target = path.join(REPO_ROOT, 'apps', spec.slice(6));
+  else if (spec.startsWith('#test/')) target = path.join(REPO_ROOT, 'test', spec.slice(6));
+  else if (spec.startsWith('#')) {
+    const [lib, ...rest] = spec.slice(1).split('/');
+    target = path.join(REPO_ROOT, 'libs', lib, 'src', rest.length ? rest.join('/') : 'index.js');
+  } else return null;
+  return target.replace(/\.js$/, '.ts');
+}
+
+function graph(files: string[]): Map<string, { spec: string; to: string }[]> {
+  const edges = new Map<string, { spec: string; to: string }[]>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const out: { spec: string; to: string }[] = [];
+    for (const m of text.matchAll(IMPORT)) {
+      if (m[1]) continue; // type-only imports vanish at runtime
+      const to = resolveImport(file, m[2]);
+      if (to) out.push({ spec: m[2], to });
+    }
+    edges.set(file, out);
+  }
+  return edges;
+}
+
+/** Strongly connected components with more than one file (Tarjan). */
+function cycles(edges: Map<string, { to: string }[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const { to } of edges.get(v) ?? []) {
+      if (!edges.has(to)) continue;
+      if (!idx.has(to)) {
+        visit(to);
+        low.set(v, Math.min(low.get(v)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(v, Math.min(low.get(v)!, idx.get(to)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(path.relative(REPO_ROOT, w));
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!idx.has(v)) visit(v);
+  return found;
+}
+
+const files = ['apps', 'libs'].flatMap((d) => sourceFiles(path.join(REPO_ROOT, d)));
+const edges = graph(files);
+
+describe('architecture', () => {
+  it('has no import cycles between files', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('keeps the gateway app out of every worker and lib', () => {
+    const offenders = [...edges].flatMap(([file, out]) => {
+      const rel = path.relative(REPO_ROOT, file);
+      if (rel.startsWith('apps/gateway/') || rel.startsWith('apps/standalone/')) return [];
+      return out.filter((e) => path.relative(REPO_ROOT, e.to).startsWith('apps/gateway/')).map((e) => `${rel} → ${e.spec}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('reaches another lib only through its alias, never by a relative path', () => {
+    const offenders = [...edges].flatMap(([file, out]) => {
+      const rel = path.relative(REPO_ROOT, file);
+      const home = rel.split(path.sep).slice(0, 2).join('/');
+      return out
+        .filter((e) => e.spec.startsWith('.') && !path.relative(REPO_ROOT, e.to).startsWith(`${home}/`))
+        .map((e) => `${rel} → ${e.spec}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+});
