@@ -6,12 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { TrawlConfig } from '#config';
 import { nestLogger, REDACT_PATHS } from '#platform';
 import { GatewayModule } from './gateway.module.js';
+import { clientErrorHandler, frameworkErrors } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     genReqId: () => randomUUID(),
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    clientErrorHandler,
+    frameworkErrors,
     logger:
       config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info'
         ? false // request lines at info would dominate; the request log table keeps them

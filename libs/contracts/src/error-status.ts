@@ -7,6 +7,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.ACCOUNT_SUSPENDED]: 403,
   [ErrorCode.SUBSCRIPTION_EXPIRED]: 403,
   [ErrorCode.INVALID_PARAMETER]: 400,
+  [ErrorCode.INVALID_REQUEST]: 400,
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.CONCURRENCY_LIMIT]: 429,
   [ErrorCode.CREDITS_EXHAUSTED]: 429,

@@ -1,0 +1,36 @@
+/**
+ * Errors raised below the routes — by Node's HTTP parser (headers too large, a malformed request line) or by
+ * Fastify's router (a malformed URL, an overlong path parameter) — answered in the same `{ error: { code, message } }`
+ * shape as everything else.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '#contracts';
+
+function body(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message } });
+}
+
+/** Node's `clientError`: the request never became a request. Answer on the raw socket and close it. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_URI_TOO_LONG' ? 414 : 400;
+  const message =
+    status === 431 ? 'The request headers are too large' : status === 414 ? 'The request URL is too long' : 'Malformed HTTP request';
+  const text = body(ErrorCode.INVALID_REQUEST, message);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/** Fastify's router errors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH, …). */
+export function frameworkErrors(error: Error & { code?: string; statusCode?: number }, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : (error.statusCode ?? 400);
+  const message = status === 414 ? 'A path parameter is too long' : 'Malformed request URL';
+  void reply.code(status).type('application/json; charset=utf-8').send(body(ErrorCode.INVALID_REQUEST, message));
+}
