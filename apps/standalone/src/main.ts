@@ -20,20 +20,40 @@ const outcome = await migrate(services.databaseUrl, path.join(repoRoot, 'prisma/
 say(`migrations: ${outcome.applied.length} applied, ${outcome.alreadyApplied.length} already in place`);
 
 const app = await createStandaloneApp(config);
-await app.listen(config.PORT, config.HOST);
+try {
+  await app.listen(config.PORT, config.HOST);
+} catch (error) {
+  const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  say(busy ? `Port ${config.PORT} on ${config.HOST} is already in use: set PORT to a free port` : `Could not listen: ${String(error)}`);
+  await app.close().catch(() => undefined);
+  await services.stop();
+  process.exit(1);
+}
 const url = `http://${config.HOST}:${config.PORT}`;
-say(`Trawl is listening on ${url} (gateway + ${config.STANDALONE_WORKERS.map((w) => `worker-${w}`).join(" + ")})`);
+say(`Trawl is listening on ${url} (gateway + ${config.STANDALONE_WORKERS.map((w) => `worker-${w}`).join(' + ')})`);
 say(`Create an account and its first API key: npm run trawl -- accounts:create --name "My team" --plan free`);
 say(`Then: curl -H "x-api-key: <KEY>" "${url}/crawl?urls=https://example.com"`);
 
+/** Ctrl-C / SIGTERM: stop taking requests and jobs, then the services, within a bound; a second signal forces it. */
+const SHUTDOWN_BOUND_MS = 15_000;
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (stopping) return;
+  process.on(signal, () => {
+    if (stopping) {
+      say(`${signal} again: exiting now`);
+      void services.stop().finally(() => process.exit(1));
+      return;
+    }
     stopping = true;
     say(`${signal}: shutting down`);
+    const bound = setTimeout(() => {
+      say(`shutdown took longer than ${SHUTDOWN_BOUND_MS} ms: stopping the services anyway`);
+      void services.stop().finally(() => process.exit(1));
+    }, SHUTDOWN_BOUND_MS);
+    bound.unref();
     void app
       .close()
+      .catch(() => undefined)
       .then(() => services.stop())
       .finally(() => process.exit(0));
   });

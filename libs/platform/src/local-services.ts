@@ -19,10 +19,16 @@ export interface LocalServices {
 }
 
 interface ServicesFile {
+  /** The process that started (and owns) the services. */
   pid: number;
   databaseUrl?: string;
   redisUrl?: string;
+  /** The redis-server child, so an owner that died without stopping it does not leave it running forever. */
+  redisPid?: number;
 }
+
+/** How long a stopping service gets before it is killed. */
+const STOP_GRACE_MS = 5_000;
 
 export async function ensureLocalServices(
   options: { dataDir: string; databaseUrl?: string; redisUrl?: string; needRedis?: boolean },
@@ -31,7 +37,16 @@ export async function ensureLocalServices(
   const dataDir = path.resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true });
   const stateFile = path.join(dataDir, 'services.json');
-  const running = await readRunning(stateFile);
+  let running = await readRunning(stateFile);
+  if (running && !alive(running.pid)) {
+    // Its owner died without stopping them (SIGKILL, a crash): stop the orphans rather than adopt what nobody stops.
+    if (running.redisPid && alive(running.redisPid)) {
+      log(`stopping the redis-server (pid ${running.redisPid}) left behind by a process that is gone`);
+      await stopPid(running.redisPid);
+    }
+    await rm(stateFile, { force: true });
+    running = null;
+  }
   const stops: Array<() => Promise<void>> = [];
   const started: string[] = [];
 
@@ -56,6 +71,7 @@ export async function ensureLocalServices(
   }
 
   let redisUrl = options.redisUrl;
+  let redisPid: number | undefined;
   if (!redisUrl && running?.redisUrl && (await reachable(running.redisUrl))) redisUrl = running.redisUrl;
   if (!redisUrl && options.needRedis !== false) {
     const binary = findRedisServer();
@@ -70,20 +86,27 @@ export async function ensureLocalServices(
     const dir = path.join(dataDir, 'redis');
     await mkdir(dir, { recursive: true });
     log(`REDIS_URL is not set: starting ${binary} on 127.0.0.1:${port} (data in ${dir}) …`);
+    // Its own process group: a Ctrl-C in the terminal reaches Trawl, which stops Redis last, after the workers.
     const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''], {
       stdio: 'ignore',
+      detached: true,
     });
+    redisPid = child.pid;
     redisUrl = `redis://127.0.0.1:${port}`;
     await waitForPort(port, child);
     started.push(`redis-server on 127.0.0.1:${port}`);
     ownsState = true;
     stops.push(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
     });
   }
 
-  if (ownsState) await writeFile(stateFile, JSON.stringify({ pid: process.pid, databaseUrl, redisUrl } satisfies ServicesFile));
+  if (ownsState) await writeFile(stateFile, JSON.stringify({ pid: process.pid, databaseUrl, redisUrl, redisPid } satisfies ServicesFile));
   return {
     databaseUrl,
     redisUrl: redisUrl ?? null,
@@ -93,6 +116,32 @@ export async function ensureLocalServices(
       if (ownsState) await rm(stateFile, { force: true });
     },
   };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function stopPid(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (alive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 function findRedisServer(): string | null {
