@@ -26,6 +26,7 @@ beforeAll(async () => {
       res.end(html(`<p>${'x'.repeat(300_000)}</p>`));
     },
     '/slow': () => undefined, // never answers
+    '/slow-once': () => undefined, // never answers either; counted separately
     '/image.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(100)),
   });
   trawl = await startHarness({ CRAWL_MAX_BYTES: '100000', CRAWL_TIMEOUT_MS: '1500', JOB_ATTEMPTS: '2', CRAWL_MAX_URLS: '10' });
@@ -86,6 +87,14 @@ describe('GET /crawl (render_js=false)', () => {
     expect(res.body.results[1].page_text).toContain('pulling a fishing net');
     expect(res.body.results[2].page_text).toContain('Café crème brûlée');
     expect(res.body.credits).toBe(3);
+  });
+
+  it('does not retry a URL that timed out: CRAWL_TIMEOUT_MS is its budget across attempts', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/slow-once`)}`, key(account.apiKey));
+    expect(res.body.results[0].error).toMatch(/^TIMEOUT/);
+    expect(site.hits.get('/slow-once')).toBe(1); // JOB_ATTEMPTS=2 here: a transient fault would have been tried twice
+    expect(res.body.credits).toBe(0);
   });
 
   it('decodes an undeclared windows-1252 page as a browser does (the one decoder everywhere)', async () => {

@@ -1,10 +1,10 @@
 /**
  * The one `crawl.page` job handler, shared by every worker kind: fetch the page with the worker's engine (through a
  * proxy of the asked-for country, with a matching Accept-Language), then run the format pipeline. Expected failures
- * (bad address, refused by the guard, oversize, unsupported content) are returned as values; faults a retry can
- * fix (timeouts, resets, a crashed browser) are thrown so the queue retries them with backoff.
+ * (bad address, refused by the guard, oversize, unsupported content, a timeout that used the URL's budget) are
+ * returned as values; faults a retry can fix (resets, a crashed browser) are thrown so the queue retries them.
  */
-import { TrawlError, type CrawlPagePayload, type CrawlPageResult, type ProxyProvider } from '#contracts';
+import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageResult, type ProxyProvider } from '#contracts';
 import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
 import { acceptLanguageForCountry, proxyForCountry } from '#fetch';
 import type { PageEngine } from './page-engine.js';
@@ -29,7 +29,8 @@ export class CrawlPageHandler {
       });
       return await toCrawlPageSuccess(payload, page, this.extraction);
     } catch (error) {
-      if (error instanceof TrawlError && !error.retryable) {
+      // A timeout spent the URL's whole budget: retrying would run past it (CRAWL_TIMEOUT_MS is per URL, across attempts).
+      if (error instanceof TrawlError && (!error.retryable || error.code === ErrorCode.TIMEOUT)) {
         return { ok: false, url: payload.url, error: error.toJSON() };
       }
       throw error;
