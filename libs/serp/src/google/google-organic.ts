@@ -40,12 +40,12 @@ export interface OrganicCandidate {
   link: string;
 }
 
-function isAdLink(href: string): boolean {
+export function isAdLink(href: string): boolean {
   return /\/aclk\?|googleadservices\.com|\/pagead\//.test(href);
 }
 
 /** The heading that titles `a`: an h3 / `[role=heading]` inside it, or an h3 around it. */
-function titleOf(a: Element): Element | null {
+export function titleOf(a: Element): Element | null {
   const inner = findFirst(a, (e) => e.name === 'h3' || (attr(e, 'role') === 'heading' && e.name !== 'a'));
   if (inner) return inner;
   const p = parentEl(a);
@@ -55,7 +55,7 @@ function titleOf(a: Element): Element | null {
   return null;
 }
 
-function excluded(el: Element, stop: Element | null): boolean {
+export function excluded(el: Element, stop: Element | null): boolean {
   let cur: Element | null = el;
   while (cur && cur !== stop) {
     const id = cur.attribs.id;
@@ -98,12 +98,12 @@ export function findOrganicCandidates(dom: SerpDom, main: Element): OrganicCandi
  * For each candidate, the largest ancestor of its anchor (below `main`) that contains no other candidate: its
  * "result block". Counting candidates per ancestor once keeps this linear in candidates × depth.
  */
-function blocksOf(candidates: OrganicCandidate[], main: Element): Map<OrganicCandidate, Element> {
+export function blocksOf<C extends { anchor: Element }>(candidates: C[], main: Element): Map<C, Element> {
   const count = new Map<Element, number>();
   for (const c of candidates) {
     for (let p = parentEl(c.anchor); p && p !== main; p = parentEl(p)) count.set(p, (count.get(p) ?? 0) + 1);
   }
-  const out = new Map<OrganicCandidate, Element>();
+  const out = new Map<C, Element>();
   for (const c of candidates) {
     let block = c.anchor;
     for (let p = parentEl(c.anchor); p && p !== main && count.get(p) === 1; p = parentEl(p)) block = p;
@@ -188,16 +188,19 @@ function sitelinksIn(block: Element, c: OrganicCandidate): Sitelink[] {
   return links;
 }
 
-/**
- * Organic results in page order. `offset` is added to each 1-based rank so that page p of n results starts at
- * (p-1)*n + 1: rank tracking wants the absolute position, not the position on the page.
- */
-export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
+/** An organic result with the anchor it was read from (for merging with the fallback reader in page order). */
+export interface OrganicEntry {
+  result: OrganicResult;
+  anchor: Element;
+}
+
+/** The layout reader's results with their anchors, positions counted from `offset`. */
+export function layoutOrganicEntries(dom: SerpDom, offset = 0): OrganicEntry[] {
   const main = mainContainer(dom);
   if (!main) return [];
   const candidates = findOrganicCandidates(dom, main);
   const blocks = blocksOf(candidates, main);
-  const results: OrganicResult[] = [];
+  const entries: OrganicEntry[] = [];
   const seenLinks = new Set<string>();
   for (const c of candidates) {
     // A second heading link inside an earlier result's `.g` is a sitelink card, not a result.
@@ -212,12 +215,20 @@ export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
       title: textOf(c.title),
       link: c.link,
       snippet: rest,
-      position: offset + results.length + 1,
+      position: offset + entries.length + 1,
     };
     if (date) result.date = date;
     const sitelinks = sitelinksIn(g && !isInside(block, g) ? g : block, c);
     if (sitelinks.length) result.sitelinks = sitelinks;
-    results.push(result);
+    entries.push({ result, anchor: c.anchor });
   }
-  return results;
+  return entries;
+}
+
+/**
+ * Organic results in page order, as the layout reader sees them (no fallback). `offset` is added to each 1-based
+ * rank so that page p of n results starts at (p-1)*n + 1: rank tracking wants the absolute position.
+ */
+export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
+  return layoutOrganicEntries(dom, offset).map((e) => e.result);
 }

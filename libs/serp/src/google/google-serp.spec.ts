@@ -82,12 +82,18 @@ describe('Google verdicts', () => {
       .toEqual({ kind: 'blocked', reason: 'consent' });
   });
 
-  it('never reports an unrecognised page as zero results, and never throws on garbage', () => {
-    for (const body of ['', '<<<>>>', '\u0000\u0001binary', '<html><body>Hello</body></html>', '{"json": true}']) {
+  it('calls a body that is not an HTML page blocked/unknown, and never throws on garbage', () => {
+    for (const body of ['', '<<<>>>', '\u0000\u0001binary', '{"json": true}']) {
       const out = parseGoogleSerp(body, q);
       expect(out.verdict).toEqual({ kind: 'blocked', reason: 'unknown' });
       expect(out.result).toBeUndefined();
     }
+  });
+
+  it('calls an HTML page without results or block evidence ok, with zero results flagged parser: none', () => {
+    const out = parseGoogleSerp('<html><body><div id="main">Hello</div></body></html>', q);
+    expect(out.verdict).toEqual({ kind: 'ok' });
+    expect(out.result).toEqual({ serp_search_results: [], parser: 'none' });
   });
 
   it('maps a Google page to the /search page shape for parseWeb', () => {

@@ -1,0 +1,96 @@
+import { describe, expect, it } from '@jest/globals';
+import { detectVerdict } from '../index.js';
+import type { OrganicResult } from '../types.js';
+import { parseGoogleSerp } from './google-engine.js';
+
+const q = { type: 'search' as const, page: 1, num: 10 };
+const organic = (html: string, page = 1) => {
+  const { verdict, result } = parseGoogleSerp(html, { ...q, page });
+  return { verdict, parser: result?.parser, results: (result?.serp_search_results ?? []) as OrganicResult[] };
+};
+
+/** A layout nobody has seen: no known class, no heading, results titled by plain links (like the WML pages). */
+const UNKNOWN_LAYOUT = `<html><body><div id="main">
+<div class="k1"><a href="/search?q=foo+bar&amp;sa=X">foo bar</a> <a href="https://maps.google.com/maps?q=foo">Maps</a></div>
+<div class="zz"><div><span>Sponsored</span></div><a href="https://shop.example/">Foo shop – cheap foo</a><div>shop.example</div><div>Great deals on foo.</div></div>
+<div class="zz"><a href="https://www.googleadservices.com/pagead/aclk?sa=L&amp;adurl=https://ad.example/">Ad foo</a><div>ad.example</div><div>Ad text here.</div></div>
+<div class="zz"><a href="/url?q=https://one.example/page&amp;sa=U"><span>One result title</span><span>one.example › page</span></a><div>First snippet about foo.</div></div>
+<div class="zz"><a href="/url?q=https://www.google.com/intl/en/about/&amp;sa=U">About Google</a><div>google.com</div><div>Not a result of the fallback.</div></div>
+<div class="zz"><a href="https://two.example/b">Two result title</a><div>https://two.example/b</div><div>Mar 3, 2021 — Second snippet.</div></div>
+<div class="zz"><a href="/url?q=https://one.example/page&amp;sa=U">One result title again</a><div>one.example</div><div>Same page twice.</div></div>
+<div class="zz"><div>What is foo?</div><div>Foo is a word.</div><a href="https://faq.example/foo">faq.example answer</a><div>faq.example</div></div>
+<nav><a href="https://nav.example/">Nav link</a><div>nav.example</div></nav>
+</div></body></html>`;
+
+describe('Google fallback reader (unknown layouts)', () => {
+  it('reads title link + shown URL + snippet blocks in page order, without ads, Google links, questions or nav', () => {
+    const { verdict, parser, results } = organic(UNKNOWN_LAYOUT);
+    expect(verdict).toEqual({ kind: 'ok' });
+    expect(parser).toBe('fallback');
+    expect(results).toEqual([
+      { title: 'One result title', link: 'https://one.example/page', snippet: 'First snippet about foo.', position: 1 },
+      { title: 'Two result title', link: 'https://two.example/b', snippet: 'Second snippet.', date: 'Mar 3, 2021', position: 2 },
+    ]);
+  });
+
+  it('counts positions across pages', () => {
+    expect(organic(UNKNOWN_LAYOUT, 2).results.map((r) => r.position)).toEqual([11, 12]);
+  });
+
+  it('reads a news-only page: cards the layout reader leaves out, a link around source, heading and snippet', () => {
+    const card = (href: string, title: string) => `<div class="dbsr"><a href="${href}"><div>Daily Paper</div>`
+      + `<div role="heading" aria-level="3">${title}</div><div>A long enough snippet about the story in question.</div></a></div>`;
+    const { parser, results } = organic(`<div id="main">${card('https://p.example/1', 'Story one')}${card('https://p.example/2', 'Story two')}</div>`);
+    expect(parser).toBe('fallback');
+    expect(results.map((r) => [r.title, r.snippet])).toEqual([
+      ['Story one', 'Daily Paper A long enough snippet about the story in question.'],
+      ['Story two', 'Daily Paper A long enough snippet about the story in question.'],
+    ]);
+  });
+
+  it('completes the layout reader when it finds clearly fewer results than the page shows, in page order', () => {
+    const known = (n: number) => `<div class="g"><div class="yuRUbf"><a href="https://k${n}.example/"><h3>Known ${n}</h3></a></div>`
+      + `<div class="VwiC3b">Known snippet ${n}.</div></div>`;
+    const plain = (n: number) => `<div class="nw"><a href="https://n${n}.example/">New ${n}</a><div>n${n}.example › x</div><div>New snippet ${n}.</div></div>`;
+    const { parser, results } = organic(`<div id="main">${known(1)}${plain(1)}${plain(2)}${known(2)}${plain(3)}</div>`);
+    expect(parser).toBe('fallback');
+    expect(results.map((r) => [r.position, r.title])).toEqual([[1, 'Known 1'], [2, 'New 1'], [3, 'New 2'], [4, 'Known 2'], [5, 'New 3']]);
+  });
+
+  it('leaves a known page alone: no parser flag when the layout reader found every result', () => {
+    const html = '<div id="main"><div class="g"><a href="https://a.example/"><h3>A</h3></a><div class="VwiC3b">a</div></div></div>';
+    expect(organic(html).parser).toBeUndefined();
+  });
+});
+
+describe('Google verdicts need positive evidence', () => {
+  const page = (body: string) => `<html><body>${body}</body></html>`;
+
+  it('an ordinary page without recognisable results is ok (flagged), not blocked', () => {
+    expect(detectVerdict('google', page('<div id="main"><p>Something Google has never shown before.</p></div>'))).toEqual({ kind: 'ok' });
+    expect(parseGoogleSerp(page('<div>x</div>'), q).result?.parser).toBe('none');
+  });
+
+  it.each([
+    ['unusual traffic (fr)', '<p>Nos systèmes ont détecté un trafic exceptionnel sur votre réseau informatique.</p>', 'unusual_traffic'],
+    ['unusual traffic (it)', '<p>I nostri sistemi hanno rilevato traffico insolito proveniente dalla tua rete.</p>', 'unusual_traffic'],
+    ['unusual traffic (ja)', '<p>このページについて お使いのコンピュータ ネットワークから通常と異なるトラフィックが検出されました。</p>', 'unusual_traffic'],
+    ['the /sorry/ URL', '<p>Redirecting to https://www.google.com/sorry/index?continue=x</p>', 'captcha'],
+    ['a sorry.google.com link', '<a href="https://sorry.google.com/sorry/Captcha">continue</a>', 'captcha'],
+    ['a Cloudflare challenge', '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script>', 'captcha'],
+    ['a DataDome captcha', '<iframe src="https://geo.captcha-delivery.com/captcha/?initialCid=x"></iframe>', 'captcha'],
+    ['a consent wall (es)', '<h1>Antes de ir a Google</h1><button>Aceptar todo</button>', 'consent'],
+    ['the no-JavaScript gate', '<noscript><meta content="0;url=/httpservice/retry/enablejs?sei=x" http-equiv="refresh"></noscript>', 'unknown'],
+  ])('%s is blocked', (_name, body, reason) => {
+    expect(detectVerdict('google', page(body))).toEqual({ kind: 'blocked', reason });
+  });
+
+  it.each([
+    ['es', '<p>No se han encontrado resultados para tu búsqueda (<b>zzqx</b>).</p>'],
+    ['pt', '<p>Sua pesquisa - <b>zzqx</b> - não encontrou nenhum documento correspondente.</p>'],
+    ['nl', '<p>Je zoekopdracht - <b>zzqx</b> - heeft geen overeenkomstige documenten opgeleverd.</p>'],
+    ['ru', '<p>По запросу <b>zzqx</b> ничего не найдено.</p>'],
+  ])('Google\u2019s no-match sentence (%s) is no_results', (_lang, body) => {
+    expect(detectVerdict('google', page(body))).toEqual({ kind: 'no_results' });
+  });
+});

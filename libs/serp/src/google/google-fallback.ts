@@ -1,0 +1,189 @@
+/**
+ * The generic reader for Google result layouts the layout reader (google-organic.ts) does not know. It assumes
+ * nothing about class names: a result is a block made of an outside title link, the URL shown under or above it
+ * (a `cite`, a breadcrumb or the link's host) and a snippet. Ads (ad containers, `aclk` links, "Ad"/"Sponsored"
+ * labels), Google's own links, navigation, related searches and "People also ask" are left out. It runs when the
+ * layout reader finds nothing, or clearly fewer results than the page has result blocks, and the response says so
+ * (`parser: 'fallback'`) so that the gateway can log which pages need a layout of their own.
+ */
+import { attr, closest, findAll, findFirst, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
+import type { OrganicResult, SerpParser } from '../types.js';
+import { textLines } from '../util/card-text.js';
+import { splitLeadingDate } from '../util/dates.js';
+import { hostOf, normalizeUrl, unwrapGoogleLink } from '../util/urls.js';
+import { blocksOf, excluded, isAdLink, layoutOrganicEntries, mainContainer, titleOf, type OrganicEntry } from './google-organic.js';
+
+interface Candidate {
+  anchor: Element;
+  link: string;
+  /** The heading that titles the link, when the layout has one. */
+  heading: Element | null;
+}
+
+export interface FallbackEntry extends OrganicEntry {
+  /** The block shows the result's URL (cite, breadcrumb or host): the surest sign of an organic result. */
+  showsUrl: boolean;
+}
+
+/** Google's own pages, caches, ad and tracking hosts: never organic results of the fallback reader. */
+const OWN_HOST = /(^|\.)(google\.[a-z.]+|googleusercontent\.com|googleadservices\.com|doubleclick\.net|gstatic\.com|googlesyndication\.com)$/;
+
+/** Containers that are never results, whatever the layout: page chrome, forms, dialogs, ads and question lists. */
+function chrome(e: Element): boolean {
+  if (e.name === 'nav' || e.name === 'header' || e.name === 'footer' || e.name === 'form' || e.name === 'aside') return true;
+  const role = attr(e, 'role');
+  if (role === 'navigation' || role === 'dialog' || role === 'banner' || role === 'contentinfo' || role === 'complementary') return true;
+  const id = attr(e, 'id');
+  return /^(tads|tadsb|bottomads|tvcap|rhs|botstuff|brs|foot|fbar|gb|appbar|hdtb|top_nav|searchform|sfooter|navcnt|nav)$/.test(id);
+}
+
+/** Ad labels Google prints on sponsored results, in the page's language. */
+const AD_LABEL = /^(ad|ads|sponsored|sponsored result|anzeige|anzeigen|annonce|annonces|sponsorisé|publicidad|anuncio|anuncios|annuncio|annunci|patrocinado|gesponsord|advertentie|reklama|реклама|広告|广告|廣告|광고)(\s*[·•:]\s*.*)?$/i;
+
+const URL_LINE = /^(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:[/:›>]|\s›|$)/i;
+const MENU_LINE = /^(?:cached|similar|translate this page|traduire cette page|diese seite übersetzen|traducir esta página|more results from|›|·|-)$/i;
+
+/** Ad clicks, Google's own pages and image-result links (`/imgres`: a thumbnail grid, not web results). */
+function isOwnOrAd(href: string, link: string): boolean {
+  return isAdLink(href) || /\/imgres\?/.test(href) || OWN_HOST.test(hostOf(link));
+}
+
+/**
+ * Outside links in `root`, page chrome left out. `knownContainers`: also leave out what the layout reader knows
+ * is not organic (carousels, knowledge panel, question lists by their class names).
+ */
+function candidatesOf(dom: SerpDom, root: Element, knownContainers: boolean): Candidate[] {
+  const out: Candidate[] = [];
+  for (const a of dom.byTag('a')) {
+    const href = attr(a, 'href');
+    if (!href) continue;
+    const link = unwrapGoogleLink(href);
+    if (!/^https?:\/\//i.test(link) || isOwnOrAd(href, link)) continue;
+    if (!closest(a, (e) => e === root)) continue;
+    if (closest(a, chrome, root) || (knownContainers && excluded(a, root))) continue;
+    if (!textOf(a)) continue;
+    out.push({ anchor: a, link, heading: titleOf(a) });
+  }
+  return out;
+}
+
+/**
+ * The links that title result blocks: heading links, and — for layouts or result types without headings (the
+ * basic/WML layouts title results with plain links) — the first link to each target whose text is not a bare URL
+ * and that does not sit in a heading link's block (sitelinks, cite links, thumbnails).
+ */
+function titleLinks(cands: Candidate[], root: Element): Candidate[] {
+  const headed = cands.filter((c) => c.heading && textOf(c.heading));
+  const headedBlocks = new Set(blocksOf(headed, root).values());
+  const inHeadedBlock = (a: Element) => !!closest(a, (e) => headedBlocks.has(e), root);
+  const seen = new Set(headed.map((c) => normalizeUrl(c.link)));
+  const plain = cands.filter((c) => {
+    if (c.heading) return false;
+    const key = normalizeUrl(c.link);
+    if (seen.has(key) || URL_LINE.test(textOf(c.anchor)) || inHeadedBlock(c.anchor)) return false;
+    seen.add(key);
+    return true;
+  });
+  return plain.length ? [...headed, ...plain].sort((a, b) => (a.anchor.startIndex ?? 0) - (b.anchor.startIndex ?? 0)) : headed;
+}
+
+/** The heading's text, else the link's first line that is not its URL (basic layouts put both in the link). */
+function titleText(c: Candidate): string {
+  if (c.heading) return textOf(c.heading);
+  const lines = textLines(c.anchor, (e) => e.name === 'cite' || e.name === 'img').filter((l) => !URL_LINE.test(l) && !l.includes('›'));
+  return lines[0] ?? textOf(c.anchor);
+}
+
+/**
+ * The text lines of a block without the title: the title link, or only its heading when the link wraps a whole
+ * card (news cards put source, heading and snippet inside one link). Other links to the same page are left out.
+ */
+function blockLines(block: Element, c: Candidate): string[] {
+  const key = normalizeUrl(c.link);
+  const titleEl = c.heading && closest(c.heading, (e) => e === c.anchor) ? c.heading : c.anchor;
+  return textLines(block, (e) => e === titleEl || e.name === 'cite' || attr(e, 'role') === 'button' || attr(e, 'role') === 'menu'
+    || (e !== c.anchor && e.name === 'a' && normalizeUrl(unwrapGoogleLink(attr(e, 'href'))) === key));
+}
+
+/** True when one of the block's lines (title link included) shows the result's URL: a cite, breadcrumb or host. */
+function showsUrl(block: Element, c: Candidate, allLines: string[]): boolean {
+  if (findFirst(block, (e) => e.name === 'cite')) return true;
+  const host = hostOf(c.link).replace(/^www\./, '');
+  return allLines.some((l) => l.includes('›') || (!!host && l.toLowerCase().includes(host)) || URL_LINE.test(l));
+}
+
+function isAdBlock(block: Element, allLines: string[]): boolean {
+  if (findFirst(block, (e) => e.attribs['data-text-ad'] !== undefined)) return true;
+  return allLines.some((l) => l.length <= 80 && AD_LABEL.test(l));
+}
+
+/**
+ * A result block is a few lines (a few hundred elements with sitelinks); a "block" holding a whole column is a lone
+ * link in page furniture. Checked on the element count first, which stops early, before any text is collected.
+ */
+const MAX_BLOCK_ELEMENTS = 400;
+const MAX_BLOCK_LINES = 60;
+
+function tooLarge(block: Element): boolean {
+  return findAll(block, () => true, MAX_BLOCK_ELEMENTS).length >= MAX_BLOCK_ELEMENTS;
+}
+
+/**
+ * Result blocks found by structure, in page order, one per target URL. Containers the layout reader knows to be
+ * carousels or panels are left out first; a page with nothing else (a news-only page) is read without that rule.
+ */
+export function fallbackOrganicEntries(dom: SerpDom, offset = 0): FallbackEntry[] {
+  const root = mainContainer(dom);
+  if (!root) return [];
+  const entries = blocksToEntries(dom, root, true);
+  return (entries.length ? entries : blocksToEntries(dom, root, false)).map((e, i) => ({ ...e, result: { ...e.result, position: offset + i + 1 } }));
+}
+
+function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean): FallbackEntry[] {
+  const titles = titleLinks(candidatesOf(dom, root, knownContainers), root);
+  const blocks = blocksOf(titles, root);
+  const out: FallbackEntry[] = [];
+  const seen = new Set<string>();
+  for (const c of titles) {
+    const key = normalizeUrl(c.link);
+    if (seen.has(key)) continue;
+    const block = blocks.get(c) as Element;
+    const title = titleText(c);
+    if (!title || title.length < 2 || tooLarge(block)) continue;
+    const allLines = textLines(block);
+    if (allLines.length > MAX_BLOCK_LINES || isAdBlock(block, allLines)) continue;
+    // "People also ask" answers cite their source with a link under the question.
+    if (allLines[0] && allLines[0] !== title && allLines[0].endsWith('?')) continue;
+    const lines = blockLines(block, c).filter((l) => l !== title);
+    const url = showsUrl(block, c, allLines);
+    const snippetLines = lines.filter((l) => !URL_LINE.test(l) && !MENU_LINE.test(l) && !l.includes('›') && l.length > 1);
+    const { date, rest } = splitLeadingDate(snippetLines.join(' '));
+    // Without a shown URL, only a heading link with a real snippet is taken (news-style cards).
+    if (!url && !(c.heading && rest.length >= 30)) continue;
+    seen.add(key);
+    const result: OrganicResult = { title, link: c.link, snippet: rest, position: 0 };
+    if (date) result.date = date;
+    out.push({ result, anchor: c.anchor, showsUrl: url });
+  }
+  return out;
+}
+
+/**
+ * Organic results as the API returns them: the layout reader's, completed by the fallback reader when the layout
+ * reader found none, or clearly fewer than the result blocks the page shows (at least 3 more, and as many more as
+ * it found: carousels and tweet cards on a known page must not pull in the fallback). Merged results keep page
+ * order; `parser` says whether the fallback was needed ('none': nothing found by either).
+ */
+export function readGoogleOrganic(dom: SerpDom, offset = 0): { results: OrganicResult[]; parser?: SerpParser } {
+  const layout = layoutOrganicEntries(dom, offset);
+  const fallback = fallbackOrganicEntries(dom, offset);
+  const known = new Set(layout.map((e) => normalizeUrl(e.result.link)));
+  const missing = fallback.filter((e) => e.showsUrl && !known.has(normalizeUrl(e.result.link)));
+  const useFallback = layout.length === 0 ? fallback.length > 0 : missing.length >= 3 && missing.length >= layout.length;
+  if (!useFallback) return { results: layout.map((e) => e.result), parser: layout.length ? undefined : 'none' };
+  const merged = [...layout, ...(layout.length ? missing : fallback)].sort((a, b) => dom.order(a.anchor) - dom.order(b.anchor));
+  return {
+    results: merged.map((e, i) => ({ ...e.result, position: offset + i + 1 })),
+    parser: 'fallback',
+  };
+}
