@@ -11,7 +11,9 @@ import type { OrganicResult, SerpParser } from '../types.js';
 import { textLines } from '../util/card-text.js';
 import { splitLeadingDate } from '../util/dates.js';
 import { hostOf, normalizeUrl, unwrapGoogleLink } from '../util/urls.js';
-import { blocksOf, excluded, isAdLink, layoutOrganicEntries, mainContainer, titleOf, type OrganicEntry } from './google-organic.js';
+import {
+  blocksOf, excluded, isAdLink, layoutOrganicEntries, mainContainer, resultLink, titleOf, type OrganicEntry,
+} from './google-organic.js';
 
 interface Candidate {
   anchor: Element;
@@ -57,7 +59,7 @@ function candidatesOf(dom: SerpDom, root: Element, knownContainers: boolean): Ca
   for (const a of dom.byTag('a')) {
     const href = attr(a, 'href');
     if (!href) continue;
-    const link = unwrapGoogleLink(href);
+    const link = resultLink(a);
     if (!/^https?:\/\//i.test(link) || isOwnOrAd(href, link)) continue;
     if (!closest(a, (e) => e === root)) continue;
     if (closest(a, chrome, root) || (knownContainers && excluded(a, root))) continue;
