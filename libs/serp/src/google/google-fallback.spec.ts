@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { detectVerdict } from '../index.js';
 import type { OrganicResult } from '../types.js';
+import { loadDom } from '../dom/serp-dom.js';
 import { parseGoogleSerp } from './google-engine.js';
+import { fallbackOrganicEntries } from './google-fallback.js';
 
 const q = { type: 'search' as const, page: 1, num: 10 };
 const organic = (html: string, page = 1) => {
@@ -55,6 +57,18 @@ describe('Google fallback reader (unknown layouts)', () => {
     const { parser, results } = organic(`<div id="main">${known(1)}${plain(1)}${plain(2)}${known(2)}${plain(3)}</div>`);
     expect(parser).toBe('fallback');
     expect(results.map((r) => [r.position, r.title])).toEqual([[1, 'Known 1'], [2, 'New 1'], [3, 'New 2'], [4, 'Known 2'], [5, 'New 3']]);
+  });
+
+  it('on a page whose results show their URL, drops cards without one (carousels, sitelinks), keeps same-site groups', () => {
+    const res = (n: number, host: string, path = '') => `<div class="r"><a href="https://${host}/${path}"><div role="heading">Result number ${n} title</div></a>`
+      + `<div>${host} › ${path || 'home'}</div><div>Snippet of result ${n}.</div></div>`;
+    const grouped = '<ul><li><a href="https://b.example/more"><div role="heading">More from the same site here</div></a>'
+      + '<div>Oct 6, 2020 — A long enough snippet for a grouped result from the same site as above.</div></li></ul>';
+    const card = (n: number) => `<div class="v"><a href="https://video.example/${n}"><div role="heading">Video ${n}</div>`
+      + '<div>A card with a heading and a line of text long enough to pass.</div></a></div>';
+    // The reader itself (the layout reader would take these heading links before it).
+    const entries = fallbackOrganicEntries(loadDom(`<div id="main">${res(1, 'a.example')}${res(2, 'b.example')}${grouped}${card(1)}${card(2)}${res(3, 'c.example')}</div>`));
+    expect(entries.map((e) => e.result.link)).toEqual(['https://a.example/', 'https://b.example/', 'https://b.example/more', 'https://c.example/']);
   });
 
   it('leaves a known page alone: no parser flag when the layout reader found every result', () => {

@@ -43,7 +43,7 @@ function chrome(e: Element): boolean {
 const AD_LABEL = /^(ad|ads|sponsored|sponsored result|anzeige|anzeigen|annonce|annonces|sponsorisé|publicidad|anuncio|anuncios|annuncio|annunci|patrocinado|gesponsord|advertentie|reklama|реклама|広告|广告|廣告|광고)(\s*[·•:]\s*.*)?$/i;
 
 const URL_LINE = /^(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:[/:›>]|\s›|$)/i;
-const MENU_LINE = /^(?:cached|similar|translate this page|traduire cette page|diese seite übersetzen|traducir esta página|more results from|›|·|-)$/i;
+const MENU_LINE = /^(?:cached|similar|translate this page|traduire cette page|diese seite übersetzen|traducir esta página|more results from|web results?|résultats web|webergebnisse|resultados de la web|risultati web|›|·|-)$/i;
 
 /** Ad clicks, Google's own pages and image-result links (`/imgres`: a thumbnail grid, not web results). */
 function isOwnOrAd(href: string, link: string): boolean {
@@ -160,14 +160,26 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean):
     const url = showsUrl(block, c, allLines);
     const snippetLines = lines.filter((l) => !URL_LINE.test(l) && !MENU_LINE.test(l) && !l.includes('›') && l.length > 1);
     const { date, rest } = splitLeadingDate(snippetLines.join(' '));
-    // Without a shown URL, only a heading link with a real snippet is taken (news-style cards).
+    // Without a shown URL, only a heading link with a real snippet can be a result (news-style cards).
     if (!url && !(c.heading && rest.length >= 30)) continue;
     seen.add(key);
     const result: OrganicResult = { title, link: c.link, snippet: rest, position: 0 };
     if (date) result.date = date;
     out.push({ result, anchor: c.anchor, showsUrl: url });
   }
-  return out;
+  // On a page whose results mostly show their URL, cards that do not are carousels, sitelinks and top stories;
+  // a page made mostly of such cards (a news vertical) is read from them all.
+  const withUrl = out.filter((e) => e.showsUrl);
+  if (withUrl.length * 2 < out.length) return out;
+  // Kept: results grouped under the one before from the same site ("More results from …": title, date,
+  // snippet, no URL); sitelinks have one- or two-word titles and a line of text.
+  let lastHost = '';
+  return out.filter((e) => {
+    const host = hostOf(e.result.link).replace(/^www\./, '');
+    const keep = e.showsUrl || (host === lastHost && e.result.title.split(/\s+/).length >= 4 && e.result.snippet.length >= 60);
+    if (keep) lastHost = host;
+    return keep;
+  });
 }
 
 /**
