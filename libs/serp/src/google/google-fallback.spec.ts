@@ -35,6 +35,14 @@ describe('Google fallback reader (unknown layouts)', () => {
     ]);
   });
 
+  it('reads links that put the URL line before the title (mobile style), without headings', () => {
+    const res = (host: string, title: string) => `<div class="m"><a href="https://${host}/p"><div>https://${host} › p</div>`
+      + `<div>${title}</div></a><div>Snippet for ${title}.</div></div>`;
+    const { parser, results } = organic(`<div id="main">${res('a.example', 'Alpha page')}${res('b.example', 'Beta page')}</div>`);
+    expect(parser).toBe('fallback');
+    expect(results.map((r) => [r.title, r.snippet])).toEqual([['Alpha page', 'Snippet for Alpha page.'], ['Beta page', 'Snippet for Beta page.']]);
+  });
+
   it('counts positions across pages', () => {
     expect(organic(UNKNOWN_LAYOUT, 2).results.map((r) => r.position)).toEqual([11, 12]);
   });

@@ -82,18 +82,20 @@ function titleLinks(cands: Candidate[], root: Element): Candidate[] {
   const plain = cands.filter((c) => {
     if (c.heading) return false;
     const key = normalizeUrl(c.link);
-    if (seen.has(key) || URL_LINE.test(textOf(c.anchor)) || inHeadedBlock(c.anchor)) return false;
+    if (seen.has(key) || !plainTitle(c.anchor) || inHeadedBlock(c.anchor)) return false;
     seen.add(key);
     return true;
   });
   return plain.length ? [...headed, ...plain].sort((a, b) => (a.anchor.startIndex ?? 0) - (b.anchor.startIndex ?? 0)) : headed;
 }
 
-/** The heading's text, else the link's first line that is not its URL (basic layouts put both in the link). */
+/** The link's first line that is not a URL or breadcrumb (layouts put title and URL in one link); '' if none. */
+function plainTitle(a: Element): string {
+  return textLines(a, (e) => e.name === 'cite' || e.name === 'img').find((l) => !URL_LINE.test(l) && !l.includes('›')) ?? '';
+}
+
 function titleText(c: Candidate): string {
-  if (c.heading) return textOf(c.heading);
-  const lines = textLines(c.anchor, (e) => e.name === 'cite' || e.name === 'img').filter((l) => !URL_LINE.test(l) && !l.includes('›'));
-  return lines[0] ?? textOf(c.anchor);
+  return c.heading ? textOf(c.heading) : plainTitle(c.anchor);
 }
 
 /**
