@@ -12,7 +12,7 @@ import {
 } from '../../libs/serp/src/conformance/corpus.js';
 import { scoreReferenceCase, totalsBySource } from '../../libs/serp/src/conformance/reference-score.js';
 import { scoreSpiderCase } from '../../libs/serp/src/conformance/serp-spider-score.js';
-import { googleGenerationReport } from '../../libs/serp/src/conformance/google-generations.js';
+import { fallbackAloneScore, googleGenerationReport } from '../../libs/serp/src/conformance/google-generations.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -60,6 +60,12 @@ for (const r of gen) {
 const sum = (k: 'pages' | 'checked' | 'inFull' | 'blocked' | 'fallback') => gen.reduce((n, r) => n + r[k], 0);
 console.log(`${'all Google folders'.padEnd(50)} ${String(sum('pages')).padStart(5)}  ${`${sum('inFull')}/${sum('checked')}`.padStart(7)}  `
   + `${String(sum('blocked')).padStart(7)}  ${String(sum('fallback')).padStart(8)}`);
+
+for (const strip of ['classes', 'headings'] as const) {
+  const f = fallbackAloneScore(root, strip);
+  console.log(`fallback alone, ${strip === 'classes' ? 'classes and ids stripped ' : '+ headings stripped too   '}: `
+    + `${f.found}/${f.results} results (${pct(f.found, f.results)}), ${f.complete}/${f.pages} pages complete in order, ${f.extra} extra entries`);
+}
 
 // DuckDuckGo pinned counts
 const engines = createEngines({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/' });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseGoogleSerp } from '../google/google-engine.js';
 import type { OrganicResult } from '../types.js';
 import { corpusRoot, readPage } from './corpus.js';
+import { fallbackAloneScore } from './google-generations.js';
 import { GOOGLE_ORDINARY_EMPTY_PAGES, GOOGLE_PINNED_PAGES } from './google-pinned.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -35,4 +36,16 @@ describeCorpus('Google pages of every generation (hand-counted)', () => {
     expect(verdict).toEqual({ kind: 'ok' });
     expect(result).toMatchObject({ serp_search_results: [], parser: 'none' });
   });
+
+  // An unknown layout simulated on every page: the fallback reader alone must still find the results, in order.
+  it('fallback alone, classes and ids stripped: >= 99 % of results, >= 95 % of pages complete in order', () => {
+    const f = fallbackAloneScore(root ?? '', 'classes');
+    expect(f.found / f.results).toBeGreaterThanOrEqual(0.99);
+    expect(f.complete / f.pages).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+
+  it('fallback alone, headings stripped as well: >= 95 % of results', () => {
+    const f = fallbackAloneScore(root ?? '', 'headings');
+    expect(f.found / f.results).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
 });
