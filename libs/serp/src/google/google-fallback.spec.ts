@@ -49,12 +49,12 @@ describe('Google fallback reader (unknown layouts)', () => {
 
   it('reads a news-only page: cards the layout reader leaves out, a link around source, heading and snippet', () => {
     const card = (href: string, title: string) => `<div class="dbsr"><a href="${href}"><div>Daily Paper</div>`
-      + `<div role="heading" aria-level="3">${title}</div><div>A long enough snippet about the story in question.</div></a></div>`;
+      + `<div role="heading" aria-level="3">${title}</div><div>A long enough snippet about the story in question.</div><div>3 hours ago</div></a></div>`;
     const { parser, results } = organic(`<div id="main">${card('https://p.example/1', 'Story one')}${card('https://p.example/2', 'Story two')}</div>`);
     expect(parser).toBe('fallback');
-    expect(results.map((r) => [r.title, r.snippet])).toEqual([
-      ['Story one', 'Daily Paper A long enough snippet about the story in question.'],
-      ['Story two', 'Daily Paper A long enough snippet about the story in question.'],
+    expect(results.map((r) => [r.title, r.snippet, r.date])).toEqual([
+      ['Story one', 'Daily Paper A long enough snippet about the story in question.', '3 hours ago'],
+      ['Story two', 'Daily Paper A long enough snippet about the story in question.', '3 hours ago'],
     ]);
   });
 

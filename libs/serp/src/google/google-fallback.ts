@@ -9,7 +9,7 @@
 import { attr, closest, findAll, findFirst, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
 import type { OrganicResult, SerpParser } from '../types.js';
 import { textLines } from '../util/card-text.js';
-import { splitLeadingDate } from '../util/dates.js';
+import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
 import { hostOf, normalizeUrl, unwrapGoogleLink } from '../util/urls.js';
 import {
   blocksOf, excluded, isAdLink, layoutOrganicEntries, mainContainer, resultLink, titleOf, type OrganicEntry,
@@ -161,7 +161,11 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean):
     const lines = blockLines(block, c).filter((l) => l !== title);
     const url = showsUrl(block, c, allLines);
     const snippetLines = lines.filter((l) => !URL_LINE.test(l) && !MENU_LINE.test(l) && !l.includes('›') && l.length > 1);
-    const { date, rest } = splitLeadingDate(snippetLines.join(' '));
+    // News cards print the date as a line of its own, after the snippet.
+    const trailingDate = snippetLines.length > 1 && looksLikeDate(snippetLines[snippetLines.length - 1]) ? snippetLines.pop() : undefined;
+    const split = splitLeadingDate(snippetLines.join(' '));
+    const rest = split.rest;
+    const date = split.date ?? trailingDate;
     // Without a shown URL, only a heading link with a real snippet can be a result (news-style cards).
     if (!url && !(c.heading && rest.length >= 30)) continue;
     seen.add(key);
