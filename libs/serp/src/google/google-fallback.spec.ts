@@ -43,6 +43,15 @@ describe('Google fallback reader (unknown layouts)', () => {
     expect(results.map((r) => [r.title, r.snippet])).toEqual([['Alpha page', 'Snippet for Alpha page.'], ['Beta page', 'Snippet for Beta page.']]);
   });
 
+  it('leaves out sections Google titles as its own blocks (Top stories, Videos, AI Overview)', () => {
+    const res = (host: string) => `<div class="r"><a href="https://${host}/">Result at ${host}</a><div>${host} › page</div><div>About ${host}.</div></div>`;
+    const section = (heading: string, host: string) => `<div class="s"><div role="heading" aria-level="2">${heading}</div>`
+      + `<div><a href="https://${host}/x">Story at ${host}</a><div>${host} · 2 hours ago</div></div></div>`;
+    const html = `<div id="main">${res('a.example')}${section('Top stories', 'news.example')}${res('b.example')}${section('AI Overview', 'src.example')}`
+      + `${res('c.example')}${section('Videos', 'video.example')}</div>`;
+    expect(organic(html).results.map((r) => r.link)).toEqual(['https://a.example/', 'https://b.example/', 'https://c.example/']);
+  });
+
   it('counts positions across pages', () => {
     expect(organic(UNKNOWN_LAYOUT, 2).results.map((r) => r.position)).toEqual([11, 12]);
   });

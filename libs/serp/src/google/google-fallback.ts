@@ -6,7 +6,8 @@
  * layout reader finds nothing, or clearly fewer results than the page has result blocks, and the response says so
  * (`parser: 'fallback'`) so that the gateway can log which pages need a layout of their own.
  */
-import { attr, closest, findAll, findFirst, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
+import type { AnyNode } from 'domhandler';
+import { attr, closest, findAll, findFirst, isElement, parentEl, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
 import type { OrganicResult, SerpParser } from '../types.js';
 import { textLines } from '../util/card-text.js';
 import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
@@ -45,6 +46,68 @@ const AD_LABEL = /^(ad|ads|sponsored|sponsored result|anzeige|anzeigen|annonce|a
 const URL_LINE = /^(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:[/:›>]|\s›|$)/i;
 const MENU_LINE = /^(?:cached|similar|translate this page|traduire cette page|diese seite übersetzen|traducir esta página|more results from|web results?|résultats web|webergebnisse|resultados de la web|risultati web|›|·|-)$/i;
 
+/**
+ * Headings of Google's blocks whose links are not results (carousels, AI-answer sources), in the languages Google
+ * is most used in. Question and related-search blocks need none: their links stay on Google.
+ */
+const FEATURE_HEADING = new RegExp(`^(?:${[
+  'top stories', 'news', 'videos?', 'short videos', 'images', 'ai overview', 'interesting finds', 'twitter',
+  'latest posts from .+', 'perspectives', 'recipes',
+  'à la une', 'vidéos', 'aperçu ia', 'aperçu généré par l.ia', 'schlagzeilen', 'top-meldungen', 'übersicht mit ki',
+  'noticias destacadas', 'vídeos', 'imágenes', 'vista creada con ia', 'notizie principali', 'panoramica ai',
+].join('|')})$`, 'i');
+
+function hasText(el: Element): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop() as AnyNode;
+    if (n.type === 'text' && n.data.trim()) return true;
+    if (isElement(n) && n.type === 'tag') stack.push(...n.children);
+  }
+  return false;
+}
+
+/** True when the first visible text inside `el` belongs to `first`. */
+function startsWith(el: Element, first: Element): boolean {
+  const stack: AnyNode[] = [...el.children].reverse();
+  while (stack.length) {
+    const n = stack.pop() as AnyNode;
+    if (n === first) return true;
+    if (n.type === 'text') {
+      if (n.data.trim()) return false;
+      continue;
+    }
+    if (isElement(n) && n.type === 'tag') for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+  }
+  return false;
+}
+
+/**
+ * Sections that Google titles with one of its feature headings: the nearest ancestor of such a heading that also
+ * holds an outside link. Their links are carousel items, questions or AI-answer sources, not results.
+ */
+function featureSections(dom: SerpDom, root: Element): Set<Element> {
+  const out = new Set<Element>();
+  const outside = (e: Element) => e.name === 'a' && /^https?:|^\/url\?/.test(attr(e, 'href'));
+  let total = -1;
+  const headings = [...dom.byTag('h2'), ...dom.byTag('h3'), ...dom.withAttr('role').filter((e) => e.attribs.role === 'heading')];
+  for (const h of headings) {
+    if (!FEATURE_HEADING.test(textOf(h)) || !closest(h, (e) => e === root)) continue;
+    // Climb while the heading still opens the section (no text before it), a few levels at most.
+    let depth = 0;
+    for (let p = parentEl(h); p && p !== root && depth < 6; p = parentEl(p), depth++) {
+      if (!startsWith(p, h)) break;
+      const links = findAll(p, (e) => outside(e) && !closest(e, (x) => x === h)).length;
+      if (!links) continue;
+      if (total < 0) total = dom.byTag('a').filter(outside).length;
+      // A "section" holding most of the page's links is the result list that the block happens to open.
+      if (links * 2 < total) out.add(p);
+      break;
+    }
+  }
+  return out;
+}
+
 /** Ad clicks, Google's own pages and image-result links (`/imgres`: a thumbnail grid, not web results). */
 function isOwnOrAd(href: string, link: string): boolean {
   return isAdLink(href) || /\/imgres\?/.test(href) || OWN_HOST.test(hostOf(link));
@@ -56,14 +119,15 @@ function isOwnOrAd(href: string, link: string): boolean {
  */
 function candidatesOf(dom: SerpDom, root: Element, knownContainers: boolean): Candidate[] {
   const out: Candidate[] = [];
+  const features = featureSections(dom, root);
   for (const a of dom.byTag('a')) {
     const href = attr(a, 'href');
     if (!href) continue;
     const link = resultLink(a);
     if (!/^https?:\/\//i.test(link) || isOwnOrAd(href, link)) continue;
     if (!closest(a, (e) => e === root)) continue;
-    if (closest(a, chrome, root) || (knownContainers && excluded(a, root))) continue;
-    if (!textOf(a)) continue;
+    if (closest(a, (e) => chrome(e) || features.has(e), root) || (knownContainers && excluded(a, root))) continue;
+    if (!hasText(a)) continue;
     out.push({ anchor: a, link, heading: titleOf(a) });
   }
   return out;
@@ -188,6 +252,20 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean):
   });
 }
 
+/** Distinct outside pages the document links to, besides `known` (no tree walk: one pass over the links). */
+function otherTargets(dom: SerpDom, known: Set<string>): number {
+  const seen = new Set<string>();
+  for (const a of dom.byTag('a')) {
+    const href = attr(a, 'href');
+    if (!href) continue;
+    const link = resultLink(a);
+    if (!/^https?:\/\//i.test(link) || isOwnOrAd(href, link)) continue;
+    const key = normalizeUrl(link);
+    if (!known.has(key)) seen.add(key);
+  }
+  return seen.size;
+}
+
 /**
  * Organic results as the API returns them: the layout reader's, completed by the fallback reader when the layout
  * reader found none, or clearly fewer than the result blocks the page shows (at least 3 more, and as many more as
@@ -196,8 +274,10 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean):
  */
 export function readGoogleOrganic(dom: SerpDom, offset = 0): { results: OrganicResult[]; parser?: SerpParser } {
   const layout = layoutOrganicEntries(dom, offset);
-  const fallback = fallbackOrganicEntries(dom, offset);
   const known = new Set(layout.map((e) => normalizeUrl(e.result.link)));
+  // Cheap bound first: the fallback can only add pages the page links to and the layout reader did not take.
+  if (layout.length && otherTargets(dom, known) < Math.max(3, layout.length)) return { results: layout.map((e) => e.result) };
+  const fallback = fallbackOrganicEntries(dom, offset);
   const missing = fallback.filter((e) => e.showsUrl && !known.has(normalizeUrl(e.result.link)));
   const useFallback = layout.length === 0 ? fallback.length > 0 : missing.length >= 3 && missing.length >= layout.length;
   if (!useFallback) return { results: layout.map((e) => e.result), parser: layout.length ? undefined : 'none' };
