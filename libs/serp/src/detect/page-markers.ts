@@ -16,10 +16,10 @@ interface Marker {
 }
 
 const BLOCK_MARKERS: Marker[] = [
-  // Google's "unusual traffic" page in the languages it is served in (en, de, fr, es, it, pt, nl, pl, ru, tr, ja, zh, ko).
+  // Google's "unusual traffic" / "automated queries" pages in the languages they are served in.
   {
     reason: 'unusual_traffic',
-    pattern: /unusual traffic from your computer network|ungewöhnlichen datenverkehr|trafic exceptionnel|tráfico inusual|traffico insolito|tráfego incomum|tráfego invulgar|ongebruikelijk verkeer|nietypowy ruch|необычный трафик|olağan dışı trafik|通常と異なるトラフィック|异常流量|異常流量|비정상적인 트래픽/i,
+    pattern: /unusual traffic from your computer network|sending automated queries|automatisierte anfragen|requêtes automatiques|consultas automatizadas|ungewöhnlichen datenverkehr|trafic exceptionnel|tráfico inusual|traffico insolito|tráfego incomum|tráfego invulgar|ongebruikelijk verkeer|nietypowy ruch|необычный трафик|olağan dışı trafik|通常と異なるトラフィック|异常流量|異常流量|비정상적인 트래픽/i,
   },
   // Captcha forms and Google's /sorry/ interstitial (its URL, its form, or a redirect to it).
   {
@@ -33,7 +33,7 @@ const BLOCK_MARKERS: Marker[] = [
   },
   {
     reason: 'consent',
-    pattern: /action=["']https:\/\/consent\.(google|youtube)\.[a-z.]+|Before you continue to Google|Bevor Sie zu Google weitergehen|Avant d'accéder à Google|Antes de ir a Google|Prima di continuare su Google|Voordat je verdergaat naar Google|Zanim przejdziesz do Google|Antes de continuar para o Google|consent\.google\.com\/save/i,
+    pattern: /action=["']https:\/\/consent\.(google|youtube)\.[a-z.]+|Before you continue to Google|Bevor Sie zu Google weitergehen|Avant d'accéder à Google|Antes de ir a Google|Prima di continuare su Google|Voordat je verdergaat naar Google|Zanim przejdziesz do Google|Antes de continuar para o Google|Innan du fortsätter till Google|Før du fortsætter til Google|Før du fortsetter til Google|consent\.google\.com\/save/i,
   },
   { reason: 'rate_limited', pattern: /too many requests|rate limit(ed)? exceeded|<title>\s*429\b/i },
   // Google's no-JavaScript gate (2025-): a meta refresh to /httpservice/retry/enablejs instead of results.

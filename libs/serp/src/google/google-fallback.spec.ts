@@ -106,6 +106,8 @@ describe('Google verdicts need positive evidence', () => {
     ['unusual traffic (fr)', '<p>Nos systèmes ont détecté un trafic exceptionnel sur votre réseau informatique.</p>', 'unusual_traffic'],
     ['unusual traffic (it)', '<p>I nostri sistemi hanno rilevato traffico insolito proveniente dalla tua rete.</p>', 'unusual_traffic'],
     ['unusual traffic (ja)', '<p>このページについて お使いのコンピュータ ネットワークから通常と異なるトラフィックが検出されました。</p>', 'unusual_traffic'],
+    ['automated queries (403 page)', '<p>We\'re sorry... but your computer or network may be sending automated queries.</p>', 'unusual_traffic'],
+    ['a consent wall (sv)', '<h1>Innan du fortsätter till Google</h1>', 'consent'],
     ['the /sorry/ URL', '<p>Redirecting to https://www.google.com/sorry/index?continue=x</p>', 'captcha'],
     ['a sorry.google.com link', '<a href="https://sorry.google.com/sorry/Captcha">continue</a>', 'captcha'],
     ['a Cloudflare challenge', '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script>', 'captcha'],
