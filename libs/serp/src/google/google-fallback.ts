@@ -11,7 +11,7 @@ import { attr, closest, findAll, findFirst, isElement, parentEl, textOf, type El
 import type { OrganicResult, SerpParser } from '../types.js';
 import { textLines } from '../util/card-text.js';
 import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
-import { hostOf, normalizeUrl, unwrapGoogleLink } from '../util/urls.js';
+import { hostOf, normalizeUrl } from '../util/urls.js';
 import {
   blocksOf, excluded, isAdLink, layoutOrganicEntries, mainContainer, resultLink, titleOf, type OrganicEntry,
 } from './google-organic.js';
@@ -31,7 +31,7 @@ export interface FallbackEntry extends OrganicEntry {
 /** Google's own pages, caches, ad and tracking hosts: never organic results of the fallback reader. */
 const OWN_HOST = /(^|\.)(google\.[a-z.]+|googleusercontent\.com|googleadservices\.com|doubleclick\.net|gstatic\.com|googlesyndication\.com)$/;
 
-/** Containers that are never results, whatever the layout: page chrome, forms, dialogs, ads and question lists. */
+/** Containers that are never results, whatever the layout: page chrome, forms, dialogs and ad slots. */
 function chrome(e: Element): boolean {
   if (e.name === 'nav' || e.name === 'header' || e.name === 'footer' || e.name === 'form' || e.name === 'aside') return true;
   const role = attr(e, 'role');
@@ -57,6 +57,7 @@ const FEATURE_HEADING = new RegExp(`^(?:${[
   'noticias destacadas', 'vídeos', 'imágenes', 'vista creada con ia', 'notizie principali', 'panoramica ai',
 ].join('|')})$`, 'i');
 
+/** True when `el` holds any visible text (cheaper than collecting it). */
 function hasText(el: Element): boolean {
   const stack: AnyNode[] = [...el.children];
   while (stack.length) {
@@ -90,7 +91,8 @@ function featureSections(dom: SerpDom, root: Element): Set<Element> {
   const out = new Set<Element>();
   const outside = (e: Element) => e.name === 'a' && /^https?:|^\/url\?/.test(attr(e, 'href'));
   let total = -1;
-  const headings = [...dom.byTag('h2'), ...dom.byTag('h3'), ...dom.withAttr('role').filter((e) => e.attribs.role === 'heading')];
+  const roleHeadings = dom.withAttr('role').filter((e) => e.attribs.role === 'heading');
+  const headings = [...dom.byTag('h2'), ...dom.byTag('h3'), ...roleHeadings];
   for (const h of headings) {
     if (!FEATURE_HEADING.test(textOf(h)) || !closest(h, (e) => e === root)) continue;
     // Climb while the heading still opens the section (no text before it), a few levels at most.
@@ -150,12 +152,14 @@ function titleLinks(cands: Candidate[], root: Element): Candidate[] {
     seen.add(key);
     return true;
   });
-  return plain.length ? [...headed, ...plain].sort((a, b) => (a.anchor.startIndex ?? 0) - (b.anchor.startIndex ?? 0)) : headed;
+  if (!plain.length) return headed;
+  return [...headed, ...plain].sort((a, b) => (a.anchor.startIndex ?? 0) - (b.anchor.startIndex ?? 0));
 }
 
 /** The link's first line that is not a URL or breadcrumb (layouts put title and URL in one link); '' if none. */
 function plainTitle(a: Element): string {
-  return textLines(a, (e) => e.name === 'cite' || e.name === 'img').find((l) => !URL_LINE.test(l) && !l.includes('›')) ?? '';
+  const lines = textLines(a, (e) => e.name === 'cite' || e.name === 'img');
+  return lines.find((l) => !URL_LINE.test(l) && !l.includes('›')) ?? '';
 }
 
 function titleText(c: Candidate): string {
@@ -169,8 +173,8 @@ function titleText(c: Candidate): string {
 function blockLines(block: Element, c: Candidate): string[] {
   const key = normalizeUrl(c.link);
   const titleEl = c.heading && closest(c.heading, (e) => e === c.anchor) ? c.heading : c.anchor;
-  return textLines(block, (e) => e === titleEl || e.name === 'cite' || attr(e, 'role') === 'button' || attr(e, 'role') === 'menu'
-    || (e !== c.anchor && e.name === 'a' && normalizeUrl(unwrapGoogleLink(attr(e, 'href'))) === key));
+  return textLines(block, (e) => e === titleEl || e.name === 'cite' || attr(e, 'role') === 'button'
+    || attr(e, 'role') === 'menu' || (e !== c.anchor && e.name === 'a' && normalizeUrl(resultLink(e)) === key));
 }
 
 /** True when one of the block's lines (title link included) shows the result's URL: a cite, breadcrumb or host. */
@@ -203,8 +207,9 @@ function tooLarge(block: Element): boolean {
 export function fallbackOrganicEntries(dom: SerpDom, offset = 0): FallbackEntry[] {
   const root = mainContainer(dom);
   if (!root) return [];
-  const entries = blocksToEntries(dom, root, true);
-  return (entries.length ? entries : blocksToEntries(dom, root, false)).map((e, i) => ({ ...e, result: { ...e.result, position: offset + i + 1 } }));
+  const first = blocksToEntries(dom, root, true);
+  const entries = first.length ? first : blocksToEntries(dom, root, false);
+  return entries.map((e, i) => ({ ...e, result: { ...e.result, position: offset + i + 1 } }));
 }
 
 function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean): FallbackEntry[] {
@@ -226,7 +231,8 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean):
     const url = showsUrl(block, c, allLines);
     const snippetLines = lines.filter((l) => !URL_LINE.test(l) && !MENU_LINE.test(l) && !l.includes('›') && l.length > 1);
     // News cards print the date as a line of its own, after the snippet.
-    const trailingDate = snippetLines.length > 1 && looksLikeDate(snippetLines[snippetLines.length - 1]) ? snippetLines.pop() : undefined;
+    const last = snippetLines[snippetLines.length - 1];
+    const trailingDate = snippetLines.length > 1 && looksLikeDate(last) ? snippetLines.pop() : undefined;
     const split = splitLeadingDate(snippetLines.join(' '));
     const rest = split.rest;
     const date = split.date ?? trailingDate;
@@ -276,7 +282,9 @@ export function readGoogleOrganic(dom: SerpDom, offset = 0): { results: OrganicR
   const layout = layoutOrganicEntries(dom, offset);
   const known = new Set(layout.map((e) => normalizeUrl(e.result.link)));
   // Cheap bound first: the fallback can only add pages the page links to and the layout reader did not take.
-  if (layout.length && otherTargets(dom, known) < Math.max(3, layout.length)) return { results: layout.map((e) => e.result) };
+  if (layout.length && otherTargets(dom, known) < Math.max(3, layout.length)) {
+    return { results: layout.map((e) => e.result) };
+  }
   const fallback = fallbackOrganicEntries(dom, offset);
   const missing = fallback.filter((e) => e.showsUrl && !known.has(normalizeUrl(e.result.link)));
   const useFallback = layout.length === 0 ? fallback.length > 0 : missing.length >= 3 && missing.length >= layout.length;
