@@ -52,6 +52,15 @@ describe('Google fallback reader (unknown layouts)', () => {
     expect(organic(html).results.map((r) => r.link)).toEqual(['https://a.example/', 'https://b.example/', 'https://c.example/']);
   });
 
+  it('keeps a plain-link result whose sitelinks split its block, and drops the sitelinks', () => {
+    const main = '<div class="res"><div><a href="https://m.example/">Main site title</a></div>'
+      + '<div><a href="https://m.example/a">Alpha</a> <a href="https://m.example/b">Beta</a></div>'
+      + '<div>m.example › home</div><div>Main snippet text.</div></div>';
+    const other = '<div class="res"><a href="https://o.example/p">Other page title</a><div>o.example › p</div><div>Other snippet.</div></div>';
+    const { results } = organic(`<div id="main">${main}${other}</div>`);
+    expect(results.map((r) => r.link)).toEqual(['https://m.example/', 'https://o.example/p']);
+  });
+
   it('counts positions across pages', () => {
     expect(organic(UNKNOWN_LAYOUT, 2).results.map((r) => r.position)).toEqual([11, 12]);
   });

@@ -184,6 +184,11 @@ function showsUrl(block: Element, c: Candidate, allLines: string[]): boolean {
   return allLines.some((l) => l.includes('›') || (!!host && l.toLowerCase().includes(host)) || URL_LINE.test(l));
 }
 
+/** A `cite`, breadcrumb or URL line in the block (not a mere mention of the host). */
+function showsUrlLine(block: Element): boolean {
+  return !!findFirst(block, (e) => e.name === 'cite') || textLines(block).some((l) => l.includes('›') || URL_LINE.test(l));
+}
+
 function isAdBlock(block: Element, allLines: string[]): boolean {
   if (findFirst(block, (e) => e.attribs['data-text-ad'] !== undefined)) return true;
   return allLines.some((l) => l.length <= 80 && AD_LABEL.test(l));
@@ -201,6 +206,27 @@ function tooLarge(block: Element): boolean {
 }
 
 /**
+ * For a title, the largest ancestor of its block (below `root`) in which every title links to the same site.
+ */
+function siteBlocks(titles: Candidate[], root: Element): (c: Candidate, block: Element) => Element {
+  const siteIn = new Map<Element, string>();
+  for (const t of titles) {
+    const host = hostOf(t.link).replace(/^www\./, '');
+    for (let p = parentEl(t.anchor); p && p !== root; p = parentEl(p)) {
+      const had = siteIn.get(p);
+      if (had === undefined) siteIn.set(p, host);
+      else if (had !== host) siteIn.set(p, '');
+    }
+  }
+  return (c, block) => {
+    const host = hostOf(c.link).replace(/^www\./, '');
+    let site = block;
+    for (let p = parentEl(block); p && p !== root && siteIn.get(p) === host; p = parentEl(p)) site = p;
+    return site;
+  };
+}
+
+/**
  * Result blocks found by structure, in page order, one per target URL. Containers the layout reader knows to be
  * carousels or panels are left out first; a page with nothing else (a news-only page) is read without that rule.
  */
@@ -215,12 +241,24 @@ export function fallbackOrganicEntries(dom: SerpDom, offset = 0): FallbackEntry[
 function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean): FallbackEntry[] {
   const titles = titleLinks(candidatesOf(dom, root, knownContainers), root);
   const blocks = blocksOf(titles, root);
+  const siteOf = siteBlocks(titles, root);
+  const consumed = new Set<Candidate>();
   const out: FallbackEntry[] = [];
   const seen = new Set<string>();
   for (const c of titles) {
     const key = normalizeUrl(c.link);
-    if (seen.has(key)) continue;
-    const block = blocks.get(c) as Element;
+    if (seen.has(key) || consumed.has(c)) continue;
+    let block = blocks.get(c) as Element;
+    // A plain title link whose own block shows no URL may head a result whose sitelinks split it up: its block is
+    // then the largest one holding only links to its site, and the links after it there are its sitelinks.
+    if (!c.heading && !showsUrl(block, c, textLines(block))) {
+      const site = siteOf(c, block);
+      const inSite = site === block ? [] : titles.filter((t) => t !== c && closest(t.anchor, (e) => e === site, root));
+      if (inSite.length && inSite.every((t) => dom.order(t.anchor) > dom.order(c.anchor)) && !tooLarge(site) && showsUrlLine(site)) {
+        for (const t of inSite) consumed.add(t);
+        block = site;
+      }
+    }
     const title = titleText(c);
     if (!title || title.length < 2 || tooLarge(block)) continue;
     const allLines = textLines(block);
