@@ -1,7 +1,8 @@
 /**
  * SERP parser scores on the real-page corpus (../shared/corpus/serp): per-source organic match rate against the
- * reference parses, serp-spider YAML fields, DuckDuckGo pinned counts, block/no-results classification, and the
- * parse-time median. Run: `npm run build && node dist/bench/serp/score.js [--verbose]`.
+ * reference parses, serp-spider YAML fields, Google pages per folder (every result in order, wrongly blocked,
+ * fallback used), DuckDuckGo pinned counts, block/no-results classification, and the parse-time median.
+ * Run: `npm run build && node dist/bench/serp/score.js [--verbose]`.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import {
 import { scoreReferenceCase, totalsBySource } from '#serp/conformance/reference-score.js';
 import { scoreSpiderCase } from '#serp/conformance/serp-spider-score.js';
 import { bingReferenceFigures, duckDuckGoFigures } from '#serp/web/search-figures.js';
+import { fallbackAloneScore, googleGenerationReport } from '#serp/conformance/google-generations.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -47,6 +49,24 @@ for (const c of serpSpiderCases(root)) {
   if (verbose) for (const f of s.failures) console.log(`   fail ${path.basename(c.yaml)}: ${f}`);
 }
 console.log(`\n== serp-spider YAML expectations: ${passed}/${asserted} asserted fields ${pct(passed, asserted)}`);
+
+// Google generations: every ordinary page (not captcha / consent / no-results), per folder
+console.log('\n== Google pages per folder: every organic result in order (vs hand-counted pins or reference parse)');
+console.log(`${'folder'.padEnd(50)} pages  in full  blocked  fallback`);
+const gen = googleGenerationReport(root);
+for (const r of gen) {
+  console.log(`${r.folder.padEnd(50)} ${String(r.pages).padStart(5)}  ${`${r.inFull}/${r.checked}`.padStart(7)}  ${String(r.blocked).padStart(7)}  ${String(r.fallback).padStart(8)}`);
+  if (verbose) for (const m of r.misses) console.log(`   not in full: ${m}`);
+}
+const sum = (k: 'pages' | 'checked' | 'inFull' | 'blocked' | 'fallback') => gen.reduce((n, r) => n + r[k], 0);
+console.log(`${'all Google folders'.padEnd(50)} ${String(sum('pages')).padStart(5)}  ${`${sum('inFull')}/${sum('checked')}`.padStart(7)}  `
+  + `${String(sum('blocked')).padStart(7)}  ${String(sum('fallback')).padStart(8)}`);
+
+for (const strip of ['classes', 'headings'] as const) {
+  const f = fallbackAloneScore(root, strip);
+  console.log(`fallback alone, ${strip === 'classes' ? 'classes and ids stripped ' : '+ headings stripped too   '}: `
+    + `${f.found}/${f.results} results (${pct(f.found, f.results)}), ${f.complete}/${f.pages} pages complete in order, ${f.extra} extra entries`);
+}
 
 // DuckDuckGo pinned counts
 const engines = createEngines({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/' });

@@ -46,8 +46,10 @@ export function createEngines(opts: CreateEnginesOptions): Record<string, SerpEn
 const PARSE_ONLY = createEngines({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/', searxngBaseUrl: 'http://127.0.0.1/' });
 
 /**
- * The verdict for a page: `ok` when the engine's parser finds results, otherwise blocked (captcha, consent,
- * unusual traffic, rate limit, unknown page) or no_results when the engine says so.
+ * The verdict for a page: `ok` when the engine's parser finds results, no_results when the engine says so,
+ * blocked when the page shows a captcha, consent wall, unusual-traffic notice, anti-bot challenge or rate limit.
+ * A page with none of these is `ok` for Google (an unknown layout, flagged `parser: 'none'`) and blocked/'unknown'
+ * for the other engines (see detect/page-markers.ts).
  */
 export function detectVerdict(engine: string, html: string): SerpVerdict {
   const e = PARSE_ONLY[engine];

@@ -30,6 +30,13 @@ export type BlockReason = 'captcha' | 'consent' | 'unusual_traffic' | 'rate_limi
 
 export type SerpVerdict = { kind: 'ok' } | { kind: 'no_results' } | { kind: 'blocked'; reason: BlockReason };
 
+/**
+ * Which reader found a page's organic results, for the logs: `fallback` = the generic structural reader supplied
+ * some or all of them (a layout the engine-specific reader does not know); `none` = an ordinary page (no block or
+ * no-results evidence) on which no organic result was recognised. Absent = the engine's own reader did it all.
+ */
+export type SerpParser = 'fallback' | 'none';
+
 export interface Sitelink {
   title: string;
   link: string;
@@ -143,6 +150,8 @@ export interface SerpSearchResponse {
   /** Local pack shown inside a web search. */
   places?: PlaceResult[];
   searchInformation?: { totalResults?: number; timeTaken?: number };
+  /** Diagnostic: set when the engine's own reader did not find every organic result (see SerpParser). */
+  parser?: SerpParser;
 }
 
 export interface WebSearchResult {
@@ -163,6 +172,8 @@ export interface WebSearchPage {
   /** Knowledge panel, when the engine shows one. */
   sidebar?: KnowledgeGraph;
   questions_answers?: PeopleAlsoAskItem[];
+  /** Diagnostic: set when the engine's own reader did not find every organic result (see SerpParser). */
+  parser?: SerpParser;
 }
 
 export interface SerpEngine {

@@ -9,7 +9,7 @@
 import { parseBingOrganic, parseBingRelated } from '../bing/bing-engine.js';
 import { attr, closest, hasAnyClass, loadDom, type SerpDom } from '../dom/serp-dom.js';
 import { parseRelatedSearches } from '../google/google-features.js';
-import { parseGoogleOrganic } from '../google/google-organic.js';
+import { readGoogleOrganic } from '../google/google-fallback.js';
 import { normalizeUrl, unwrapBingLink, unwrapGoogleLink } from '../util/urls.js';
 import { readPage, type ReferenceCase } from './corpus.js';
 import { matchResults, normTitle, type MatchReport, type ReferenceResult } from './match.js';
@@ -45,7 +45,7 @@ export function scoreReferenceCase(c: ReferenceCase, engine: 'google' | 'bing'):
   const ref = JSON.parse(readPage(c.reference)) as ReferenceJson;
   if (!ref.organic) return null; // the reference parser crashed on this page: nothing to compare with
   const dom = loadDom(readPage(c.html));
-  const ours = engine === 'google' ? parseGoogleOrganic(dom) : parseBingOrganic(dom);
+  const ours = engine === 'google' ? readGoogleOrganic(dom).results : parseBingOrganic(dom);
   const unwrap = engine === 'google' ? unwrapGoogleLink : unwrapBingLink;
   const refs = ref.organic.filter((r) => !onlyInAds(dom, r.url, unwrap));
   const organic = matchResults(ours, refs);

@@ -1,8 +1,12 @@
 /**
  * What a result page says about itself when it has no results: a captcha / "unusual traffic" wall, a cookie-consent
- * interstitial, a rate-limit notice, or the engine's own "no results" message. Parsers consult this only after they
- * found nothing, because ordinary snippets can contain words like "captcha". A page that has neither results nor a
- * recognised no-results message is reported as blocked ('unknown'), never as "zero results found".
+ * interstitial, an anti-bot vendor's challenge, a rate-limit notice, or the engine's own "no results" message.
+ * Parsers consult this only after they found nothing, because ordinary snippets can contain words like "captcha".
+ *
+ * A block needs positive evidence. For Google, a page with neither results nor a marker is an ordinary page whose
+ * layout we do not know: `ok` with zero results (the parser flags it), never a block — retrying a page we merely
+ * failed to read only burns proxies. Bing and DuckDuckGo keep the stricter rule (an unrecognised page is
+ * blocked/'unknown'): DuckDuckGo answers challenges with a 2xx page that has no results section.
  */
 import type { BlockReason, SerpVerdict } from '../types.js';
 
@@ -12,10 +16,28 @@ interface Marker {
 }
 
 const BLOCK_MARKERS: Marker[] = [
-  { reason: 'unusual_traffic', pattern: /unusual traffic from your computer network|ungewöhnlichen datenverkehr|trafic exceptionnel|tráfico inusual/i },
-  { reason: 'captcha', pattern: /id=["']?captcha-form|action=["'][^"']*\/sorry\/|class=["'][^"']*g-recaptcha|recaptcha\/api\.js|\/sorry\/index\?|hcaptcha\.com\/1\/api|cf-challenge|challenge-form|id=["']?b_captcha|captcha\.bing|anomaly-modal|Unfortunately, bots use DuckDuckGo too|please complete the following challenge/i },
-  { reason: 'consent', pattern: /action=["']https:\/\/consent\.(google|youtube)\.[a-z.]+|Before you continue to Google|Bevor Sie zu Google weitergehen|Avant d'accéder à Google|consent\.google\.com\/save/i },
+  // Google's "unusual traffic" / "automated queries" pages in the languages they are served in.
+  {
+    reason: 'unusual_traffic',
+    pattern: /unusual traffic from your computer network|sending automated queries|automatisierte anfragen|requêtes automatiques|consultas automatizadas|ungewöhnlichen datenverkehr|trafic exceptionnel|tráfico inusual|traffico insolito|tráfego incomum|tráfego invulgar|ongebruikelijk verkeer|nietypowy ruch|необычный трафик|olağan dışı trafik|通常と異なるトラフィック|异常流量|異常流量|비정상적인 트래픽/i,
+  },
+  // Captcha forms and Google's /sorry/ interstitial (its URL, its form, or a redirect to it).
+  {
+    reason: 'captcha',
+    pattern: /id=["']?captcha-form|action=["'][^"']*\/sorry\/|class=["'][^"']*g-recaptcha|recaptcha\/api\.js|\/sorry\/index\?|google\.[a-z.]+\/sorry\/|sorry\.google\.com|hcaptcha\.com\/1\/api|cf-challenge|challenge-form|id=["']?b_captcha|captcha\.bing|anomaly-modal|Unfortunately, bots use DuckDuckGo too|please complete the following challenge/i,
+  },
+  // Anti-bot vendors' challenge pages: Cloudflare, DataDome, HUMAN/PerimeterX, Imperva/Incapsula, AWS WAF, Arkose.
+  {
+    reason: 'captcha',
+    pattern: /\/cdn-cgi\/challenge-platform\/|cf-turnstile|cf_chl_opt|captcha-delivery\.com|id=["']?px-captcha|_Incapsula_Resource|awswaf|aws-waf-token|arkoselabs\.com/i,
+  },
+  {
+    reason: 'consent',
+    pattern: /action=["']https:\/\/consent\.(google|youtube)\.[a-z.]+|Before you continue to Google|Bevor Sie zu Google weitergehen|Avant d'accéder à Google|Antes de ir a Google|Prima di continuare su Google|Voordat je verdergaat naar Google|Zanim przejdziesz do Google|Antes de continuar para o Google|Innan du fortsätter till Google|Før du fortsætter til Google|Før du fortsetter til Google|consent\.google\.com\/save/i,
+  },
   { reason: 'rate_limited', pattern: /too many requests|rate limit(ed)? exceeded|<title>\s*429\b/i },
+  // Google's no-JavaScript gate (2025-): a meta refresh to /httpservice/retry/enablejs instead of results.
+  { reason: 'unknown', pattern: /\/httpservice\/retry\/enablejs/i },
 ];
 
 /**
@@ -28,7 +50,10 @@ const NO_RESULTS_PHRASES: Record<string, string[]> = {
     'did not match any shopping results', 'No results found for', 'produzierte keine Ergebnisse', 'ergab keine Treffer',
     'Es wurden keine mit deiner Suchanfrage', 'ne correspond à aucun document', 'Aucun document ne correspond',
     'no obtuvo ningún resultado', 'no ha obtenido ningún resultado', 'non ha prodotto risultati', 'Keine Ergebnisse für',
-    "It looks like there aren't any great matches for your search",
+    "It looks like there aren't any great matches for your search", 'No se han encontrado resultados para tu búsqueda',
+    'não encontrou nenhum documento correspondente', 'heeft geen overeenkomstige documenten opgeleverd',
+    'nie pasuje do żadnego dokumentu', 'ничего не найдено', 'hiçbir belgeyle eşleşmedi',
+    'に一致する情報は見つかりませんでした', '找不到和您查询的', '找不到符合搜尋字詞', '검색결과가 없습니다',
   ],
   bing: ['There are no results for', 'No results found for', "Il n'y a aucun résultat pour", 'Es gibt keine Ergebnisse für', 'Keine Ergebnisse für', 'No hay resultados para'],
   duckduckgo: ['No results found for', 'No  results.', 'Keine Ergebnisse gefunden', 'Aucun résultat trouvé'],
@@ -37,6 +62,9 @@ const NO_RESULTS_PHRASES: Record<string, string[]> = {
 
 /** How engines introduce results for a rewritten query after saying the original one had none. */
 const SUBSTITUTION_PHRASES = ['Showing results for', 'Including results for', 'Ergebnisse für', 'Résultats pour', 'Resultados de', 'Risultati per'];
+
+/** Engines for which a page with no results and no marker is an unknown layout (`ok`), not a block. */
+const UNMARKED_EMPTY_PAGE_IS_OK = new Set(['google']);
 
 /** Empty-state markup that only means "no results" when the parser found none (DDG also ends result lists with it). */
 const EMPTY_STATE_MARKERS: Record<string, RegExp> = {
@@ -58,7 +86,8 @@ export function saysNoResults(engine: string, html: string): boolean {
  * The verdict for a parsed page. The engine's own "no results" statement wins, even when it then shows results for
  * a rewritten query ("No results found for "x". Showing results for x"): those belong to another query, so the
  * caller gets `no_results` with the substitute results attached. Otherwise results mean `ok`; no results mean a
- * block page when a marker says so, and an unrecognised page (blocked/unknown) when nothing does.
+ * block page when a marker says so, and, when nothing does, `ok` for Google (an unknown layout, flagged by the
+ * parser) and blocked/'unknown' for the other engines.
  */
 export function pageVerdict(engine: string, html: string, resultCount: number, visible?: string): SerpVerdict {
   // `visible`: the page's text when the caller has it — far less to search than the markup, and no i18n strings
@@ -72,6 +101,7 @@ export function pageVerdict(engine: string, html: string, resultCount: number, v
   if (saysNoResults(engine, text)) return { kind: 'no_results' };
   const reason = blockReason(html);
   if (!reason && EMPTY_STATE_MARKERS[engine]?.test(html)) return { kind: 'no_results' };
+  if (!reason && UNMARKED_EMPTY_PAGE_IS_OK.has(engine)) return { kind: 'ok' };
   return { kind: 'blocked', reason: reason ?? 'unknown' };
 }
 

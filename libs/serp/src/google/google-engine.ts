@@ -5,7 +5,7 @@
  */
 import { DEVICE_PROFILES, acceptLanguage } from '#contracts';
 import { loadDom } from '../dom/serp-dom.js';
-import { pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
+import { blockReason, pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
 import type {
   SerpEngine, SerpQuery, SerpSearchResponse, SerpVerdict, UpstreamRequest, WebQuery, WebSearchPage,
 } from '../types.js';
@@ -13,7 +13,7 @@ import { hostOf } from '../util/urls.js';
 import {
   parseAnswerBox, parseKnowledgeGraph, parsePeopleAlsoAsk, parseRelatedSearches, parseTopStories, parseTotalResults,
 } from './google-features.js';
-import { parseGoogleOrganic } from './google-organic.js';
+import { readGoogleOrganic } from './google-fallback.js';
 import { parseGoogleLocalPack, parseGoogleVertical } from './google-verticals.js';
 
 const VERTICAL_PARAM: Record<SerpQuery['type'], Record<string, string>> = {
@@ -70,6 +70,8 @@ export function parseGoogleSerp(body: string, q: Pick<SerpQuery, 'type' | 'page'
   verdict: SerpVerdict;
   result?: SerpSearchResponse;
 } {
+  // A body without markup (empty, JSON, a truncated transfer) is no result page to read.
+  if (!/<[a-z][a-z0-9-]*[\s/>]/i.test(body)) return { verdict: { kind: 'blocked', reason: blockReason(body) ?? 'unknown' } };
   let dom;
   try {
     dom = loadDom(body);
@@ -80,13 +82,14 @@ export function parseGoogleSerp(body: string, q: Pick<SerpQuery, 'type' | 'page'
   if (q.type !== 'search') {
     const items = parseGoogleVertical(dom, q.type, offset);
     const verdict = pageVerdict('google', body, items.length, dom.text());
-    if (!items.length) return { verdict };
+    if (!items.length) return verdict.kind === 'ok' ? { verdict, result: { serp_search_results: [], parser: 'none' } } : { verdict };
     const result: SerpSearchResponse = { serp_search_results: items };
     const info = parseTotalResults(dom);
     if (info) result.searchInformation = info;
     return { verdict, result };
   }
-  const result: SerpSearchResponse = { serp_search_results: parseGoogleOrganic(dom, offset) };
+  const organic = readGoogleOrganic(dom, offset);
+  const result: SerpSearchResponse = { serp_search_results: organic.results };
   const kg = parseKnowledgeGraph(dom);
   if (kg) result.knowledgeGraph = kg;
   const answerBox = parseAnswerBox(dom);
@@ -103,7 +106,9 @@ export function parseGoogleSerp(body: string, q: Pick<SerpQuery, 'type' | 'page'
   if (info) result.searchInformation = info;
   const found = result.serp_search_results.length + (kg ? 1 : 0) + (answerBox ? 1 : 0);
   const verdict = pageVerdict('google', body, found, dom.text());
-  return found ? { verdict, result } : { verdict };
+  if (organic.parser) result.parser = organic.parser;
+  // An ordinary page without results (unknown layout, not a block) still gets a body, flagged `parser: 'none'`.
+  return found || verdict.kind === 'ok' ? { verdict, result } : { verdict };
 }
 
 /** `/search` page from a Google result page: organic results plus the answer, sidebar and questions blocks. */
@@ -119,6 +124,7 @@ export function toWebSearchPage(result: SerpSearchResponse): WebSearchPage {
   if (result.answerBox) page.answer = result.answerBox;
   if (result.knowledgeGraph) page.sidebar = result.knowledgeGraph;
   if (result.peopleAlsoAsk) page.questions_answers = result.peopleAlsoAsk;
+  if (result.parser) page.parser = result.parser;
   return page;
 }
 

@@ -8,7 +8,7 @@
  * and the snippet is found in that block by the known snippet classes, else by subtracting title and URL lines.
  */
 import {
-  attr, closest, findAll, findFirst, hasAnyClass, hasClass, isInside, parentEl, textOf, type Element, type SerpDom,
+  attr, cleanText, closest, findAll, findFirst, hasAnyClass, hasClass, isElement, isInside, parentEl, textOf, type Element, type SerpDom,
 } from '../dom/serp-dom.js';
 import type { OrganicResult, Sitelink } from '../types.js';
 import { unwrapGoogleLink } from '../util/urls.js';
@@ -17,8 +17,8 @@ import { splitLeadingDate } from '../util/dates.js';
 /** Containers whose links are not organic results. */
 const EXCLUDED_IDS = new Set(['tads', 'tadsb', 'bottomads', 'tvcap', 'rhs', 'rhscol', 'botstuff', 'brs', 'foot', 'extrares',
   'appbar', 'top_nav', 'searchform', 'lu_map', 'imagebox_bigimages', 'kp-wp-tab-cont-Latest', 'hdtb', 'hdtb-msb', 'sfcnt',
-  'gb', 'navd', 'sfooter', 'fbar']);
-const EXCLUDED_TAGS = new Set(['g-section-with-header', 'g-scrolling-carousel', 'g-inner-card', 'g-accordion-expander',
+  'gb', 'navd', 'sfooter', 'fbar', 'flun']);
+const EXCLUDED_TAGS = new Set(['g-section-with-header', 'g-scrolling-carousel', 'g-snapping-carousel', 'g-inner-card', 'g-accordion-expander',
   'video-voyager', 'g-img', 'g-link', 'inline-video', 'product-viewer-group', 'header', 'footer', 'nav']);
 const EXCLUDED_CLASSES = [
   // ads (desktop, mobile, no-JS)
@@ -31,7 +31,7 @@ const EXCLUDED_CLASSES = [
   'JJZKK', 'kno-fb-ctx', 'dbsr', 'So9e7d', 'VibNM', 'RzdJxc', 'VkpGBb', 'rllt__details', 'cXedhc', 'rl_item',
   'hotels-pack', 'img-brk', 'mod-rbnr', 'xSQxL', 'PhiYYd', 'lU8tTd', '_Xzb', '_Ncg', 'card-section-related',
   // sitelink tables inside a result (handled as sitelinks)
-  'sld', 'usJj9c', 'jmjoTe', 'osl', 'HiHjCd', 'fl-sitelinks', 'VNLkW',
+  'sld', 'usJj9c', 'jmjoTe', 'osl', 'HiHjCd', 'fl-sitelinks', 'VNLkW', 'nrgw',
 ];
 
 export interface OrganicCandidate {
@@ -40,12 +40,26 @@ export interface OrganicCandidate {
   link: string;
 }
 
-function isAdLink(href: string): boolean {
+export function isAdLink(href: string): boolean {
   return /\/aclk\?|googleadservices\.com|\/pagead\//.test(href);
 }
 
+/**
+ * The target of a result link. Mobile AMP results (2016-2019) link to Google's AMP viewer (`/amp/s/host/path`) and
+ * carry the page's own URL in `data-amp-cur`: that is the result, not the viewer.
+ */
+export function resultLink(a: Element): string {
+  const href = attr(a, 'href');
+  const link = unwrapGoogleLink(href);
+  if (link) return link;
+  const canonical = attr(a, 'data-amp-cur');
+  if (/^https?:\/\//i.test(canonical)) return canonical;
+  const amp = /^(?:https?:\/\/www\.google\.[a-z.]+)?\/amp\/(s\/)?([^?#]+)/i.exec(href);
+  return amp ? `${amp[1] ? 'https' : 'http'}://${amp[2]}` : '';
+}
+
 /** The heading that titles `a`: an h3 / `[role=heading]` inside it, or an h3 around it. */
-function titleOf(a: Element): Element | null {
+export function titleOf(a: Element): Element | null {
   const inner = findFirst(a, (e) => e.name === 'h3' || (attr(e, 'role') === 'heading' && e.name !== 'a'));
   if (inner) return inner;
   const p = parentEl(a);
@@ -55,14 +69,18 @@ function titleOf(a: Element): Element | null {
   return null;
 }
 
-function excluded(el: Element, stop: Element | null): boolean {
-  let cur: Element | null = el;
+export function excluded(el: Element, stop: Element | null): boolean {
+  // 2016-2018 featured video (a video result in a knowledge-style block at the top): a result, whatever it sits in.
+  const featuredVideo = closest(el, (e) => hasClass(e, 'knowledge-block__video-nav-block'), stop);
+  let cur: Element | null = featuredVideo ? parentEl(featuredVideo) : el;
   while (cur && cur !== stop) {
     const id = cur.attribs.id;
     if (id && (EXCLUDED_IDS.has(id) || id.startsWith('tads'))) return true;
     if (EXCLUDED_TAGS.has(cur.name)) return true;
     if (cur.attribs['data-text-ad'] !== undefined || cur.attribs['data-q'] !== undefined) return true;
     if (cur.attribs.class && hasAnyClass(cur, EXCLUDED_CLASSES)) return true;
+    // A card under its own tray header ("Interesting finds", 2021 mobile) is a feature, not a list of results.
+    if (cur.name === 'g-card' && findFirst(cur, (e) => e.name === 'g-tray-header')) return true;
     cur = parentEl(cur);
   }
   return false;
@@ -84,26 +102,29 @@ export function findOrganicCandidates(dom: SerpDom, main: Element): OrganicCandi
     if (!isInside(a, main)) continue;
     const title = titleOf(a);
     if (!title || seenTitles.has(title)) continue;
-    const link = unwrapGoogleLink(href);
+    const link = resultLink(a);
     if (!link || !/^https?:\/\//i.test(link)) continue;
     if (excluded(a, main)) continue;
     if (!textOf(title)) continue;
     seenTitles.add(title);
     out.push({ anchor: a, title, link });
   }
-  return out;
+  // A link titled by an h3 elsewhere is that result; a `[role=heading]` link to the same page is an attribution
+  // line ("According to macpaw.com" above a 2019 featured snippet), not a result of its own.
+  const h3Links = new Set(out.filter((c) => c.title.name === 'h3').map((c) => c.link));
+  return out.filter((c) => c.title.name === 'h3' || !h3Links.has(c.link));
 }
 
 /**
  * For each candidate, the largest ancestor of its anchor (below `main`) that contains no other candidate: its
  * "result block". Counting candidates per ancestor once keeps this linear in candidates × depth.
  */
-function blocksOf(candidates: OrganicCandidate[], main: Element): Map<OrganicCandidate, Element> {
+export function blocksOf<C extends { anchor: Element }>(candidates: C[], main: Element): Map<C, Element> {
   const count = new Map<Element, number>();
   for (const c of candidates) {
     for (let p = parentEl(c.anchor); p && p !== main; p = parentEl(p)) count.set(p, (count.get(p) ?? 0) + 1);
   }
-  const out = new Map<OrganicCandidate, Element>();
+  const out = new Map<C, Element>();
   for (const c of candidates) {
     let block = c.anchor;
     for (let p = parentEl(c.anchor); p && p !== main && count.get(p) === 1; p = parentEl(p)) block = p;
@@ -114,9 +135,27 @@ function blocksOf(candidates: OrganicCandidate[], main: Element): Map<OrganicCan
 
 const SNIPPET_CLASSES = ['VwiC3b', 'IsZvec', 'aCOpRe', 'st', 'yDYNvb', 'lyLwlc', 'Uroaid', 'MSiauf', 's3v9rd', 'fzUZNc', 'k8HTde'];
 const NOT_SNIPPET_CLASSES = ['TbwUpd', 'byrV5b', 'action-menu', 'eFM0qc', 'csDOgf', 'iTPLzd', 'UPmit', 'osl', 'HiHjCd',
-  'kv', 'slp', 'P1usbc', 'ChPIuf', 'dTxz9', 'Ww4FFb-ratings', 'fG8Fp', 'usJj9c', 'jmjoTe', 'VNLkW'];
+  'kv', 'slp', 'P1usbc', 'ChPIuf', 'dTxz9', 'Ww4FFb-ratings', 'fG8Fp', 'usJj9c', 'jmjoTe', 'VNLkW', 'rg_meta'];
 
-const RATING_LINE = /^(?:rating\b|[\d.,]+\s*\/\s*\d+\b|[\d.,]+\s*\(\d[\d,.]*\))/i;
+// "4.5/5", "4,5 (702)"; not a date such as "14/11/2018".
+const RATING_LINE = /^(?:rating\b|[\d.,]+\s*\/\s*\d+\b(?!\/)|[\d.,]+\s*\(\d[\d,.]*\))/i;
+
+function textBeforeFirstLink(el: Element): string {
+  const parts: string[] = [];
+  let stop = false;
+  const visit = (n: Element) => {
+    for (const c of n.children) {
+      if (stop) return;
+      if (c.type === 'text') parts.push(c.data);
+      else if (isElement(c)) {
+        if (c.name === 'a') stop = true;
+        else visit(c);
+      }
+    }
+  };
+  visit(el);
+  return cleanText(parts.join(' ')).replace(/\s*[·-]\s*$/, '');
+}
 
 /**
  * No-JS layout: every text line is a `.BNeawe.s3v9rd`; the snippet is the first innermost one that is not a row
@@ -127,7 +166,12 @@ function noJsSnippet(block: Element, c: OrganicCandidate): string | null {
   if (!lines.length) return null;
   for (const line of lines) {
     if (findFirst(line, (e) => hasClass(e, 's3v9rd'))) continue; // not innermost
-    if (findFirst(line, (e) => e.name === 'a')) continue;
+    if (findFirst(line, (e) => e.name === 'a')) {
+      // Sentence, then inline sitelinks ("History · Coffee bean · …"): the text before the first link is the snippet.
+      const lead = textBeforeFirstLink(line);
+      if (lead.length >= 40) return lead;
+      continue;
+    }
     if (closest(line, (e) => hasAnyClass(e, ['AVsepf', 'Ap5OSd']), block)) continue;
     const text = textOf(line);
     if (!text || RATING_LINE.test(text)) continue;
@@ -143,7 +187,8 @@ function snippetIn(block: Element, c: OrganicCandidate): string {
   const featured = closest(c.anchor, (e) => hasClass(e, 'ifM9O') || hasClass(e, 'xpdopen') || e.name === 'block-component');
   if (featured) {
     const answer = findFirst(featured, (e) => hasAnyClass(e, FEATURED_ANSWER_CLASSES));
-    if (answer) return textOf(answer);
+    // `rg_meta`: image metadata as JSON text (2016), hidden on the page.
+    if (answer) return textOf(answer, (e) => hasClass(e, 'rg_meta'));
   }
   const noJs = noJsSnippet(block, c);
   if (noJs !== null) return noJs;
@@ -175,7 +220,7 @@ function snippetIn(block: Element, c: OrganicCandidate): string {
 function sitelinksIn(block: Element, c: OrganicCandidate): Sitelink[] {
   const links: Sitelink[] = [];
   const seen = new Set<string>([c.link]);
-  const holders = findAll(block, (e) => hasAnyClass(e, ['sld', 'usJj9c', 'jmjoTe', 'osl', 'HiHjCd', 'VNLkW', 'fl-sitelinks']));
+  const holders = findAll(block, (e) => hasAnyClass(e, ['sld', 'usJj9c', 'jmjoTe', 'osl', 'HiHjCd', 'VNLkW', 'fl-sitelinks', 'nrgw']));
   for (const h of holders) {
     for (const a of findAll(h, (e) => e.name === 'a')) {
       const link = unwrapGoogleLink(attr(a, 'href'));
@@ -188,16 +233,19 @@ function sitelinksIn(block: Element, c: OrganicCandidate): Sitelink[] {
   return links;
 }
 
-/**
- * Organic results in page order. `offset` is added to each 1-based rank so that page p of n results starts at
- * (p-1)*n + 1: rank tracking wants the absolute position, not the position on the page.
- */
-export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
+/** An organic result with the anchor it was read from (for merging with the fallback reader in page order). */
+export interface OrganicEntry {
+  result: OrganicResult;
+  anchor: Element;
+}
+
+/** The layout reader's results with their anchors, positions counted from `offset`. */
+export function layoutOrganicEntries(dom: SerpDom, offset = 0): OrganicEntry[] {
   const main = mainContainer(dom);
   if (!main) return [];
   const candidates = findOrganicCandidates(dom, main);
   const blocks = blocksOf(candidates, main);
-  const results: OrganicResult[] = [];
+  const entries: OrganicEntry[] = [];
   const seenLinks = new Set<string>();
   for (const c of candidates) {
     // A second heading link inside an earlier result's `.g` is a sitelink card, not a result.
@@ -212,12 +260,20 @@ export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
       title: textOf(c.title),
       link: c.link,
       snippet: rest,
-      position: offset + results.length + 1,
+      position: offset + entries.length + 1,
     };
     if (date) result.date = date;
     const sitelinks = sitelinksIn(g && !isInside(block, g) ? g : block, c);
     if (sitelinks.length) result.sitelinks = sitelinks;
-    results.push(result);
+    entries.push({ result, anchor: c.anchor });
   }
-  return results;
+  return entries;
+}
+
+/**
+ * Organic results in page order, as the layout reader sees them (no fallback). `offset` is added to each 1-based
+ * rank so that page p of n results starts at (p-1)*n + 1: rank tracking wants the absolute position.
+ */
+export function parseGoogleOrganic(dom: SerpDom, offset = 0): OrganicResult[] {
+  return layoutOrganicEntries(dom, offset).map((e) => e.result);
 }

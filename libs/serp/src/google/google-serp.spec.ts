@@ -82,12 +82,18 @@ describe('Google verdicts', () => {
       .toEqual({ kind: 'blocked', reason: 'consent' });
   });
 
-  it('never reports an unrecognised page as zero results, and never throws on garbage', () => {
-    for (const body of ['', '<<<>>>', '\u0000\u0001binary', '<html><body>Hello</body></html>', '{"json": true}']) {
+  it('calls a body that is not an HTML page blocked/unknown, and never throws on garbage', () => {
+    for (const body of ['', '<<<>>>', '\u0000\u0001binary', '{"json": true}']) {
       const out = parseGoogleSerp(body, q);
       expect(out.verdict).toEqual({ kind: 'blocked', reason: 'unknown' });
       expect(out.result).toBeUndefined();
     }
+  });
+
+  it('calls an HTML page without results or block evidence ok, with zero results flagged parser: none', () => {
+    const out = parseGoogleSerp('<html><body><div id="main">Hello</div></body></html>', q);
+    expect(out.verdict).toEqual({ kind: 'ok' });
+    expect(out.result).toEqual({ serp_search_results: [], parser: 'none' });
   });
 
   it('maps a Google page to the /search page shape for parseWeb', () => {
@@ -96,5 +102,36 @@ describe('Google verdicts', () => {
     expect(page?.total_results).toBe('1230');
     expect(page?.search_results[0]).toEqual({ title: 'First & best', link: 'https://one.example/a', date: 'Apr 9, 2022', snippet: 'One snippet text.', source: 'one.example' });
     expect(page?.related_queries).toEqual(['example inc']);
+  });
+});
+
+describe('Google layouts across generations', () => {
+  const organic = (html: string) => (parseGoogleSerp(`<div id="main">${html}</div>`, q).result?.serp_search_results ?? []) as OrganicResult[];
+
+  it('resolves mobile AMP viewer links (2016-2019) to the page itself', () => {
+    const amp = (href: string, cur: string) => `<div class="g"><h3 class="r"><a href="${href}" ${cur}>Story</a></h3>`
+      + '<cite>example.com</cite><span class="st">Story text.</span></div>';
+    expect(organic(amp('/amp/s/www.example.com/story/amp', 'data-amp-cur="https://www.example.com/story"'))[0].link).toBe('https://www.example.com/story');
+    expect(organic(amp('/amp/example.org/a/amp', ''))[0].link).toBe('http://example.org/a/amp');
+  });
+
+  it('keeps a no-JS snippet that starts with a dd/mm/yyyy date (not a rating line)', () => {
+    const html = '<div class="ZINbbc"><div class="kCrYT"><a href="/url?q=https://shop.example/&amp;sa=U"><h3><div class="BNeawe">Shops</div></h3></a></div>'
+      + '<div class="kCrYT"><div class="BNeawe s3v9rd AP7Wnd">14/11/2018 · Eleven shops in Lisbon.</div></div></div>';
+    expect(organic(html)[0]).toMatchObject({ date: '14/11/2018', snippet: 'Eleven shops in Lisbon.' });
+  });
+
+  it('leaves out "Interesting finds" cards and 2016 tweet carousels, keeps the featured video result', () => {
+    const card = '<g-card><div><g-tray-header><div role="heading" aria-level="2">Interesting finds</div></g-tray-header>'
+      + '<a href="https://find.example/"><div role="heading" aria-level="3">A find</div></a></div></g-card>';
+    const tweets = '<g-snapping-carousel><div><a href="https://t.example/1"><h3>Tweet</h3></a></div></g-snapping-carousel>';
+    const video = '<div class="g knowledge-block__video-nav-block"><div class="kno-fb-ctx"><h3 class="r"><a href="https://v.example/">Trailer</a></h3></div></div>';
+    expect(organic(card + tweets + video + result('https://r.example/', 'R', 'r text')).map((r) => r.title)).toEqual(['Trailer', 'R']);
+  });
+
+  it('takes the h3 result, not the "According to …" line above a featured snippet, for the same link', () => {
+    const html = '<div class="ifM9O"><div role="heading" aria-level="3"><a href="https://m.example/">According to m.example</a></div></div>'
+      + result('https://m.example/', 'M page', 'm text');
+    expect(organic(html).map((r) => r.title)).toEqual(['M page']);
   });
 });
