@@ -4,6 +4,7 @@
  */
 import type { DeviceKind } from './devices.js';
 import type { OutputFormats, PageMetadata } from './formats.js';
+import type { SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 
 /** One queue per worker kind. */
@@ -83,8 +84,8 @@ export interface SerpSearchPayload {
   timeoutMs: number;
 }
 
-/** The parsed `/serp-search` page without `parameters` (libs/serp SerpSearchResponse). */
-export type SerpSearchResponseBody = { serp_search_results: unknown[] } & Record<string, unknown>;
+/** The parsed `/serp-search` page without `parameters`. */
+export type SerpSearchResponseBody = SerpSearchResponse;
 
 /** The parsed page in the endpoint's shape, or why there is none. */
 export type SerpSearchResult =

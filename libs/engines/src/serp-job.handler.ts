@@ -58,13 +58,11 @@ export class SerpJobHandler {
         continue;
       }
       const response = parsed.result ?? { serp_search_results: [] };
-      return { ok: true, verdict: parsed.verdict.kind, response: response as SerpSearchResultResponse };
+      return { ok: true, verdict: parsed.verdict.kind, response };
     }
     return last;
   }
 }
-
-type SerpSearchResultResponse = Extract<SerpSearchResult, { ok: true }>['response'];
 
 function failure(code: ErrorCode, message: string): SerpSearchResult {
   return { ok: false, error: { code, message, kind: code === ErrorCode.UPSTREAM_BLOCKED ? 'blocked' : 'transient' } };
