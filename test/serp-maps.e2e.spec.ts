@@ -217,6 +217,19 @@ const KIPRIAKON = { cid: '16519582940102929223', placeId: 'ChIJDdnwdv0y5xQRRytw1
     expect(await balance(trawl, account.accountId)).toBe(10_000);
   });
 
+  it('writes one request-log row per call under /serp-maps with what was charged (30 for a search, 0 for a 404)', async () => {
+    const account = await trawl.createAccount();
+    expect((await trawl.get('/serp-maps?q=coffee', key(account.apiKey))).status).toBe(200);
+    expect((await trawl.get('/serp-maps?q=x&cid=12345', key(account.apiKey))).status).toBe(404);
+    // The request log is written in batches off the request path: poll until both rows land.
+    const usage = await pollUntil(async () => {
+      const { usage: u } = await trawl.admin.report(account.accountId);
+      return u.byEndpoint['/serp-maps']?.requests === 2 ? u : null;
+    }, 'two /serp-maps request-log rows');
+    expect(usage.byEndpoint['/serp-maps']).toEqual({ requests: 2, credits: 30 });
+    expect(await balance(trawl, account.accountId)).toBe(10_000 - 30);
+  });
+
   it('502 UPSTREAM_FAILED when Google Maps fails, charged 0', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/serp-maps?q=${encodeURIComponent('upstream down')}`, key(account.apiKey));
