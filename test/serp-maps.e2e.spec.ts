@@ -258,7 +258,7 @@ const KIPRIAKON = { cid: '16519582940102929223', placeId: 'ChIJDdnwdv0y5xQRRytw1
     ['q=a&ll=40.7,-74.0,14z', /^ll: /],
     ['q=a&ll=%40', /^ll: /],
     ['q=a&ll=@40.7,-74.0', /^ll: /],
-    ['q=a&ll=@40.7,-74.0,0z', /^ll: /],
+    ['q=a&ll=@40.7,-74.0,0z', /^ll: zoom 0z is outside 1z\.\.21z/],
     ['q=a&ll=@40.7,-74.0,22z', /^ll: zoom/],
     ['q=a&ll=@95,-74.0,14z', /^ll: latitude/],
     ['q=a&ll=@40.7,-190,14z', /^ll: longitude/],

@@ -13,7 +13,8 @@ export interface LlError {
 export type LlResult = { ok: true; value: LatLngZoom } | { ok: false; error: LlError };
 
 const DECIMAL = '-?\\d{1,3}(?:\\.\\d+)?';
-const LL_PATTERN = new RegExp(`^@(${DECIMAL}),(${DECIMAL}),([1-9]\\d?)z$`);
+// Zoom `0z` passes the pattern so that the range check can say what is wrong with it; leading zeros do not.
+const LL_PATTERN = new RegExp(`^@(${DECIMAL}),(${DECIMAL}),(0|[1-9]\\d?)z$`);
 const FORMAT = 'expected @<latitude>,<longitude>,<zoom>z, e.g. @40.7455,-74.0083,14z';
 
 function fail(message: string): LlResult {
