@@ -2,7 +2,7 @@
  * The environment Trawl reads, validated once at boot. Nothing else in the code base reads process.env.
  */
 import { z } from 'zod';
-import { SEARCH_ENGINES } from '#contracts/jobs.js';
+import { MAPS_PROVIDERS, SEARCH_ENGINES } from '#contracts/jobs.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -76,6 +76,19 @@ export const configSchema = z.object({
   SERP_PROXY_ATTEMPTS: int(1, 10).default(3),
   SERP_TIMEOUT_MS: int(1_000, 120_000).default(20_000),
 
+  /** `/serp-maps` provider: Google Maps (GOOGLE_BASE_URL) or OpenStreetMap via Nominatim. */
+  MAPS_PROVIDER: z.enum(MAPS_PROVIDERS).default('google'),
+  NOMINATIM_BASE_URL: z.string().url().default('https://nominatim.openstreetmap.org'),
+  /** Accepted for a self-hosted OSM stack; Nominatim answers every query form /serp-maps has, so unused today. */
+  OVERPASS_BASE_URL: z.string().url().optional(),
+  /** Identifying User-Agent for Nominatim (the public instance refuses stock agents); put a contact in it. */
+  NOMINATIM_USER_AGENT: z.string().min(8).max(256).optional(),
+  /**
+   * Least time between two Nominatim requests across the whole deployment (a Redis slot shared by all workers).
+   * Unset: 1000 for nominatim.openstreetmap.org (its usage policy), 0 (no limit) for any other instance.
+   */
+  NOMINATIM_MIN_INTERVAL_MS: int(0, 60_000).optional(),
+
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   /** Which workers the standalone process hosts (`npm start`). Chromium starts only when a rendered job arrives. */
   STANDALONE_WORKERS: z
@@ -129,5 +142,19 @@ export function crossCheck(c: TrawlConfig): string[] {
         'so a reservation is never refunded while its call still runs',
     );
   }
+  if (isPublicNominatim(c.NOMINATIM_BASE_URL) && c.NOMINATIM_MIN_INTERVAL_MS !== undefined && c.NOMINATIM_MIN_INTERVAL_MS < 1000) {
+    // https://operations.osmfoundation.org/policies/nominatim/: an absolute maximum of 1 request per second.
+    problems.push('NOMINATIM_MIN_INTERVAL_MS: must be at least 1000 for nominatim.openstreetmap.org (its usage policy allows 1 request/s)');
+  }
   return problems;
+}
+
+/** The OSM Foundation's public instance, bound by its usage policy (1 request/s, an identifying User-Agent). */
+export function isPublicNominatim(baseUrl: string): boolean {
+  return new URL(baseUrl).hostname.toLowerCase() === 'nominatim.openstreetmap.org';
+}
+
+/** NOMINATIM_MIN_INTERVAL_MS with its default: 1000 ms for the public instance, none for a self-hosted one. */
+export function nominatimMinIntervalMs(c: Pick<TrawlConfig, 'NOMINATIM_BASE_URL' | 'NOMINATIM_MIN_INTERVAL_MS'>): number {
+  return c.NOMINATIM_MIN_INTERVAL_MS ?? (isPublicNominatim(c.NOMINATIM_BASE_URL) ? 1000 : 0);
 }

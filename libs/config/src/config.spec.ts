@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, loadConfig, nominatimMinIntervalMs } from './index.js';
 
 describe('loadConfig', () => {
   it('applies defaults: private addresses refused, 20 URLs per crawl', () => {
@@ -32,5 +32,13 @@ describe('loadConfig', () => {
   it('refuses a reservation TTL the reconciler could expire while a call is still running', () => {
     expect(() => loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '60000' })).toThrow(/RESERVATION_TTL_MS: must be at least/);
     expect(loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '180000' }).RESERVATION_TTL_MS).toBe(180000);
+  });
+
+  it('/serp-maps: Google by default; the public Nominatim is held to 1 request/s, a self-hosted one is not', () => {
+    expect(loadConfig({}).MAPS_PROVIDER).toBe('google');
+    expect(nominatimMinIntervalMs(loadConfig({ MAPS_PROVIDER: 'osm' }))).toBe(1000);
+    expect(nominatimMinIntervalMs(loadConfig({ MAPS_PROVIDER: 'osm', NOMINATIM_BASE_URL: 'http://nominatim.internal:8080' }))).toBe(0);
+    expect(() => loadConfig({ NOMINATIM_MIN_INTERVAL_MS: '200' })).toThrow(/NOMINATIM_MIN_INTERVAL_MS: must be at least 1000/);
+    expect(() => loadConfig({ MAPS_PROVIDER: 'bing' })).toThrow(/MAPS_PROVIDER/);
   });
 });

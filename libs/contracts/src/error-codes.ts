@@ -32,6 +32,8 @@ export const ErrorCode = {
   PROXY_FAILED: 'PROXY_FAILED',
   RENDER_FAILED: 'RENDER_FAILED',
   NETWORK_ERROR: 'NETWORK_ERROR',
+  // /serp-maps: a placeId / cid lookup the maps provider has no place for (never charged)
+  PLACE_NOT_FOUND: 'PLACE_NOT_FOUND',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -6,6 +6,7 @@ import type { DeviceKind } from './devices.js';
 import type { OutputFormats, PageMetadata } from './formats.js';
 import type { SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
+import type { MapsQuery, Place } from './api/maps-place.js';
 
 /** One queue per worker kind. */
 export const QueueName = {
@@ -18,6 +19,7 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 export const JobName = {
   crawlPage: 'crawl.page',
   serpSearch: 'serp.search',
+  mapsSearch: 'maps.search',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -92,10 +94,30 @@ export type SerpSearchResult =
   | { ok: true; verdict: 'ok' | 'no_results'; response: SerpSearchResponseBody }
   | { ok: false; error: SerializedError };
 
+/** The `/serp-maps` providers (MAPS_PROVIDER). */
+export const MAPS_PROVIDERS = ['google', 'osm'] as const;
+export type MapsProviderName = (typeof MAPS_PROVIDERS)[number];
+
+/** One `/serp-maps` call: a search, or a `placeId` / `cid` lookup when either is set (`q` is then not sent upstream). */
+export interface MapsSearchPayload {
+  /** The metered call this job belongs to (for logs and the ledger). */
+  callId: string;
+  provider: MapsProviderName;
+  query: MapsQuery;
+  timeoutMs: number;
+}
+
+/** The places in `serp_maps_results` order; `not_found` only for a lookup, with the provider's reason. */
+export type MapsSearchResult =
+  | { ok: true; verdict: 'ok'; places: Place[] }
+  | { ok: true; verdict: 'not_found'; reason: string }
+  | { ok: false; error: SerializedError };
+
 /** Job name → queue, payload and result. Producers and consumers are typed from this one table. */
 export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
   [JobName.serpSearch]: { payload: SerpSearchPayload; result: SerpSearchResult };
+  [JobName.mapsSearch]: { payload: MapsSearchPayload; result: MapsSearchResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];

@@ -5,18 +5,21 @@
  */
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { ConfigModule, TRAWL_CONFIG, nominatimMinIntervalMs, type TrawlConfig } from '#config';
 import { JobName, type ProxyProvider } from '#contracts';
 import { ExtractionModule, ExtractionPool } from '#extraction';
 import { FetchModule, PROXY_POOL } from '#fetch';
 import { REDIS, RedisModule } from '#platform';
 import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '#queue';
 import { enginesFromConfig } from '#serp/engines-from-config.js';
+import { createMapsProvider } from '#serp/maps/index.js';
 import { CrawlPageHandler } from './crawl-page.handler.js';
 import { ENGINE_FACTORIES } from './engine-factories.js';
 import type { EngineId } from './engine-table.js';
 import type { PageEngine } from './page-engine.js';
 import { SerpJobHandler } from './serp-job.handler.js';
+import { MapsJobHandler } from './maps-job.handler.js';
+import { RedisUpstreamPacer } from './upstream-pacer.js';
 
 export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
 const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
@@ -34,6 +37,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     private readonly registry: WorkerRegistry,
     private readonly crawl: CrawlPageHandler,
     private readonly serp: SerpJobHandler,
+    private readonly maps: MapsJobHandler,
   ) {
     this.logger = new Logger(engine.row.workerKind);
   }
@@ -59,6 +63,16 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
           useFactory: (engine: PageEngine, proxies: ProxyProvider, c: TrawlConfig) =>
             new SerpJobHandler(enginesFromConfig(c), engine, proxies, c.SERP_PROXY_ATTEMPTS),
         },
+        {
+          provide: MapsJobHandler,
+          inject: [PAGE_ENGINE, PROXY_POOL, TRAWL_CONFIG, REDIS],
+          useFactory: (engine: PageEngine, proxies: ProxyProvider, c: TrawlConfig, redis: Redis) => {
+            const options = { googleBaseUrl: c.GOOGLE_BASE_URL, nominatimBaseUrl: c.NOMINATIM_BASE_URL, overpassBaseUrl: c.OVERPASS_BASE_URL, osmUserAgent: c.NOMINATIM_USER_AGENT };
+            const providers = { google: createMapsProvider({ ...options, provider: 'google' }), osm: createMapsProvider({ ...options, provider: 'osm' }) };
+            const pacing = { pacer: new RedisUpstreamPacer(redis, c.REDIS_PREFIX), nominatimIntervalMs: nominatimMinIntervalMs(c) };
+            return new MapsJobHandler(providers, engine, proxies, c.SERP_PROXY_ATTEMPTS, pacing);
+          },
+        },
       ],
     };
   }
@@ -73,6 +87,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       handlers: {
         [JobName.crawlPage]: (payload) => this.crawl.handle(payload),
         [JobName.serpSearch]: (payload) => this.serp.handle(payload),
+        [JobName.mapsSearch]: (payload) => this.maps.handle(payload),
       },
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,

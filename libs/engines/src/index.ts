@@ -10,4 +10,6 @@ export { ChromiumEngine } from './chromium-engine.js';
 export { ENGINE_FACTORIES, type EngineFactory } from './engine-factories.js';
 export { CrawlPageHandler } from './crawl-page.handler.js';
 export { SerpJobHandler } from './serp-job.handler.js';
+export { MapsJobHandler, type MapsPacing } from './maps-job.handler.js';
+export { RedisUpstreamPacer, type UpstreamPacer } from './upstream-pacer.js';
 export { EngineWorkerModule, PAGE_ENGINE } from './engine-worker.module.js';

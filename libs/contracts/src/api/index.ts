@@ -7,3 +7,6 @@ export * from './fields.js';
 export * from './crawl.js';
 export * from './serp-search.js';
 export * from './serp-results.js';
+export * from './serp-maps.js';
+export * from './maps-place.js';
+export * from './ll.js';

@@ -56,8 +56,10 @@ describe('parseLl', () => {
   it('says which part is out of range', () => {
     const lat = parseLl('@95,0,3z');
     const zoom = parseLl('@1,2,30z');
+    const zero = parseLl('@1,2,0z');
     expect(!lat.ok && lat.error.message).toContain('latitude');
     expect(!zoom.ok && zoom.error.message).toContain('zoom');
+    expect(!zero.ok && zero.error.message).toBe('ll: zoom 0z is outside 1z..21z');
   });
 
   it('formats back to the canonical text', () => {

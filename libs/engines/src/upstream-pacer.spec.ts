@@ -1,0 +1,52 @@
+/** The deployment-wide pacer over real Redis: turns are spaced by the interval, and a turn past the deadline is refused. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { TEST_REDIS_URL } from '#test/support/env.js';
+import { RedisUpstreamPacer } from './upstream-pacer.js';
+
+let redis: Redis;
+let other: Redis;
+const prefix = `trawl-test-pacer-${randomUUID().slice(0, 8)}`;
+
+beforeAll(() => {
+  redis = new Redis(TEST_REDIS_URL);
+  other = new Redis(TEST_REDIS_URL);
+});
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+  other.disconnect();
+});
+
+describe('RedisUpstreamPacer', () => {
+  it('spaces turns taken at once by two "processes" by at least the interval', async () => {
+    const pacers = [new RedisUpstreamPacer(redis, prefix), new RedisUpstreamPacer(other, prefix)];
+    const deadline = Date.now() + 10_000;
+    const times = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => pacers[i % 2].waitTurn('spaced', 150, deadline).then((ok) => (expect(ok).toBe(true), Date.now()))),
+    );
+    times.sort((a, b) => a - b);
+    // Timers may fire a millisecond early.
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(149);
+  });
+
+  it('refuses, without waiting or taking the slot, a turn that would come after the deadline', async () => {
+    const pacer = new RedisUpstreamPacer(redis, prefix);
+    expect(await pacer.waitTurn('busy', 60_000, Date.now() + 1_000)).toBe(true);
+    const started = Date.now();
+    expect(await pacer.waitTurn('busy', 60_000, Date.now() + 1_000)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(500);
+    // The refused call did not push the next slot further out.
+    const next = Number(await redis.get(`${prefix}:pace:busy`));
+    expect(next - Date.now()).toBeLessThanOrEqual(60_000 + 25);
+  });
+
+  it('does not pace at all with a zero interval (a self-hosted Nominatim)', async () => {
+    const pacer = new RedisUpstreamPacer(redis, prefix);
+    for (let i = 0; i < 3; i++) expect(await pacer.waitTurn('free', 0, Date.now())).toBe(true);
+    expect(await redis.exists(`${prefix}:pace:free`)).toBe(0);
+  });
+});
