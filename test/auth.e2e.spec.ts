@@ -104,6 +104,23 @@ describe('admin API', () => {
     expect(report.body.usage.byEndpoint['/crawl'].credits).toBe(1);
   });
 
+  it('keeps balances past 2^31 − 1 credits exact: grants add up in 64 bits, and the account still crawls', async () => {
+    const created = await post('/admin/accounts', { name: 'big-grants', plan: 'free' });
+    const id = created.body.accountId;
+    for (let i = 1; i <= 3; i++) {
+      const grant = await post(`/admin/accounts/${id}/grant`, { credits: 1_000_000_000 });
+      expect(grant.status).toBe(200);
+      expect(grant.body.balance).toBe(10_000 + i * 1_000_000_000);
+    }
+    expect((await trawl.get(crawlPath, { 'x-api-key': created.body.apiKey })).status).toBe(200);
+    const { account } = await trawl.admin.report(id);
+    expect(account.balance).toBe(3_000_010_000 - 1);
+    expect(await trawl.ledger.ledgerSum(id)).toBe(account.balance);
+    const tooBig = await post(`/admin/accounts/${id}/grant`, { credits: 5_000_000_000 });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error.message).toBe('credits must be a positive integer of at most 1000000000 per grant');
+  });
+
   it('refuses a wrong admin token and bad input with the error envelope', async () => {
     expect((await post('/admin/accounts', { name: 'x' }, admin('wrong-token-wrong-token'))).status).toBe(401);
     const bad = await post('/admin/accounts', { name: 'x', plan: 'platinum' });

@@ -21,6 +21,9 @@ export interface AccountReport {
   usage: UsageSummary;
 }
 
+/** One grant's ceiling; balances themselves are 64-bit (several grants add up past 2^31 − 1). */
+const MAX_GRANT = 1_000_000_000;
+
 export class AccountAdminService {
   constructor(
     private readonly accounts: AccountsRepository,
@@ -90,8 +93,8 @@ export class AccountAdminService {
   }
 
   async grant(accountId: string, credits: number, note = 'manual grant'): Promise<number> {
-    if (!Number.isInteger(credits) || credits <= 0 || credits > 1_000_000_000) {
-      throw new TrawlError(ErrorCode.INVALID_PARAMETER, 'credits must be a positive integer');
+    if (!Number.isInteger(credits) || credits <= 0 || credits > MAX_GRANT) {
+      throw new TrawlError(ErrorCode.INVALID_PARAMETER, `credits must be a positive integer of at most ${MAX_GRANT} per grant`);
     }
     await this.requireAccount(accountId);
     return this.ledger.grant(accountId, credits, note);

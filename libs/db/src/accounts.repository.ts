@@ -174,7 +174,7 @@ export class AccountsRepository {
       name: account.name,
       status: account.status,
       plan: account.plan,
-      balance: account.balance,
+      balance: Number(account.balance),
       periodStart: account.periodStart,
       periodEnd: account.periodEnd,
       subscriptionExpiresAt: account.subscriptionExpiresAt,
@@ -190,10 +190,11 @@ export class AccountsRepository {
   }
 
   async list(): Promise<Array<{ id: string; name: string; status: AccountStatus; planId: string; balance: number }>> {
-    return this.prisma.account.findMany({
+    const accounts = await this.prisma.account.findMany({
       select: { id: true, name: true, status: true, planId: true, balance: true },
       orderBy: { createdAt: 'asc' },
     });
+    return accounts.map((a) => ({ ...a, balance: Number(a.balance) }));
   }
 
   async usageSince(accountId: string, since: Date): Promise<UsageSummary> {

@@ -5,6 +5,9 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
+// int8 (credits, balances, counts) as JavaScript numbers: exact up to 2^53, far above any balance Trawl grants.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
 export class Database {
   readonly pool: pg.Pool;
   readonly prisma: PrismaClient;

@@ -27,7 +27,7 @@ export class LedgerRepository {
          UPDATE accounts SET balance = balance - $3 WHERE id = $1 AND balance >= $3 RETURNING balance
        ), led AS (
          INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-         SELECT $1, 'reserve', -$3::int, balance, $2 FROM upd
+         SELECT $1, 'reserve', -$3::bigint, balance, $2 FROM upd
        ), res AS (
          INSERT INTO reservations (id, account_id, amount, expires_at)
          SELECT $2, $1, $3, now() + ($4::int * interval '1 millisecond') FROM upd
@@ -61,7 +61,7 @@ export class LedgerRepository {
     if (full.rows[0]) return full.rows[0];
     const { rows } = await this.pool.query<{ charged: number; balance: number }>(
       `WITH r AS (
-         UPDATE reservations SET status = 'settled', charged = LEAST($2::int, amount), settled_at = now()
+         UPDATE reservations SET status = 'settled', charged = LEAST($2::bigint, amount), settled_at = now()
          WHERE id = $1 AND status = 'open'
          RETURNING account_id, amount, charged
        ), upd AS (

@@ -7,7 +7,7 @@ import { AdminTokenGuard } from './admin-token.guard.js';
 
 const createSchema = z.object({ name: z.string({ error: 'name is required' }).min(1, 'name is required'), plan: z.string().default('free') });
 const planSchema = z.object({ plan: z.string({ error: 'plan is required' }) });
-const grantSchema = z.object({ credits: z.number({ error: 'credits must be a positive integer' }).int().positive() });
+const grantSchema = z.object({ credits: z.number({ error: 'credits must be a positive integer' }).int('credits must be a positive integer').positive('credits must be a positive integer') });
 const revokeSchema = z.object({ prefix: z.string().optional() });
 const expirySchema = z.object({ expiresAt: z.string().datetime({ error: 'expiresAt must be an ISO 8601 date-time' }).nullable() });
 
