@@ -75,6 +75,7 @@ export async function startHarness(
     close: async () => {
       await app.close();
       await db.close();
+      await deleteKeys(redis, `${config.REDIS_PREFIX}:*`);
       redis.disconnect();
       if (!options.database) await database.drop();
     },
@@ -82,3 +83,13 @@ export async function startHarness(
 }
 
 export const key = (apiKey: string) => ({ 'x-api-key': apiKey });
+
+/** Removes every key a test instance wrote (its prefix is its own), so test runs leave nothing in Redis. */
+export async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}

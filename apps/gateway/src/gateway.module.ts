@@ -63,12 +63,12 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     this.subscriber = createRedis(this.config.REDIS_URL, 'trawl-auth-sub');
     await this.auth.listen(this.subscriber);
     const reconcile = () =>
-      this.reconciler
-        .run()
-        .then((r) => {
+      Promise.all([
+        this.reconciler.run().then((r) => {
           if (r.refunded || r.periodsReset) logger.log(`reconciled: ${r.refunded} reservations refunded, ${r.periodsReset} periods reset`);
-        })
-        .catch((error: unknown) => logger.error({ err: error }, 'reconcile failed'));
+        }),
+        this.dispatcher.clean(),
+      ]).catch((error: unknown) => logger.error({ err: error }, 'reconcile failed'));
     void reconcile();
     this.reconcileTimer = setInterval(() => void reconcile(), this.config.RECONCILE_INTERVAL_MS);
     this.reconcileTimer.unref();

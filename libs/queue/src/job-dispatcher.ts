@@ -4,7 +4,7 @@
  */
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
+import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
 
@@ -12,6 +12,10 @@ export interface DispatchOptions {
   attempts: number;
   backoffMs: number;
 }
+
+/** How long a finished job's record may outlive its waiter (a gateway that died before reading it). */
+export const COMPLETED_KEEP_MS = 300_000;
+export const FAILED_KEEP_MS = 3_600_000;
 
 export class JobDispatcher {
   private readonly queues = new Map<QueueName, { queue: Queue; events: QueueEvents; eventsConnection: Redis }>();
@@ -32,9 +36,9 @@ export class JobDispatcher {
         opts: {
           attempts: this.options.attempts,
           backoff: { type: 'exponential', delay: this.options.backoffMs },
-          // Kept briefly so a waiter can read the result; removed as soon as it is read.
-          removeOnComplete: { age: 300 },
-          removeOnFail: { age: 3600 },
+          // Kept briefly so a waiter can read the result; removed as soon as it is read (or by `clean`).
+          removeOnComplete: { age: COMPLETED_KEEP_MS / 1000 },
+          removeOnFail: { age: FAILED_KEEP_MS / 1000 },
         },
       })),
     )) as Job[];
@@ -75,6 +79,21 @@ export class JobDispatcher {
       await events.waitUntilReady();
     }
     return entry;
+  }
+
+  /**
+   * Removes finished job records older than their keep time from every queue this dispatcher has used. BullMQ prunes
+   * old records only when later jobs finish; this bounds their lifetime when none do (e.g. a gateway was killed and
+   * nobody read its results). Run periodically by the gateway.
+   */
+  async clean(completedMs = COMPLETED_KEEP_MS, failedMs = FAILED_KEEP_MS, limit = 1000): Promise<number> {
+    let removed = 0;
+    for (const name of Object.values(QueueName)) {
+      const { queue } = await this.open(name);
+      removed += (await queue.clean(completedMs, limit, 'completed')).length;
+      removed += (await queue.clean(failedMs, limit, 'failed')).length;
+    }
+    return removed;
   }
 
   async counts(name: QueueName): Promise<Record<string, number>> {

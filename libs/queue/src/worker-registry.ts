@@ -15,7 +15,14 @@ export class WorkerRegistry {
   announce(kind: string): () => Promise<void> {
     const id = `${kind}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const key = this.key(kind);
-    const beat = () => this.redis.zadd(key, Date.now(), id).catch(() => 0);
+    // The set expires with its last heartbeat: no key outlives the workers that write it.
+    const beat = () =>
+      this.redis
+        .multi()
+        .zadd(key, Date.now(), id)
+        .pexpire(key, WORKER_SEEN_WINDOW_MS * 2)
+        .exec()
+        .catch(() => null);
     void beat();
     const timer = setInterval(() => void beat(), BEAT_MS);
     timer.unref();
