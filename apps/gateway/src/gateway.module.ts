@@ -18,6 +18,8 @@ import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { SerpSearchController } from './serp/serp-search.controller.js';
 import { SerpSearchService } from './serp/serp-search.service.js';
+import { SearchController } from './search/search.controller.js';
+import { SearchService } from './search/search.service.js';
 
 const logger = new Logger('Gateway');
 
@@ -38,7 +40,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
-      controllers: [CrawlController, SerpSearchController, AdminController, HealthController],
+      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, SearchController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
@@ -49,6 +51,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         },
         CrawlService,
         SerpSearchService,
+        SearchService,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

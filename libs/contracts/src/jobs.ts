@@ -17,6 +17,7 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 export const JobName = {
   crawlPage: 'crawl.page',
   serpSearch: 'serp.search',
+  serpWeb: 'serp.web',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -95,7 +96,82 @@ export type SerpSearchResult =
 export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
   [JobName.serpSearch]: { payload: SerpSearchPayload; result: SerpSearchResult };
+  [JobName.serpWeb]: { payload: WebSearchPayload; result: WebSearchResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];
 export type JobResult<N extends JobName> = JobContracts[N]['result'];
+
+// ---- `/search` (issue 11): one result page per `serp.web` job. ----
+
+/** A `/search` result (§2.1). */
+export interface WebResultObject {
+  title: string;
+  link: string;
+  date: string | null;
+  snippet: string;
+  source: string;
+}
+
+/** The `/search` page object a worker parses (libs/serp `SearchPage`); enrichment blocks only when the page shows them. */
+export interface WebSearchPageObject {
+  total_results: string;
+  search_results: WebResultObject[];
+  related_queries: string[];
+  ai_answer?: { answer: string; sources: Array<{ title: string; link: string }> };
+  questions_answers?: Array<{ question: string; snippet?: string; link?: string }>;
+  sidebar?: {
+    title: string;
+    type: string;
+    description: string;
+    attributes: Record<string, string>;
+    link?: string;
+    source?: string;
+    local_results?: Array<{ title: string; address?: string; phone?: string; rating?: string; link?: string }>;
+  };
+  direct_answer?: { answer: string; snippet?: string; source?: string; link?: string };
+}
+
+/** Fetch and parse one `/search` result page, rotating proxies on blocks and soft failures. */
+export interface WebSearchPayload {
+  /** The metered call this job belongs to (for logs and the ledger). */
+  callId: string;
+  engine: SearchEngineName;
+  query: {
+    query: string;
+    /** 1-based page number. */
+    page: number;
+    setLang?: string;
+    cc?: string;
+    device: DeviceKind;
+    count?: number;
+    /** The previous page's next-page parameters (DuckDuckGo's form with its `vqd`). */
+    nextParams?: Record<string, string>;
+  };
+  /** Result links of the previous page: a page that repeats them is page 1 again (a soft block). */
+  previousLinks?: string[];
+  /** ISO 3166-1 alpha-2 country of the proxy to fetch through; none = any proxy the pool hands out, or direct. */
+  proxyCountry?: string;
+  /** The result page itself in these formats (`page_content` without auto-crawling); omitted = none. */
+  formats?: OutputFormats;
+  timeoutMs: number;
+}
+
+/** Where the page sits in the result list, as the page itself says. */
+export interface WebSearchPagination {
+  offset: number | null;
+  hasNext: boolean;
+  nextParams?: Record<string, string>;
+}
+
+export type WebSearchResult =
+  | {
+      ok: true;
+      page: WebSearchPageObject;
+      pagination: WebSearchPagination;
+      /** The result page in the asked-for formats. */
+      content?: { raw_html?: string; enhanced_html?: string; markdown?: string; page_text?: string };
+      /** Fetch attempts it took (proxy rotations + 1). */
+      attempts: number;
+    }
+  | { ok: false; error: SerializedError };

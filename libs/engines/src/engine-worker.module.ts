@@ -17,6 +17,7 @@ import { ENGINE_FACTORIES } from './engine-factories.js';
 import type { EngineId } from './engine-table.js';
 import type { PageEngine } from './page-engine.js';
 import { SerpJobHandler } from './serp-job.handler.js';
+import { WebSearchJobHandler } from './web-search-job.handler.js';
 
 export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
 const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
@@ -34,6 +35,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     private readonly registry: WorkerRegistry,
     private readonly crawl: CrawlPageHandler,
     private readonly serp: SerpJobHandler,
+    private readonly web: WebSearchJobHandler,
   ) {
     this.logger = new Logger(engine.row.workerKind);
   }
@@ -59,6 +61,12 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
           useFactory: (engine: PageEngine, proxies: ProxyProvider, c: TrawlConfig) =>
             new SerpJobHandler(enginesFromConfig(c), engine, proxies, c.SERP_PROXY_ATTEMPTS),
         },
+        {
+          provide: WebSearchJobHandler,
+          inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool, TRAWL_CONFIG],
+          useFactory: (engine: PageEngine, proxies: ProxyProvider, extraction: ExtractionPool, c: TrawlConfig) =>
+            new WebSearchJobHandler(enginesFromConfig(c), engine, proxies, extraction, c.SERP_PROXY_ATTEMPTS),
+        },
       ],
     };
   }
@@ -73,6 +81,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       handlers: {
         [JobName.crawlPage]: (payload) => this.crawl.handle(payload),
         [JobName.serpSearch]: (payload) => this.serp.handle(payload),
+        [JobName.serpWeb]: (payload) => this.web.handle(payload),
       },
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,

@@ -10,4 +10,5 @@ export { ChromiumEngine } from './chromium-engine.js';
 export { ENGINE_FACTORIES, type EngineFactory } from './engine-factories.js';
 export { CrawlPageHandler } from './crawl-page.handler.js';
 export { SerpJobHandler } from './serp-job.handler.js';
+export { WebSearchJobHandler } from './web-search-job.handler.js';
 export { EngineWorkerModule, PAGE_ENGINE } from './engine-worker.module.js';
