@@ -4,7 +4,7 @@ import { ErrorCode, type WebSearchPayload } from '#contracts';
 import type { ExtractionPool } from '#extraction';
 import { StaticProxyPool } from '#fetch';
 import { createEngines } from '#serp';
-import { bingPage, BING_CHALLENGE } from '#test/support/bing-fixture.js';
+import { bingPage, BING_CHALLENGE } from '#serp/testing/bing-fixture.js';
 import type { PageEngine, PageRequest } from './page-engine.js';
 import { WebSearchJobHandler } from './web-search-job.handler.js';
 
