@@ -1,6 +1,7 @@
 /** /search with fake repositories: pagination and early stop, costs per case, toggles, auto-crawl outcomes, geolocation. */
 import { describe, expect, it } from '@jest/globals';
 import { ErrorCode, JobName, QueueName, type WebSearchPayload, type WebSearchResult } from '#contracts';
+import type { JobDispatcher } from '#queue';
 import { fakeDispatcher, fakeLifecycle, principal, testConfig } from '../testing/fakes.js';
 import { SearchService } from './search.service.js';
 
@@ -109,6 +110,36 @@ describe('SearchService', () => {
     expect(body.credits).toBe(11);
     expect(settled[0]).toMatchObject({ reserved: 60, charged: 11 });
   }, 10_000);
+
+  it('crawls page 1 results while the next page is fetched, and charges every page and successful crawl', async () => {
+    const { svc, jobs, settled } = service((_q, p) =>
+      (p.query ? { ok: true, result: page(p.query.page, 2) } : { ok: true, result: { ok: true, url: p.url, finalUrl: p.url, status_code: 200, metadata: {} } }) as never);
+    const body = await svc.search(principal, svc.parse({ query: 'coffee', max_pages: '2', auto_crawling: 'true' }));
+    expect(jobs.map((j) => (j.name === JobName.serpWeb ? `page ${(j.payload as WebSearchPayload).query.page}` : 'crawl'))).toEqual(['page 1', 'crawl', 'crawl', 'page 2', 'crawl', 'crawl']);
+    expect(body.pages['2'].search_results[0]).toMatchObject({ metadata: {}, status_code: 200 });
+    expect(body.pages['2'].search_results[0]).not.toHaveProperty('page_content.page_markdown');
+    expect(settled[0]).toMatchObject({ reserved: 2 * 60, charged: 2 * 10 + 4 });
+  });
+
+  it('keeps at most SEARCH_CRAWL_CONCURRENCY crawls in flight', async () => {
+    const { lifecycle } = fakeLifecycle();
+    let inFlight = 0;
+    let most = 0;
+    const tenResults: WebSearchResult = { ok: true, attempts: 1, page: { total_results: '', related_queries: [], search_results: Array.from({ length: 10 }, (_, i) => result(i)) }, pagination: { offset: 0, hasNext: false } };
+    const dispatcher = {
+      runAll: async (_queue: QueueName, name: JobName, payloads: Array<{ url: string }>) => {
+        if (name === JobName.serpWeb) return [{ ok: true, result: tenResults }];
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight--;
+        return [{ ok: true, result: { ok: true, url: payloads[0].url, finalUrl: payloads[0].url, status_code: 200, metadata: {} } }];
+      },
+    } as unknown as JobDispatcher;
+    const svc = new SearchService(lifecycle, dispatcher, testConfig({ SEARCH_CRAWL_CONCURRENCY: '3' }));
+    const body = await svc.search(principal, svc.parse({ query: 'coffee', auto_crawling: 'true' }));
+    expect(most).toBe(3);
+    expect(body.credits).toBe(10 + 10);
+  });
 
   it('picks geolocation=random among the proxy countries and refuses a country no proxy serves', async () => {
     const env = { PROXIES: 'de=http://127.0.0.1:1,fr=http://127.0.0.1:2' };

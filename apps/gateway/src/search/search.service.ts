@@ -18,7 +18,7 @@ import { StaticProxyPool } from '#fetch';
 import { JobDispatcher } from '#queue';
 import type { SerpEngine } from '#serp';
 import { enginesFromConfig } from '#serp/engines-from-config.js';
-import { AUTO_CRAWL_MAX_PER_PAGE, autoCrawl } from './auto-crawl.js';
+import { AUTO_CRAWL_MAX_PER_PAGE, AutoCrawl } from './auto-crawl.js';
 import { shapePage } from './search-page.js';
 
 @Injectable()
@@ -52,17 +52,18 @@ export class SearchService {
       principal,
       { endpoint: '/search', reserve: this.reserveFor(params), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs },
       async (call) => {
-        const { pages, fetched, pageErrors } = await this.fetchPages(call, params, proxyCountry);
-        const crawled = params.auto_crawling
-          ? await autoCrawl(this.dispatcher, call, Object.values(pages), {
+        const crawl = params.auto_crawling
+          ? new AutoCrawl(this.dispatcher, call, {
               formats: formatsOf(params),
               device: params.device,
               geolocation: proxyCountry,
               concurrency: this.config.SEARCH_CRAWL_CONCURRENCY,
               timeoutMs: this.config.SEARCH_CRAWL_TIMEOUT_MS,
-              deadline: Math.min(Date.now() + this.config.SEARCH_CRAWL_DEADLINE_MS, call.deadline - 250),
             })
-          : 0;
+          : null;
+        const { pages, fetched, pageErrors } = await this.fetchPages(call, params, proxyCountry, (page) => crawl?.add(page));
+        // One deadline for every result, counted from when the last page is in.
+        const crawled = crawl ? await crawl.finish(Date.now() + this.config.SEARCH_CRAWL_DEADLINE_MS) : 0;
         const credits = fetched * COSTS.search + crawled * COSTS.crawlHttp;
         const response: SearchResponse = { query: params.query, pages_fetched: fetched, pages, credits };
         if (Object.keys(pageErrors).length) response.page_errors = pageErrors;
@@ -72,8 +73,8 @@ export class SearchService {
     return body;
   }
 
-  /** Pages 1..max_pages in order; each page's next-page facts and links go into the next page's job. */
-  private async fetchPages(call: CallContext, params: SearchParams, proxyCountry: string | undefined) {
+  /** Pages 1..max_pages in order; each page's next-page facts and links go into the next page's job; `onPage` as each is in. */
+  private async fetchPages(call: CallContext, params: SearchParams, proxyCountry: string | undefined, onPage: (page: SearchPageBody) => void) {
     const transport = this.searchEngine.buildWebRequest?.({ query: params.query, page: 1 }).transport ?? 'http';
     const queue = selectEngine({ renders: transport === 'render' }).queue;
     const formats = formatsOf(params);
@@ -110,6 +111,7 @@ export class SearchService {
       }
       fetched++;
       pages[String(n)] = shapePage(result, params);
+      onPage(pages[String(n)]);
       if (!result.pagination.hasNext || !result.page.search_results.length) break;
       previous = result;
     }
