@@ -107,9 +107,18 @@ const floor = async () => {
   return parsed.page?.search_results.length === 10;
 };
 
+// The same pipeline for the slow page alone (`/crawl`): what one queued crawl costs over its fetch, for comparison.
+const crawlPath = `/crawl?urls=${encodeURIComponent(`${siteUrl}/page/9`)}&markdown=true&enhanced_html=false`;
+const slowViaCrawl = async () => {
+  const res = await api.request({ path: crawlPath, method: 'GET', headers: { 'x-api-key': account.apiKey } });
+  const body = (await res.body.json()) as { successful_pages?: number };
+  return res.statusCode === 200 && body.successful_pages === 1;
+};
+
 const rows: Array<{ path: string } & LoadResult> = [];
 rows.push({ path: 'floor (SERP fetch + parse, then the slowest crawl)', ...(await closedLoop(1, seconds, floor)) });
 rows.push({ path: 'trawl /search auto_crawling (standalone)', ...(await closedLoop(1, seconds, viaTrawl)) });
+rows.push({ path: 'trawl /crawl of the slow page alone', ...(await closedLoop(1, seconds, slowViaCrawl)) });
 console.table(rows);
 console.log(JSON.stringify({ bench: 'search', seconds, slowMs, overheadP50Ms: Number((rows[1].p50 - rows[0].p50).toFixed(2)), rows }));
 
