@@ -20,6 +20,8 @@ import { SerpSearchController } from './serp/serp-search.controller.js';
 import { SerpSearchService } from './serp/serp-search.service.js';
 import { SerpMapsController } from './maps/serp-maps.controller.js';
 import { SerpMapsService } from './maps/serp-maps.service.js';
+import { SearchController } from './search/search.controller.js';
+import { SearchService } from './search/search.service.js';
 
 const logger = new Logger('Gateway');
 
@@ -40,7 +42,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
-      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, SerpMapsController],
+      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, SerpMapsController, SearchController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
@@ -52,6 +54,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         CrawlService,
         SerpSearchService,
         SerpMapsService,
+        SearchService,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

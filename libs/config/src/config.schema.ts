@@ -75,6 +75,12 @@ export const configSchema = z.object({
   /** A blocked SERP fetch is retried through another proxy this many times in all. */
   SERP_PROXY_ATTEMPTS: int(1, 10).default(3),
   SERP_TIMEOUT_MS: int(1_000, 120_000).default(20_000),
+  /** `/search`: the engine result pages come from (SearXNG needs SEARXNG_BASE_URL; Google goes through GOOGLE_TRANSPORT). */
+  SEARCH_ENGINE: z.enum(SEARCH_ENGINES).default('bing'),
+  /** `/search` auto-crawl: crawls in flight per call, each result's own budget, and the one deadline for all of them. */
+  SEARCH_CRAWL_CONCURRENCY: int(1, 100).default(10),
+  SEARCH_CRAWL_TIMEOUT_MS: int(500, 120_000).default(10_000),
+  SEARCH_CRAWL_DEADLINE_MS: int(500, 300_000).default(15_000),
 
   /** `/serp-maps` provider: Google Maps (GOOGLE_BASE_URL) or OpenStreetMap via Nominatim. */
   MAPS_PROVIDER: z.enum(MAPS_PROVIDERS).default('google'),
@@ -134,6 +140,12 @@ export function crossCheck(c: TrawlConfig): string[] {
   const problems: string[] = [];
   if (c.SERP_ENGINE === 'searxng' && !c.SEARXNG_BASE_URL) {
     problems.push('SEARXNG_BASE_URL: required when SERP_ENGINE=searxng (the JSON API of your SearXNG instance)');
+  }
+  if (c.SEARCH_ENGINE === 'searxng' && !c.SEARXNG_BASE_URL) {
+    problems.push('SEARXNG_BASE_URL: required when SEARCH_ENGINE=searxng (the JSON API of your SearXNG instance)');
+  }
+  if (c.SEARCH_CRAWL_TIMEOUT_MS > c.SEARCH_CRAWL_DEADLINE_MS) {
+    problems.push('SEARCH_CRAWL_TIMEOUT_MS: must not exceed SEARCH_CRAWL_DEADLINE_MS (one result cannot outlast the whole auto-crawl)');
   }
   if (c.RESERVATION_TTL_MS < c.REQUEST_DEADLINE_MS + RESERVATION_MARGIN_MS) {
     // The reconciler would refund a reservation whose call is still running.

@@ -29,6 +29,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ SERP_ENGINE: 'searxng', SEARXNG_BASE_URL: 'http://127.0.0.1:8888' }).SERP_ENGINE).toBe('searxng');
   });
 
+  it('defaults /search to Bing and refuses /search settings that contradict each other', () => {
+    expect(loadConfig({}).SEARCH_ENGINE).toBe('bing');
+    expect(() => loadConfig({ SEARCH_ENGINE: 'searxng' })).toThrow(/SEARXNG_BASE_URL: required when SEARCH_ENGINE=searxng/);
+    expect(() => loadConfig({ SEARCH_CRAWL_TIMEOUT_MS: '20000', SEARCH_CRAWL_DEADLINE_MS: '5000' })).toThrow(/SEARCH_CRAWL_TIMEOUT_MS: must not exceed/);
+  });
+
   it('refuses a reservation TTL the reconciler could expire while a call is still running', () => {
     expect(() => loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '60000' })).toThrow(/RESERVATION_TTL_MS: must be at least/);
     expect(loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '180000' }).RESERVATION_TTL_MS).toBe(180000);

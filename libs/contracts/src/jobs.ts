@@ -4,7 +4,7 @@
  */
 import type { DeviceKind } from './devices.js';
 import type { OutputFormats, PageMetadata } from './formats.js';
-import type { SerpSearchResponse } from './api/serp-results.js';
+import type { SearchPage, SerpSearchResponse, WebSearchResult } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 import type { MapsQuery, Place } from './api/maps-place.js';
 
@@ -20,6 +20,7 @@ export const JobName = {
   crawlPage: 'crawl.page',
   serpSearch: 'serp.search',
   mapsSearch: 'maps.search',
+  serpWeb: 'serp.web',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -118,7 +119,58 @@ export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
   [JobName.serpSearch]: { payload: SerpSearchPayload; result: SerpSearchResult };
   [JobName.mapsSearch]: { payload: MapsSearchPayload; result: MapsSearchResult };
+  [JobName.serpWeb]: { payload: WebSearchPayload; result: WebSearchJobResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];
 export type JobResult<N extends JobName> = JobContracts[N]['result'];
+
+// ---- `/search` (issue 11): one result page per `serp.web` job. ----
+
+/** A `/search` result item and page object (§2.1) are `WebSearchResult` and `SearchPage` in api/serp-results.ts. */
+export type WebResultObject = WebSearchResult;
+export type WebSearchPageObject = SearchPage;
+
+/** Fetch and parse one `/search` result page, rotating proxies on blocks and soft failures. */
+export interface WebSearchPayload {
+  /** The metered call this job belongs to (for logs and the ledger). */
+  callId: string;
+  engine: SearchEngineName;
+  query: {
+    query: string;
+    /** 1-based page number. */
+    page: number;
+    setLang?: string;
+    cc?: string;
+    device: DeviceKind;
+    count?: number;
+    /** The previous page's next-page parameters (DuckDuckGo's form with its `vqd`). */
+    nextParams?: Record<string, string>;
+  };
+  /** Result links of the previous page: a page that repeats them is page 1 again (a soft block). */
+  previousLinks?: string[];
+  /** ISO 3166-1 alpha-2 country of the proxy to fetch through; none = any proxy the pool hands out, or direct. */
+  proxyCountry?: string;
+  /** The result page itself in these formats (`page_content` without auto-crawling); omitted = none. */
+  formats?: OutputFormats;
+  timeoutMs: number;
+}
+
+/** Where the page sits in the result list, as the page itself says. */
+export interface WebSearchPagination {
+  offset: number | null;
+  hasNext: boolean;
+  nextParams?: Record<string, string>;
+}
+
+export type WebSearchJobResult =
+  | {
+      ok: true;
+      page: WebSearchPageObject;
+      pagination: WebSearchPagination;
+      /** The result page in the asked-for formats. */
+      content?: { raw_html?: string; enhanced_html?: string; markdown?: string; page_text?: string };
+      /** Fetch attempts it took (proxy rotations + 1). */
+      attempts: number;
+    }
+  | { ok: false; error: SerializedError };

@@ -20,6 +20,7 @@ import type { PageEngine } from './page-engine.js';
 import { SerpJobHandler } from './serp-job.handler.js';
 import { MapsJobHandler } from './maps-job.handler.js';
 import { RedisUpstreamPacer } from './upstream-pacer.js';
+import { WebSearchJobHandler } from './web-search-job.handler.js';
 
 export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
 const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
@@ -38,6 +39,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     private readonly crawl: CrawlPageHandler,
     private readonly serp: SerpJobHandler,
     private readonly maps: MapsJobHandler,
+    private readonly web: WebSearchJobHandler,
   ) {
     this.logger = new Logger(engine.row.workerKind);
   }
@@ -73,6 +75,12 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
             return new MapsJobHandler(providers, engine, proxies, c.SERP_PROXY_ATTEMPTS, pacing);
           },
         },
+        {
+          provide: WebSearchJobHandler,
+          inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool, TRAWL_CONFIG],
+          useFactory: (engine: PageEngine, proxies: ProxyProvider, extraction: ExtractionPool, c: TrawlConfig) =>
+            new WebSearchJobHandler(enginesFromConfig(c), engine, proxies, extraction, c.SERP_PROXY_ATTEMPTS),
+        },
       ],
     };
   }
@@ -88,6 +96,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
         [JobName.crawlPage]: (payload) => this.crawl.handle(payload),
         [JobName.serpSearch]: (payload) => this.serp.handle(payload),
         [JobName.mapsSearch]: (payload) => this.maps.handle(payload),
+        [JobName.serpWeb]: (payload) => this.web.handle(payload),
       },
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,

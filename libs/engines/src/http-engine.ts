@@ -32,6 +32,7 @@ export class HttpEngine implements PageEngine {
       acceptLanguage: request.acceptLanguage,
       proxy: request.proxy,
       headers: request.headers,
+      ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
     });
     return { finalUrl: response.finalUrl, status: response.status, html: response.body };
   }

@@ -12,4 +12,5 @@ export { CrawlPageHandler } from './crawl-page.handler.js';
 export { SerpJobHandler } from './serp-job.handler.js';
 export { MapsJobHandler, type MapsPacing } from './maps-job.handler.js';
 export { RedisUpstreamPacer, type UpstreamPacer } from './upstream-pacer.js';
+export { WebSearchJobHandler } from './web-search-job.handler.js';
 export { EngineWorkerModule, PAGE_ENGINE } from './engine-worker.module.js';

@@ -17,6 +17,9 @@ export interface PageRequest {
    * which may sit on a private network (a self-hosted SearXNG); metadata and link-local addresses stay refused.
    */
   target: 'crawl' | 'upstream';
+  /** Default GET. POST (a search engine's form, e.g. DuckDuckGo) sends `body`; engines that render ignore both. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export interface FetchedPage {

@@ -105,6 +105,8 @@ export class UndiciHttpClient implements HttpClient {
     let headers = buildRequestHeaders(options.device ?? 'desktop', language, options.headers);
     const redirects: string[] = [];
     let current = url;
+    let method = options.method ?? 'GET';
+    let requestBody = method === 'POST' ? options.body ?? '' : undefined;
 
     for (;;) {
       this.guard.assertUrlAllowed(current);
@@ -121,7 +123,8 @@ export class UndiciHttpClient implements HttpClient {
         {
           origin: current.origin,
           path: viaProxyInClear ? absoluteFormPath(current) : current.pathname + current.search,
-          method: 'GET',
+          method,
+          ...(requestBody !== undefined ? { body: requestBody } : {}),
           headers: viaProxyInClear && route.endpoint.authorization ? { ...headers, 'proxy-authorization': route.endpoint.authorization } : headers,
           signal: deadline,
           headersTimeout: options.timeoutMs,
@@ -145,6 +148,11 @@ export class UndiciHttpClient implements HttpClient {
         }
         next.hash = '';
         if (next.origin !== current.origin) headers = crossOriginHeaders(headers);
+        if (method === 'POST' && status !== 307 && status !== 308) {
+          // As browsers do: a redirected form post is fetched with GET, without the form.
+          method = 'GET';
+          requestBody = undefined;
+        }
         redirects.push(next.href);
         current = next;
         continue;

@@ -21,6 +21,9 @@ export interface FetchOptions {
   /** Extra request headers (override the device's); cookie/authorization are not forwarded across origins. */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Default GET. A POST sends `body` (its content-type goes in `headers`); a 301/302/303 answer turns it into a GET. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export interface FetchResult {

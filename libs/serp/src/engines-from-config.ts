@@ -10,5 +10,7 @@ export function enginesFromConfig(c: TrawlConfig): Record<string, SerpEngine> {
     bingBaseUrl: c.BING_BASE_URL,
     duckduckgoBaseUrl: c.DUCKDUCKGO_BASE_URL,
     searxngBaseUrl: c.SEARXNG_BASE_URL,
+    // worker-http sends request bodies (PageRequest.method/body), so DuckDuckGo gets its form as a POST.
+    duckduckgoForm: 'post',
   });
 }

@@ -31,13 +31,15 @@ export interface CreateEnginesOptions {
   searxngBaseUrl?: string;
   /** Google needs JavaScript since 2025; a fixture or self-hosted upstream may serve plain HTML. Default 'render'. */
   googleTransport?: 'http' | 'render';
+  /** DuckDuckGo's HTML endpoint takes a form; `post` sends it as a browser does (needs a fetcher that sends bodies). */
+  duckduckgoForm?: 'get' | 'post';
 }
 
 export function createEngines(opts: CreateEnginesOptions): Record<string, SerpEngine> {
   const engines: Record<string, SerpEngine> = {
     google: { ...createGoogleEngine({ baseUrl: opts.googleBaseUrl, transport: opts.googleTransport }), parseSearchPage: parseGoogleSearchPage },
     bing: createBingEngine({ baseUrl: opts.bingBaseUrl }),
-    duckduckgo: createDuckDuckGoEngine({ baseUrl: opts.duckduckgoBaseUrl }),
+    duckduckgo: createDuckDuckGoEngine({ baseUrl: opts.duckduckgoBaseUrl, form: opts.duckduckgoForm }),
   };
   if (opts.searxngBaseUrl) engines.searxng = createSearxngEngine({ baseUrl: opts.searxngBaseUrl });
   return engines;

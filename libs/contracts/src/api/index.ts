@@ -10,3 +10,4 @@ export * from './serp-results.js';
 export * from './serp-maps.js';
 export * from './maps-place.js';
 export * from './ll.js';
+export * from './search.js';

@@ -1,0 +1,140 @@
+/**
+ * `/search`: result pages 1..max_pages fetched in order as `serp.web` jobs on the engine the search engine needs
+ * (stopping when a page has no next page), the toggled-off blocks removed, and — with `auto_crawling` — every result
+ * crawled through the crawl queue (auto-crawl.ts). Costs: 10 credits per result page fetched, plus 1 per result
+ * crawled successfully (the `/crawl` price over HTTP); a failed or blocked page and a failed crawl cost nothing.
+ * Page 1 failing fails the call (502, nothing charged); a later page failing ends the pagination and is reported in
+ * `page_errors`. The public method is `search(principal, params)`, shared by REST and (later) MCP.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { CallLifecycle, COSTS, type CallContext, type Principal } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import {
+  ErrorCode, JobName, TrawlError, parseQuery, searchParamsSchema,
+  type OutputFormats, type SearchPageBody, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
+} from '#contracts';
+import { selectEngine } from '#engines/engine-table.js';
+import { StaticProxyPool } from '#fetch';
+import { JobDispatcher } from '#queue';
+import type { SerpEngine } from '#serp';
+import { enginesFromConfig } from '#serp/engines-from-config.js';
+import { AUTO_CRAWL_MAX_PER_PAGE, AutoCrawl } from './auto-crawl.js';
+import { shapePage } from './search-page.js';
+
+@Injectable()
+export class SearchService {
+  private readonly searchEngine: SerpEngine;
+  private readonly proxies: StaticProxyPool;
+
+  constructor(
+    private readonly lifecycle: CallLifecycle,
+    private readonly dispatcher: JobDispatcher,
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+  ) {
+    this.searchEngine = enginesFromConfig(config)[config.SEARCH_ENGINE];
+    this.proxies = StaticProxyPool.parse(config.PROXIES);
+  }
+
+  /** Validates raw query parameters (400 naming the parameter, before anything is charged). */
+  parse(query: unknown): SearchParams {
+    return parseQuery(searchParamsSchema, query);
+  }
+
+  /** Worst case: every page fetched, and with auto-crawling every result of every page crawled. */
+  reserveFor(params: Pick<SearchParams, 'max_pages' | 'auto_crawling'>): number {
+    return params.max_pages * (COSTS.search + (params.auto_crawling ? AUTO_CRAWL_MAX_PER_PAGE * COSTS.crawlHttp : 0));
+  }
+
+  async search(principal: Principal, params: SearchParams): Promise<SearchResponse> {
+    const proxyCountry = this.proxyCountry(params.geolocation);
+    const deadlineMs = params.max_pages * (this.config.SERP_TIMEOUT_MS + 1_000) + (params.auto_crawling ? this.config.SEARCH_CRAWL_DEADLINE_MS : 0) + 5_000;
+    const { body } = await this.lifecycle.run(
+      principal,
+      { endpoint: '/search', reserve: this.reserveFor(params), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs },
+      async (call) => {
+        const crawl = params.auto_crawling
+          ? new AutoCrawl(this.dispatcher, call, {
+              formats: formatsOf(params),
+              device: params.device,
+              geolocation: proxyCountry,
+              concurrency: this.config.SEARCH_CRAWL_CONCURRENCY,
+              timeoutMs: this.config.SEARCH_CRAWL_TIMEOUT_MS,
+            })
+          : null;
+        const { pages, fetched, pageErrors } = await this.fetchPages(call, params, proxyCountry, (page) => crawl?.add(page));
+        // One deadline for every result, counted from when the last page is in.
+        const crawled = crawl ? await crawl.finish(Date.now() + this.config.SEARCH_CRAWL_DEADLINE_MS) : 0;
+        const credits = fetched * COSTS.search + crawled * COSTS.crawlHttp;
+        const response: SearchResponse = { query: params.query, pages_fetched: fetched, pages, credits };
+        if (Object.keys(pageErrors).length) response.page_errors = pageErrors;
+        return { body: response, charge: credits };
+      },
+    );
+    return body;
+  }
+
+  /** Pages 1..max_pages in order; each page's next-page facts and links go into the next page's job; `onPage` as each is in. */
+  private async fetchPages(call: CallContext, params: SearchParams, proxyCountry: string | undefined, onPage: (page: SearchPageBody) => void) {
+    const transport = this.searchEngine.buildWebRequest?.({ query: params.query, page: 1 }).transport ?? 'http';
+    const queue = selectEngine({ renders: transport === 'render' }).queue;
+    const formats = formatsOf(params);
+    const pages: Record<string, SearchPageBody> = {};
+    const pageErrors: Record<string, string> = {};
+    let fetched = 0;
+    let previous: Extract<WebSearchJobResult, { ok: true }> | undefined;
+    for (let n = 1; n <= params.max_pages; n++) {
+      const payload: WebSearchPayload = {
+        callId: call.callId,
+        engine: this.config.SEARCH_ENGINE,
+        query: {
+          query: params.query,
+          page: n,
+          device: params.device,
+          ...(params.setLang ? { setLang: params.setLang } : {}),
+          ...(params.cc ? { cc: params.cc.toUpperCase() } : {}),
+          ...(params.count !== undefined ? { count: params.count } : {}),
+          ...(previous?.pagination.nextParams ? { nextParams: previous.pagination.nextParams } : {}),
+        },
+        ...(previous ? { previousLinks: previous.page.search_results.map((r) => r.link) } : {}),
+        ...(proxyCountry ? { proxyCountry } : {}),
+        ...(Object.values(formats).some(Boolean) ? { formats } : {}),
+        timeoutMs: this.config.SERP_TIMEOUT_MS,
+      };
+      const [outcome] = await this.dispatcher.runAll(queue, JobName.serpWeb, [payload], call.deadline);
+      const result: WebSearchJobResult = outcome.ok
+        ? outcome.result
+        : { ok: false, error: { code: ErrorCode.UPSTREAM_FAILED, message: `The search engine request failed: ${outcome.error.message}`, kind: 'transient' } };
+      if (!result.ok) {
+        if (n === 1) throw new TrawlError(result.error.code, result.error.message, result.error.kind);
+        pageErrors[String(n)] = `${result.error.code}: ${result.error.message}`;
+        break;
+      }
+      fetched++;
+      pages[String(n)] = shapePage(result, params);
+      onPage(pages[String(n)]);
+      if (!result.pagination.hasNext || !result.page.search_results.length) break;
+      previous = result;
+    }
+    return { pages, fetched, pageErrors };
+  }
+
+  /** The proxy country for `geolocation`: `random` = one of the countries PROXIES names. 400 when no proxy serves it. */
+  private proxyCountry(geolocation: string | undefined): string | undefined {
+    if (!geolocation) return undefined;
+    if (geolocation === 'random') {
+      const countries = this.proxies.countries();
+      if (!countries.length) {
+        throw new TrawlError(ErrorCode.INVALID_PARAMETER, 'geolocation=random needs proxies of named countries in PROXIES; none is configured');
+      }
+      return countries[Math.floor(Math.random() * countries.length)];
+    }
+    if (!this.proxies.countries().includes(geolocation) && !this.proxies.servesAnyCountry()) {
+      throw new TrawlError(ErrorCode.INVALID_PARAMETER, `geolocation: no proxy is configured for "${geolocation}"`);
+    }
+    return geolocation;
+  }
+}
+
+function formatsOf(params: SearchParams): OutputFormats {
+  return { raw_html: params.raw_html, enhanced_html: params.enhanced_html, markdown: params.markdown, page_text: params.page_text };
+}
