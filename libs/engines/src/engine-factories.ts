@@ -5,7 +5,7 @@
 import type { DynamicModule, InjectionToken, Type } from '@nestjs/common';
 import { BrowserModule, ChromiumPool } from '#browser';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { AddressGuard, UndiciHttpClient } from '#fetch';
+import { AddressGuard, BrowserTlsHttpClient, UndiciHttpClient } from '#fetch';
 import { ChromiumEngine } from './chromium-engine.js';
 import type { EngineId } from './engine-table.js';
 import { HttpEngine } from './http-engine.js';
@@ -32,6 +32,7 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
         new UndiciHttpClient({ allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES }),
         new UndiciHttpClient({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] }),
         { maxBytes: c.CRAWL_MAX_BYTES, maxRedirects: c.CRAWL_MAX_REDIRECTS, upstreamMaxBytes: UPSTREAM_MAX_BYTES },
+        new BrowserTlsHttpClient({ guard: new AddressGuard({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] }) }),
       ),
     concurrency: (c) => c.WORKER_HTTP_CONCURRENCY,
   },

@@ -19,11 +19,14 @@ export class HttpEngine implements PageEngine {
     /** For operator-configured upstreams: private networks allowed, metadata never. */
     private readonly upstreamClient: HttpClient,
     private readonly limits: HttpEngineLimits,
+    /** Chrome's TLS fingerprint, for upstreams that refuse Node's handshake (`request.browserTls`). */
+    private readonly browserTlsClient: HttpClient = upstreamClient,
   ) {}
 
   async fetchPage(request: PageRequest): Promise<FetchedPage> {
     const upstream = request.target === 'upstream';
-    const response = await (upstream ? this.upstreamClient : this.crawlClient).fetch({
+    const client = !upstream ? this.crawlClient : request.browserTls ? this.browserTlsClient : this.upstreamClient;
+    const response = await client.fetch({
       url: request.url,
       timeoutMs: request.timeoutMs,
       maxBytes: upstream ? this.limits.upstreamMaxBytes : this.limits.maxBytes,
@@ -40,5 +43,6 @@ export class HttpEngine implements PageEngine {
   async close(): Promise<void> {
     await this.crawlClient.close();
     await this.upstreamClient.close();
+    if (this.browserTlsClient !== this.upstreamClient) await this.browserTlsClient.close();
   }
 }

@@ -17,6 +17,8 @@ export interface PageRequest {
    * which may sit on a private network (a self-hosted SearXNG); metadata and link-local addresses stay refused.
    */
   target: 'crawl' | 'upstream';
+  /** An upstream that checks TLS fingerprints: fetch with a browser's handshake (the render path has one anyway). */
+  browserTls?: boolean;
   /** Default GET. POST (a search engine's form, e.g. DuckDuckGo) sends `body`; engines that render ignore both. */
   method?: 'GET' | 'POST';
   body?: string;

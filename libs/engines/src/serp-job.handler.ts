@@ -37,6 +37,7 @@ export class SerpJobHandler {
           acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
           proxy: this.proxies?.next(payload.query.gl) ?? null,
           target: 'upstream',
+          ...(request.browserTls ? { browserTls: true } : {}),
         });
       } catch (error) {
         const e = TrawlError.from(error);

@@ -67,6 +67,7 @@ export class WebSearchJobHandler {
         acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
         proxy,
         target: 'upstream',
+        ...(request.browserTls ? { browserTls: true } : {}),
         ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
       });
     } catch (error) {

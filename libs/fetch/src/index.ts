@@ -11,3 +11,4 @@ export { StaticProxyPool, ANY_COUNTRY, proxyForCountry, redactProxy } from './pr
 export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
 export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';
 export { FetchModule, PROXY_POOL } from './fetch.module.js';
+export { BrowserTlsHttpClient, type BrowserTlsHttpClientOptions } from './browser-tls-client.js';

@@ -113,6 +113,8 @@ export interface WebQuery {
 }
 
 export interface UpstreamRequest {
+  /** The engine checks TLS fingerprints (JA3/JA4): fetch with a browser's handshake, not Node's. */
+  browserTls?: boolean;
   /** Default GET. A POST carries `body` (form-encoded, with its content-type in `headers`). */
   method?: 'GET' | 'POST';
   body?: string;

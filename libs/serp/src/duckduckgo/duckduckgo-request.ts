@@ -76,9 +76,9 @@ export function buildDuckDuckGoWebRequest(opts: DuckDuckGoEngineOptions, q: WebQ
   if (opts.form === 'post') {
     return {
       url: url.toString(), method: 'POST', body: form.toString(),
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, transport: 'http',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, transport: 'http', browserTls: true,
     };
   }
   url.search = form.toString();
-  return { url: url.toString(), method: 'GET', headers, transport: 'http' };
+  return { url: url.toString(), method: 'GET', headers, transport: 'http', browserTls: true };
 }

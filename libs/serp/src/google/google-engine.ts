@@ -52,7 +52,7 @@ export function buildGoogleSerpRequest(opts: GoogleEngineOptions, q: SerpQuery):
     tbs: q.tbs,
     ...VERTICAL_PARAM[q.type],
   });
-  return { url, headers: headersFor(q.device, q.hl, q.gl), transport: opts.transport ?? 'render' };
+  return { url, headers: headersFor(q.device, q.hl, q.gl), transport: opts.transport ?? 'render', browserTls: true };
 }
 
 export function buildGoogleWebRequest(opts: GoogleEngineOptions, q: WebQuery): UpstreamRequest {
@@ -63,7 +63,7 @@ export function buildGoogleWebRequest(opts: GoogleEngineOptions, q: WebQuery): U
     gl: q.cc?.toLowerCase(),
     start: (page - 1) * 10 || undefined,
   });
-  return { url, headers: headersFor(q.device, q.setLang ?? 'en', q.cc), transport: opts.transport ?? 'render' };
+  return { url, headers: headersFor(q.device, q.setLang ?? 'en', q.cc), transport: opts.transport ?? 'render', browserTls: true };
 }
 
 export function parseGoogleSerp(body: string, q: Pick<SerpQuery, 'type' | 'page' | 'num'>): {
