@@ -16,6 +16,8 @@ import { CrawlService } from './crawl/crawl.service.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
+import { McpEndpoint } from './mcp/mcp.endpoint.js';
+import { McpService } from './mcp/mcp.service.js';
 import { SerpSearchController } from './serp/serp-search.controller.js';
 import { SerpSearchService } from './serp/serp-search.service.js';
 
@@ -49,6 +51,8 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         },
         CrawlService,
         SerpSearchService,
+        McpService,
+        McpEndpoint,
         ApiKeyGuard,
         AdminTokenGuard,
       ],
