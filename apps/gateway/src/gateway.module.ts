@@ -18,6 +18,7 @@ import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { McpEndpoint } from './mcp/mcp.endpoint.js';
 import { McpService } from './mcp/mcp.service.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
 import { SerpSearchController } from './serp/serp-search.controller.js';
 import { SerpSearchService } from './serp/serp-search.service.js';
 
@@ -40,7 +41,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
-      controllers: [CrawlController, SerpSearchController, AdminController, HealthController],
+      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, OpenApiController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
