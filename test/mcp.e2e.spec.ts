@@ -340,7 +340,7 @@ describe('MCP over HTTP, before and around the protocol', () => {
     await expectLedgerAgrees(account.accountId, 2);
   });
 
-  it('protocol errors stay JSON-RPC errors: malformed JSON, unknown method, unsupported protocol version', async () => {
+  it('protocol errors stay JSON-RPC errors: malformed JSON, unknown method, unsupported protocol version, wrong content type', async () => {
     const account = await trawl.createAccount();
     const auth = key(account.apiKey);
     const malformed = await rpc('{"jsonrpc": "2.0", "id": 1, "method": ', auth);
@@ -350,6 +350,14 @@ describe('MCP over HTTP, before and around the protocol', () => {
     expect(unknown).toMatchObject({ id: 7, error: { code: -32601 } });
     const version = await rpc({ jsonrpc: '2.0', id: 8, method: 'tools/list' }, { ...auth, 'mcp-protocol-version': '1999-01-01' });
     expect(version.status).toBe(400);
+    // The 2026-07-28 revision is not served yet (docs/mcp.md): negotiated down, refused in the header, no server/discover.
+    const newer = await rpc(
+      { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'next', version: '1' } } },
+      auth,
+    );
+    expect((await newer.json()).result.protocolVersion).toBe('2025-11-25');
+    expect((await rpc({ jsonrpc: '2.0', id: 10, method: 'tools/list' }, { ...auth, 'mcp-protocol-version': '2026-07-28' })).status).toBe(400);
+    expect(await (await rpc({ jsonrpc: '2.0', id: 11, method: 'server/discover', params: {} }, auth)).json()).toMatchObject({ id: 11, error: { code: -32601 } });
     const notJson = await fetch(`${trawl.baseUrl}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: 'hi' });
     expect(notJson.status).toBe(415);
   });
