@@ -358,6 +358,8 @@ describe('MCP over HTTP, before and around the protocol', () => {
     expect((await newer.json()).result.protocolVersion).toBe('2025-11-25');
     expect((await rpc({ jsonrpc: '2.0', id: 10, method: 'tools/list' }, { ...auth, 'mcp-protocol-version': '2026-07-28' })).status).toBe(400);
     expect(await (await rpc({ jsonrpc: '2.0', id: 11, method: 'server/discover', params: {} }, auth)).json()).toMatchObject({ id: 11, error: { code: -32601 } });
+    const ping = await rpc({ jsonrpc: '2.0', id: 12, method: 'ping' }, { ...auth, accept: 'application/json' });
+    expect(await ping.json()).toEqual({ jsonrpc: '2.0', id: 12, result: {} });
     const notJson = await fetch(`${trawl.baseUrl}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: 'hi' });
     expect(notJson.status).toBe(415);
   });

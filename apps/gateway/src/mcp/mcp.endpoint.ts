@@ -153,6 +153,12 @@ function toWebRequest(request: FastifyRequest): Request {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  // Trawl only ever answers JSON, so a client that accepts JSON (or anything) is served even if it did not also
+  // list text/event-stream as the specification asks; the SDK transport would refuse it with 406.
+  const accept = headers.get('accept');
+  if (!accept || (!accept.includes('text/event-stream') && /(application\/json|application\/\*|\*\/\*)/.test(accept))) {
+    headers.set('accept', 'application/json, text/event-stream');
+  }
   const body = typeof request.body === 'string' ? request.body : undefined;
   return new Request(`http://${request.headers.host ?? 'localhost'}${request.url}`, { method: request.method, headers, body });
 }
