@@ -83,6 +83,16 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths['/serp-search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '429', '502']));
   });
 
+  it('has a readable reference page at /docs, rendered from the same document', async () => {
+    const res = await fetch(`${trawl.baseUrl}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const page = await res.text();
+    expect(page).toContain('GET</span> /crawl');
+    expect(page).toContain('<code>screenshot_full_page</code>');
+    expect(page).not.toContain('<script');
+  });
+
   it('real /crawl responses validate: success with every format, a failed URL, and errors', async () => {
     const account = await trawl.createAccount();
     const urls = encodeURIComponent(`${site.url}/a,http://127.0.0.1:1/refused`);
