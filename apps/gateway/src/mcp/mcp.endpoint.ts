@@ -9,7 +9,7 @@
  * The OAuth discovery documents are a real 404 — Trawl authenticates by API key, and some clients switch to OAuth
  * (dropping the configured key header) when discovery answers.
  */
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +30,7 @@ export const OAUTH_DISCOVERY_PATHS = [
 
 @Injectable()
 export class McpEndpoint implements OnModuleInit {
+  private readonly logger = new Logger('Mcp');
   private readonly allowedOrigins: Set<string>;
 
   constructor(
@@ -47,9 +48,12 @@ export class McpEndpoint implements OnModuleInit {
     await fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
-      scope.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-        const status = error.statusCode === 413 ? 413 : 400;
-        void reply.code(status).send(rpcError(status === 413 ? 'Request body too large' : 'Malformed request', -32600));
+      scope.setErrorHandler((error: { statusCode?: number }, request, reply) => {
+        const status = error.statusCode;
+        if (status === 413) return void reply.code(413).send(rpcError('Request body too large', -32600));
+        if (status !== undefined && status >= 400 && status < 500) return void reply.code(400).send(rpcError('Malformed request', -32600));
+        this.logger.error({ err: error, reqId: request.id }, 'Unhandled error on /mcp');
+        void reply.code(500).send(rpcError('Internal error', -32603));
       });
       scope.route({
         method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
