@@ -95,6 +95,7 @@ export class McpEndpoint implements OnModuleInit {
       sentKey = apiKey !== undefined;
       principal = await this.auth.authenticate(apiKey);
     } catch (error) {
+      if (!(error instanceof TrawlError)) this.logger.error({ err: error, reqId: request.id }, 'Authentication failed unexpectedly on /mcp');
       return this.refuse(request, reply, TrawlError.from(error), sentKey);
     }
     if (request.method !== 'POST') {
