@@ -237,10 +237,10 @@ describe('MCP with the SDK client', () => {
     expect([creditsOf(first), creditsOf(second)]).toEqual([1, 2]);
     await expectLedgerAgrees(account.accountId, 3);
     const rows = await pollUntil(async () => {
-      const { rows } = await trawl.db.pool.query(`SELECT id, credits FROM request_log WHERE account_id = $1 ORDER BY created_at`, [account.accountId]);
+      const { rows } = await trawl.db.pool.query(`SELECT id, endpoint, credits FROM request_log WHERE account_id = $1 ORDER BY created_at`, [account.accountId]);
       return rows.length === 2 ? rows : null;
     }, 'two request-log rows');
-    expect(rows.map((r) => r.credits)).toEqual([1, 2]);
+    expect(rows.map((r) => [r.endpoint, r.credits])).toEqual([['mcp:crawl', 1], ['mcp:crawl', 2]]);
     expect(rows[0].id).not.toBe(rows[1].id);
   });
 

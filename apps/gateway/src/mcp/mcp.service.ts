@@ -15,7 +15,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '#billing';
+import { asEndpoint, type Principal } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, TrawlError, httpStatusOf, paramsJsonSchema, parseInput, toJsonSchema, type ApiLimits } from '#contracts';
 import { MCP_TOOLS, type McpTool } from './mcp-tools.js';
@@ -73,7 +73,7 @@ export class McpService {
     try {
       const params = parseInput(tool.schema, args ?? {});
       const service = this.moduleRef.get(definition.service, { strict: false });
-      const body = await definition.call(service, principal, params);
+      const body = await asEndpoint(`mcp:${name}`, () => definition.call(service, principal, params));
       return {
         content: definition.content(body),
         structuredContent: body as Record<string, unknown>,
