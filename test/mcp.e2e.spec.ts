@@ -272,6 +272,14 @@ describe('MCP over HTTP, before and around the protocol', () => {
     await expect(connect({})).rejects.toThrow();
   });
 
+  it('refuses a suspended account with 403 ACCOUNT_SUSPENDED, as REST does', async () => {
+    const account = await trawl.createAccount();
+    await trawl.admin.setStatus(account.accountId, 'suspended');
+    const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, key(account.apiKey));
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe('ACCOUNT_SUSPENDED');
+  });
+
   it('refuses a foreign Origin with 403 on every request; an allowed Origin gets CORS headers; no Origin passes', async () => {
     const account = await trawl.createAccount();
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
