@@ -33,4 +33,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '60000' })).toThrow(/RESERVATION_TTL_MS: must be at least/);
     expect(loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '180000' }).RESERVATION_TTL_MS).toBe(180000);
   });
+
+  it('reads MCP_ALLOWED_ORIGINS as a list of normalised origins and names it when an entry is not one', () => {
+    expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual([]);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'http://localhost:6274, https://App.Example/' }).MCP_ALLOWED_ORIGINS).toEqual([
+      'http://localhost:6274',
+      'https://app.example',
+    ]);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'localhost:6274' })).toThrow(/MCP_ALLOWED_ORIGINS/);
+  });
 });
