@@ -16,6 +16,9 @@ import { CrawlService } from './crawl/crawl.service.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
+import { McpEndpoint } from './mcp/mcp.endpoint.js';
+import { McpService } from './mcp/mcp.service.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
 import { SerpSearchController } from './serp/serp-search.controller.js';
 import { SerpSearchService } from './serp/serp-search.service.js';
 import { SerpMapsController } from './maps/serp-maps.controller.js';
@@ -42,7 +45,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
-      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, SerpMapsController, SearchController],
+      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, SerpMapsController, SearchController, OpenApiController],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
@@ -55,6 +58,8 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         SerpSearchService,
         SerpMapsService,
         SearchService,
+        McpService,
+        McpEndpoint,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

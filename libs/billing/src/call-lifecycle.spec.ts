@@ -4,7 +4,7 @@ import { ErrorCode, TrawlError } from '#contracts';
 import type { RequestLogEntry } from '#db';
 import type { Principal } from './auth.service.js';
 import { wasMetered } from './call-context.js';
-import { CallLifecycle, type LifecyclePorts, type MeteringPlan } from './call-lifecycle.js';
+import { asEndpoint, CallLifecycle, type LifecyclePorts, type MeteringPlan } from './call-lifecycle.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const principal: Principal = { accountId: 'acc-1', accountName: 'A', planId: 'free', concurrencyLimit: 5, periodEnd: new Date('2026-12-01T00:00:00Z') };
@@ -110,5 +110,12 @@ describe('CallLifecycle', () => {
     expect(seen[0].budget).toBeLessThanOrEqual(5_000);
     expect(seen[1].budget).toBeLessThanOrEqual(60_000);
     expect(seen[1].budget).toBeGreaterThan(5_000);
+  });
+
+  it('logs a call under the endpoint it was started as (an MCP tool call), the service route otherwise', async () => {
+    const { lifecycle, log } = fakes();
+    await asEndpoint('mcp:crawl', () => lifecycle.run(principal, plan, async (call) => ({ body: call.endpoint, charge: 1 })));
+    await lifecycle.run(principal, plan, async () => ({ body: null, charge: 1 }));
+    expect(log.map((e) => e.endpoint)).toEqual(['mcp:crawl', '/crawl']);
   });
 });

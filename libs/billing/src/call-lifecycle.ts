@@ -5,6 +5,7 @@
  * full; a charge never exceeds the reservation. The log row is written whatever happens to the HTTP connection, so
  * the ledger and the request log always agree.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import type { RequestLogEntry } from '#db';
@@ -45,6 +46,16 @@ export interface LifecyclePorts {
   clock: Clock;
 }
 
+const CALL_ENDPOINT = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` so that the calls it starts are logged under `endpoint` instead of the service's route — how an MCP
+ * tool call (`mcp:crawl`) is told apart from the REST request (`/crawl`) that runs the same service.
+ */
+export function asEndpoint<T>(endpoint: string, work: () => T): T {
+  return CALL_ENDPOINT.run(endpoint, work);
+}
+
 export class CallLifecycle {
   constructor(
     private readonly ports: LifecyclePorts,
@@ -56,10 +67,11 @@ export class CallLifecycle {
   async run<T>(principal: Principal, plan: MeteringPlan, work: (call: CallContext) => Promise<MeteredWork<T>>): Promise<MeteredWork<T>> {
     const { gate, credits, periods, principals, log, clock } = this.ports;
     const startedAt = Date.now();
+    const endpoint = CALL_ENDPOINT.getStore() ?? plan.endpoint;
     const call: CallContext = {
       principal,
       callId: this.newCallId(),
-      endpoint: plan.endpoint,
+      endpoint,
       deadline: startedAt + Math.min(this.deadlineMs, plan.deadlineMs ?? Infinity),
       meter: { reserved: 0, charged: 0, errorCode: null },
     };
@@ -102,7 +114,7 @@ export class CallLifecycle {
       log.write({
         id: call.callId,
         accountId: principal.accountId,
-        endpoint: plan.endpoint.slice(0, 64),
+        endpoint: endpoint.slice(0, 64),
         status,
         credits: call.meter.charged,
         durationMs: Date.now() - startedAt,

@@ -34,6 +34,15 @@ export const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   /** How long a resolved API key is trusted before it is looked up again (revocations are also pushed over Redis). */
   AUTH_CACHE_MS: int(0, 600_000).default(5_000),
+  /**
+   * Browser origins allowed to call /mcp (comma-separated, e.g. `http://localhost:6274`). A request whose Origin is
+   * not listed gets 403 (DNS-rebinding protection, as the MCP specification requires); requests without Origin pass.
+   */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/, error: 'MCP_ALLOWED_ORIGINS: a comma-separated list of http(s) origins' }).transform((o) => new URL(o).origin))),
 
   /** Crawl safety and bounds. */
   ALLOW_PRIVATE_ADDRESSES: bool.default(false),

@@ -47,4 +47,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NOMINATIM_MIN_INTERVAL_MS: '200' })).toThrow(/NOMINATIM_MIN_INTERVAL_MS: must be at least 1000/);
     expect(() => loadConfig({ MAPS_PROVIDER: 'bing' })).toThrow(/MAPS_PROVIDER/);
   });
+
+  it('reads MCP_ALLOWED_ORIGINS as a list of normalised origins and names it when an entry is not one', () => {
+    expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual([]);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'http://localhost:6274, https://App.Example/' }).MCP_ALLOWED_ORIGINS).toEqual([
+      'http://localhost:6274',
+      'https://app.example',
+    ]);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'localhost:6274' })).toThrow(/MCP_ALLOWED_ORIGINS/);
+  });
 });

@@ -11,3 +11,4 @@ export * from './serp-maps.js';
 export * from './maps-place.js';
 export * from './ll.js';
 export * from './search.js';
+export * from './reference.js';

@@ -1,0 +1,98 @@
+/**
+ * Answers MCP requests for one authenticated caller. Stateless: every HTTP request gets a fresh protocol server
+ * bound to its principal, so any gateway replica can answer any request and nothing outlives the request.
+ * Each `tools/call` goes to the endpoint's own service, which meters it as its own call (own reservation, own
+ * request-log row) — several calls in one session or batch are charged separately.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode as RpcErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { asEndpoint, type Principal } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { ErrorCode, TrawlError, httpStatusOf, paramsJsonSchema, parseInput, toJsonSchema, type ApiLimits } from '#contracts';
+import { MCP_TOOLS, type McpTool } from './mcp-tools.js';
+
+export const MCP_SERVER_INFO = { name: 'trawl', title: 'Trawl web search and crawling', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'Trawl searches the web and reads pages. Use serp_search to find pages (10 credits per call) and crawl to read ' +
+  'pages whose URLs you have (1 credit per URL, 10 with render_js). Every call is metered against the account of the ' +
+  'API key; results report the credits charged in _meta["trawl/credits"].';
+
+interface RegisteredTool {
+  definition: McpTool;
+  listing: Tool;
+  schema: ReturnType<McpTool['schema']>;
+}
+
+@Injectable()
+export class McpService {
+  private readonly logger = new Logger('Mcp');
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    @Inject(TRAWL_CONFIG) config: TrawlConfig,
+  ) {
+    const limits: ApiLimits = { crawlMaxUrls: config.CRAWL_MAX_URLS };
+    for (const definition of MCP_TOOLS) {
+      const listing: Tool = {
+        name: definition.name,
+        title: definition.title,
+        description: definition.description,
+        inputSchema: (definition.inputSchema?.(limits) ?? paramsJsonSchema(definition.endpoint, limits)) as Tool['inputSchema'],
+        outputSchema: toJsonSchema(definition.endpoint.response, 'output') as Tool['outputSchema'],
+        annotations: definition.annotations,
+      };
+      this.tools.set(definition.name, { definition, listing, schema: definition.schema(config) });
+    }
+  }
+
+  /** A protocol server for one HTTP request of this caller. */
+  serverFor(principal: Principal): Server {
+    const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].map((t) => t.listing) }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(principal, request.params.name, request.params.arguments));
+    return server;
+  }
+
+  /** Runs one tool call. Failures of the call are results with isError (same codes and messages as REST). */
+  async call(principal: Principal, name: string, args: unknown): Promise<CallToolResult> {
+    const tool = this.tools.get(name);
+    // An unknown tool is a protocol error, not a tool result.
+    if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}. Available: ${[...this.tools.keys()].join(', ')}`);
+    const { definition } = tool;
+    try {
+      const params = parseInput(tool.schema, args ?? {});
+      const service = this.moduleRef.get(definition.service, { strict: false });
+      const body = await asEndpoint(`mcp:${name}`, () => definition.call(service, principal, params));
+      return {
+        content: definition.content(body),
+        structuredContent: body as Record<string, unknown>,
+        _meta: { 'trawl/credits': definition.credits(body) },
+      };
+    } catch (error) {
+      if (!(error instanceof TrawlError)) this.logger.error({ err: error, tool: name }, 'Unhandled error in an MCP tool');
+      const failure = error instanceof TrawlError ? error : new TrawlError(ErrorCode.INTERNAL, 'Internal server error');
+      return toolError(failure);
+    }
+  }
+}
+
+/** The REST error body as a tool result, with the status REST would have answered in `_meta`. */
+export function toolError(error: TrawlError): CallToolResult {
+  const body = { error: { code: error.code, message: error.message } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    _meta: { 'trawl/status': httpStatusOf(error.code), 'trawl/credits': 0 },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The OpenAPI 3.1 document, generated from the API reference in libs/contracts — the same zod schemas REST
+ * validates with and MCP tools are described by. Query parameters come from the schema shapes (types, defaults,
+ * enums, ranges); responses from the response schemas; errors from each endpoint's error list.
+ */
+import type { TrawlConfig } from '#config';
+import { API_ENDPOINTS, errorBodySchema, paramsJsonSchema, toJsonSchema, type ApiEndpoint, type JsonSchema } from '#contracts';
+import { MCP_SERVER_INFO } from '../mcp/mcp.service.js';
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
+
+export function responseSchemaName(endpoint: ApiEndpoint): string {
+  return `${endpoint.operationId[0].toUpperCase()}${endpoint.operationId.slice(1)}Response`;
+}
+
+function operation(endpoint: ApiEndpoint, config: TrawlConfig) {
+  const params = paramsJsonSchema(endpoint, { crawlMaxUrls: config.CRAWL_MAX_URLS });
+  const required = new Set((params.required as string[] | undefined) ?? []);
+  const properties = params.properties as Record<string, JsonSchema>;
+  const responses: Record<string, unknown> = {
+    200: { description: 'Success', content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseSchemaName(endpoint)}` } } } },
+    401: errorResponse('UNAUTHORIZED: key missing, unknown or revoked; both headers sent with different keys'),
+  };
+  for (const error of endpoint.errors) {
+    const line = `${error.codes.join(', ')}: ${error.when}`;
+    const previous = responses[error.status] as { description: string } | undefined;
+    responses[error.status] = errorResponse(previous ? `${previous.description}; ${line}` : line);
+  }
+  responses[500] = errorResponse('INTERNAL: a bug; details are logged, never returned');
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    parameters: Object.entries(properties).map(([name, property]) => {
+      const { description, ...schema } = property;
+      return {
+        name,
+        in: 'query',
+        required: required.has(name),
+        description,
+        schema,
+        // Lists travel comma-separated (`urls=a,b`); booleans as exactly true or false.
+        ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+      };
+    }),
+    responses,
+  };
+}
+
+export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, JsonSchema> = { Error: toJsonSchema(errorBodySchema, 'output') };
+  for (const endpoint of API_ENDPOINTS) {
+    paths[endpoint.path] = { get: operation(endpoint, config) };
+    schemas[responseSchemaName(endpoint)] = toJsonSchema(endpoint.response, 'output');
+  }
+  paths['/mcp'] = {
+    post: {
+      operationId: 'mcp',
+      summary: 'Model Context Protocol (Streamable HTTP, protocol 2025-11-25, stateless) for AI assistants',
+      description:
+        'JSON-RPC 2.0 messages by POST (Accept: application/json, text/event-stream). Tools mirror the endpoints above ' +
+        'and are metered the same way, each tools/call on its own. GET and DELETE answer 405. See docs/mcp.md.',
+      requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
+      responses: {
+        200: { description: 'JSON-RPC response(s)', content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
+        202: { description: 'Accepted (notifications and responses only)' },
+        401: errorResponse('UNAUTHORIZED (with WWW-Authenticate), before any MCP exchange'),
+        403: errorResponse('FORBIDDEN: an Origin outside MCP_ALLOWED_ORIGINS; ACCOUNT_SUSPENDED, SUBSCRIPTION_EXPIRED'),
+      },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Trawl API',
+      version: MCP_SERVER_INFO.version,
+      description:
+        'Self-hosted web search and crawling. Every endpoint takes its parameters in the query string and the API key ' +
+        'in `x-api-key` or `Authorization: Bearer`; errors are `{"error": {"code", "message"}}`. Usage is metered in ' +
+        'credits against the account’s monthly plan and limited in concurrency per account.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+      },
+      schemas,
+    },
+  };
+}

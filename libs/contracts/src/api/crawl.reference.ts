@@ -1,0 +1,40 @@
+/** `GET /crawl` in the API reference (spec §4.4). */
+import { ErrorCode } from '../error-codes.js';
+import { crawlParamsSchema } from './crawl.js';
+import type { ApiEndpoint } from './endpoint-reference.js';
+import { crawlResponseSchema } from './responses.js';
+
+export const crawlEndpoint: ApiEndpoint = {
+  path: '/crawl',
+  operationId: 'crawl',
+  summary: 'Fetch one or more given URLs and return their content as Markdown, clean HTML, text or screenshots',
+  description:
+    'Crawls each URL over plain HTTP (1 credit per successful URL) or in headless Chromium with `render_js=true` ' +
+    '(10 credits per successful URL). Failed URLs cost 0 and carry `error`. The worst case (URLs × unit cost) is ' +
+    'reserved before any work; the unused part is refunded. Use /crawl first; /headful-browser only for sites that block it.',
+  params: (limits) => crawlParamsSchema(limits.crawlMaxUrls),
+  paramDocs: {
+    urls: {
+      description:
+        'The URLs to crawl: absolute http(s) URLs (in a query string, one URL or a comma-separated list; encode a comma inside a URL as %2C). Duplicates are crawled and charged once.',
+      schema: (limits) => ({ items: { type: 'string', format: 'uri', maxLength: 2048 }, minItems: 1, maxItems: limits.crawlMaxUrls }),
+    },
+    render_js: { description: 'Render in headless Chromium (runs JavaScript): 10 credits per successful URL instead of 1.' },
+    geolocation: {
+      description: 'ISO 3166-1 alpha-2 country code: fetch through a proxy of that country (URLs fail with PROXY_UNAVAILABLE when none is configured).',
+      schema: { pattern: '^[A-Za-z]{2}$', examples: ['us', 'de'] },
+    },
+    raw_html: { description: 'Return the HTML as fetched or rendered.' },
+    enhanced_html: { description: 'Return cleaned HTML (scripts, styles, trackers, ads, cookie banners removed; links absolute).' },
+    page_text: { description: 'Return plain text.' },
+    markdown: { description: 'Return the main content as GitHub-flavoured Markdown (best for LLMs).' },
+    screenshot: { description: 'Return a base64 PNG of the viewport (1366×768); needs render_js=true.' },
+    screenshot_full_page: { description: 'Capture the whole page instead of the viewport (implies screenshot); needs render_js=true.' },
+  },
+  response: crawlResponseSchema,
+  errors: [
+    { status: 400, codes: [ErrorCode.INVALID_PARAMETER], when: 'a parameter fails validation (nothing is charged)' },
+    { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
+    { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT, ErrorCode.CREDITS_EXHAUSTED], when: 'concurrent request limit reached, or the balance does not cover URLs × unit cost' },
+  ],
+};
