@@ -144,7 +144,7 @@ function insideArticle(el: Element): boolean {
  * whole LA Times page). Protected: ancestors of <main>, itemprop=articleBody, strong content classes and
  * substantial <article>s, and any node holding more than half of the page's text.
  */
-interface Guard {
+export interface Guard {
   protectedNodes: Set<Element>;
   textLen: Map<Element, number>;
   /** characters of text inside links, per element */
@@ -251,11 +251,28 @@ export function inlineTemplateContent(el: Element): ChildNode[] | undefined {
   return fragment.children;
 }
 
+/** Text a <noscript> must carry, and the share of the page's visible text it must outweigh, to be the page's content. */
+const MIN_NOSCRIPT_TEXT = 500;
+
+/**
+ * The children of a `<noscript>` that holds the page itself (Discourse and other single-page apps serve the whole
+ * thread there for readers without JavaScript, and nothing but an app shell outside it), or undefined. Pixel
+ * trackers and "enable JavaScript" notices are short.
+ */
+export function noscriptContent(el: Element, guard: Guard): ChildNode[] | undefined {
+  if (el.name !== 'noscript') return undefined;
+  const text = textContent(el).replace(/\s+/g, ' ').trim().length;
+  if (text < MIN_NOSCRIPT_TEXT || text < guard.bodyText) return undefined;
+  // Raw text when the parser kept it unparsed (inside <head>): parse it.
+  if (el.children.every(isText)) return parseHtml(textContent(el)).children;
+  return el.children;
+}
+
 function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: boolean, guard: Guard): void {
   let changed = false;
   const kept: ChildNode[] = [];
   for (const c of parent.children) {
-    const inlined = isTag(c) ? inlineTemplateContent(c) : undefined;
+    const inlined = isTag(c) ? (inlineTemplateContent(c) ?? noscriptContent(c, guard)) : undefined;
     if (inlined) {
       const wrapper = c as Element;
       wrapper.name = 'div';
