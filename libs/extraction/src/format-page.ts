@@ -4,18 +4,28 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
-import { bodyOf, findAll, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, findAll, findFirst, hasAncestor, isTag, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';
+import { removeInnerBoilerplate } from './inner-boilerplate.js';
+import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { renderText } from './text.js';
+import { detectPageType, type PageType } from './page-type.js';
+
+/** PageMetadata as this library fills it: with the page type main-content selection went by. */
+export interface ExtractedMetadata extends PageMetadata {
+  pageType?: PageType;
+}
 
 export interface FormatOptions {
   /** Final URL of the page, for absolutising links. */
   url: string;
   formats: OutputFormats;
   markdownConverter?: MarkdownConverterName;
+  /** The page type, when the caller knows it; detected from the page otherwise. */
+  pageType?: PageType;
 }
 
 /** Below this many characters of text, the main-content pick is treated as a miss. */
@@ -28,8 +38,64 @@ export interface MainContent {
   found: boolean;
 }
 
+/**
+ * Pages that are not articles spread their content over the page: a service page over many sections, a listing or a
+ * shop's category over a grid of cards, a forum over its posts, documentation over a main column beside the
+ * navigation. When the article-style pick holds less than this share of the `<main>` region's text (else of the
+ * whole cleaned page's), the region is the content. Documentation keeps its `<main>` most readily: beside it are
+ * only navigation and TOCs, which cleaning removes.
+ */
+const WIDEN_BELOW: Partial<Record<PageType, number>> = {
+  documentation: 0.8,
+  product: 0.6,
+  listing: 0.3,
+  collection: 0.3,
+  forum: 0.3,
+  service: 0.3,
+};
+
+/** Share of a widened region's text held in list items above which a service page or thread is not widened. */
+const MAX_LIST_SHARE = 0.6;
+
+function listShare(root: Element): number {
+  const total = renderText(root).length;
+  const items = findAll(root, (e) => e.name === 'li' && !hasAncestor(e, (a) => a.name === 'li'));
+  return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
+}
+
+/** The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. */
+function widened(html: string, url: string, pickedText: number, pageType: PageType): ParentNode[] | undefined {
+  const ratio = WIDEN_BELOW[pageType];
+  if (ratio === undefined) return undefined;
+  const doc = parseHtml(html);
+  cleanDocument(doc, { url, aggressive: true });
+  const body = bodyOf(doc);
+  const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
+  let wide: Element | undefined;
+  if (region && pickedText < ratio * renderText(region).length) wide = region;
+  else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
+  if (!wide) return undefined;
+  // A service page or thread widens to sections and posts; a page whose remaining text is a long list of short items
+  // (an archive, a link directory) beside a short article is still that article.
+  if ((pageType === 'service' || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
+  // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
+  // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
+  // comment and reply class names: they are the content, so nothing is removed by name there.)
+  if (pageType !== 'forum') removeInnerBoilerplate([wide]);
+  trimEdges([wide]);
+  return [wide];
+}
+
 /** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
-export function selectMainContent(doc: Document, html: string, url: string): MainContent {
+export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
+  const picked = articleContent(doc, html, url);
+  if (pageType === 'article') return picked;
+  const wide = widened(html, url, picked.found ? renderText(picked.nodes).length : 0, pageType);
+  return wide ? { nodes: wide, found: true } : picked;
+}
+
+/** The article-style pick: the best-scoring container and its siblings. */
+function articleContent(doc: Document, html: string, url: string): MainContent {
   const body = bodyOf(doc);
   const main = extractMainContent(body);
   const mainText = main ? renderText(main).length : 0;
@@ -102,6 +168,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
   try {
     const doc = parseHtml(input);
     metadata = extractMetadataFromDocument(doc, url);
+    const pageType = options.pageType ?? detectPageType(doc, url);
+    // An empty page has no type.
+    if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = pageType;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
     cleanDocument(doc, { url, aggressive: true });
@@ -111,7 +180,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType);
     // No description in the head: the article's first paragraph, as Readability's excerpt (not from a whole-page fallback).
     if (!metadata.description && found) {
       const description = descriptionFromContent(nodes);

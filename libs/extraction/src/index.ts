@@ -3,7 +3,8 @@
  * `formatPage` is the pure entry point; `ExtractionPool` runs it on worker threads.
  */
 export type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
-export { formatPage, selectMainContent, type FormatOptions, type MainContent } from './format-page.js';
+export { formatPage, selectMainContent, type ExtractedMetadata, type FormatOptions, type MainContent } from './format-page.js';
+export { detectPageType, PAGE_TYPES, type PageType } from './page-type.js';
 export { extractMetadata, extractMetadataFromDocument } from './metadata.js';
 export { decodeHtml, charsetFromContentType, charsetFromMeta } from './decode.js';
 export { ExtractionPool, type ExtractionPoolOptions } from './pool.js';

@@ -20,3 +20,67 @@ describe('page content served in <noscript>', () => {
     expect(formatPage(html, opts()).page_text).not.toContain('enable JavaScript');
   });
 });
+
+const ld = (type: string, extra = ''): string => `<script type="application/ld+json">{"@context":"https://schema.org","@type":"${type}"${extra}}</script>`;
+const typeOf = (html: string, url = 'https://site.example/a/b/c'): string | undefined =>
+  (formatPage(html, { url, formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: false } }).metadata as { pageType?: string }).pageType;
+const prose = (n: number): string => Array.from({ length: n }, (_, i) => `<p>${sentence(i)} ${sentence(i + 1)}</p>`).join('');
+const cards = (n: number, price = false): string =>
+  `<ul>${Array.from({ length: n }, (_, i) => `<li class="card"><a href="/item/${i}">Item number ${i}, a fine thing</a>${price ? `<span class="price">$${i}.99</span>` : ''}</li>`).join('')}</ul>`;
+
+describe('page type (metadata.pageType)', () => {
+  it('reads a declared article', () => {
+    expect(typeOf(page(`<article>${prose(4)}</article>`, ld('NewsArticle', ',"datePublished":"2025-01-01"')))).toBe('article');
+  });
+  it('reads a forum thread from DiscussionForumPosting', () => {
+    expect(typeOf(page(prose(2), ld('DiscussionForumPosting')))).toBe('forum');
+  });
+  it('reads a forum thread from its posts on a forum path', () => {
+    const posts = [1, 2, 3].map((i) => `<div class="post">${prose(1)}<span>#${i}</span></div>`).join('');
+    expect(typeOf(page(posts), 'https://site.example/t/some-topic/123')).toBe('forum');
+  });
+  it('does not take an FAQ block for a forum', () => {
+    expect(typeOf(page(`<article>${prose(4)}</article>`, ld('FAQPage') + ld('Article')))).toBe('article');
+  });
+  it('reads a product from JSON-LD and a cart button', () => {
+    expect(typeOf(page(`<h1>Kettle</h1>${prose(1)}<button>Add to cart</button>`, ld('Product')))).toBe('product');
+  });
+  it('reads documentation from a docs sidebar', () => {
+    expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
+  });
+  it('reads a collection from a grid of priced cards', () => {
+    expect(typeOf(page(`<h1>Desks</h1>${cards(12, true)}`))).toBe('collection');
+  });
+  it('reads a listing from a grid of cards without prices', () => {
+    expect(typeOf(page(`<h1>Latest news</h1>${cards(12)}`))).toBe('listing');
+  });
+  it('reads a service page near the root without a date', () => {
+    expect(typeOf(page(`<section><h2>What we do</h2>${prose(1)}</section><section><h2>Why us</h2>${prose(1)}</section>`), 'https://site.example/consulting/')).toBe('service');
+  });
+  it('takes an undated page on a deep path for an article', () => {
+    expect(typeOf(page(prose(2)), 'https://site.example/2019/05/21/a-post.html')).toBe('article');
+  });
+});
+
+describe('type-aware selection', () => {
+  // A service page: one long section that an article-style pick would choose alone, and many short ones beside it.
+  const sections = [
+    `<section class="hero"><h2>Consulting that ships</h2><p>We help teams plan, build and run their platforms.</p></section>`,
+    `<section class="story">${prose(2)}</section>`,
+    ...['Strategy', 'Delivery', 'Operations', 'Training', 'Support', 'Audits', 'Security', 'Data', 'Hiring', 'Design'].map(
+      (t) => `<section class="feature"><h3>${t}</h3><p>Our ${t.toLowerCase()} offer covers what your team needs to succeed with cloud platforms and data.</p></section>`,
+    ),
+  ].join('');
+  const html = page(`<header><a href="/">Home</a></header><main>${sections}</main><footer>© Site</footer>`);
+
+  it('keeps every section of a service page', () => {
+    const text = formatPage(html, { ...opts('https://site.example/consulting/'), pageType: 'service' }).page_text ?? '';
+    expect(text).toContain('Sentence 2 of a real post');
+    for (const t of ['Consulting that ships', 'Strategy', 'Operations', 'Support', 'Our audits offer covers']) expect(text).toContain(t);
+  });
+
+  it('keeps the article pick on an article', () => {
+    const text = formatPage(html, { ...opts('https://site.example/consulting/'), pageType: 'article' }).page_text ?? '';
+    expect(text).not.toContain('Our audits offer covers');
+  });
+});
