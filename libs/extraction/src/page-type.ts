@@ -182,9 +182,10 @@ export function classifyPage(s: PageSignals): PageType {
   if (s.cards >= 8 && s.prices >= 4) return 'collection';
   if (product) return 'product';
   if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6))) return 'listing';
-  if (s.published || prose >= 12) return 'article';
-  // A dated post or a deep path (/2019/05/21/slug) is an article without metadata; service pages sit near the root.
-  if (s.times > 0 || s.path.split('/').filter(Boolean).length > 2) return 'article';
+  // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is
+  // taken for a service page: selection widens it only when the article pick is a small part of the page, so an
+  // undeclared article loses nothing by it.
+  if (s.published || s.times > 0) return 'article';
   return 'service';
 }
 

@@ -57,8 +57,11 @@ describe('page type (metadata.pageType)', () => {
   it('reads a service page near the root without a date', () => {
     expect(typeOf(page(`<section><h2>What we do</h2>${prose(1)}</section><section><h2>Why us</h2>${prose(1)}</section>`), 'https://site.example/consulting/')).toBe('service');
   });
-  it('takes an undated page on a deep path for an article', () => {
-    expect(typeOf(page(prose(2)), 'https://site.example/2019/05/21/a-post.html')).toBe('article');
+  it('takes a page with a <time> for an article', () => {
+    expect(typeOf(page(`<time datetime="2019-05-21">May 21</time>${prose(2)}`), 'https://site.example/2019/05/21/a-post.html')).toBe('article');
+  });
+  it('takes a page without article metadata or a date for a service page, however much prose it has', () => {
+    expect(typeOf(page(prose(14)), 'https://site.example/solutions/cloud/migration')).toBe('service');
   });
 });
 
