@@ -4,7 +4,7 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
-import { bodyOf, findAll, findFirst, hasAncestor, isTag, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, findAll, findFirst, hasAncestor, isTag, parseHtml, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
@@ -82,8 +82,42 @@ function widened(html: string, url: string, pickedText: number, pageType: PageTy
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
   if (pageType !== 'forum') removeInnerBoilerplate([wide]);
+  // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
+  // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
+  // of offers and topics (measured: both lose when these are removed).
+  if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
   trimEdges([wide]);
   return [wide];
+}
+
+/** Link share of a block's text above which it is navigation rather than content. */
+const LINK_BLOCK_SHARE = 0.6;
+const LINK_BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'table', 'dl', 'header', 'footer', 'form']);
+
+/** Remove the blocks of `root` whose text is mostly link text, in place. */
+export function removeLinkBlocks(root: Element): void {
+  const visit = (el: Element, inLink: boolean): { text: number; link: number } => {
+    const acc = { text: 0, link: 0 };
+    const doomed = new Set<ChildNode>();
+    for (const c of el.children) {
+      if (c.type === 'text') {
+        const n = c.data.replace(/\s+/g, ' ').trim().length;
+        acc.text += n;
+        if (inLink) acc.link += n;
+      } else if (isTag(c)) {
+        const m = visit(c, inLink || c.name === 'a');
+        if (LINK_BLOCK_TAGS.has(c.name) && m.text >= 20 && m.link > m.text * LINK_BLOCK_SHARE) {
+          doomed.add(c);
+          continue;
+        }
+        acc.text += m.text;
+        acc.link += m.link;
+      }
+    }
+    removeChildren(el, doomed);
+    return acc;
+  };
+  visit(root, false);
 }
 
 /** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
