@@ -68,7 +68,7 @@ function widened(html: string, url: string, pickedText: number, pageType: PageTy
   const ratio = WIDEN_BELOW[pageType];
   if (ratio === undefined) return undefined;
   const doc = parseHtml(html);
-  cleanDocument(doc, { url, aggressive: true });
+  cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
@@ -122,16 +122,16 @@ export function removeLinkBlocks(root: Element): void {
 
 /** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
 export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
-  const picked = articleContent(doc, html, url);
+  const picked = articleContent(doc, html, url, pageType === 'forum');
   if (pageType === 'article') return picked;
   const wide = widened(html, url, picked.found ? renderText(picked.nodes).length : 0, pageType);
   return wide ? { nodes: wide, found: true } : picked;
 }
 
 /** The article-style pick: the best-scoring container and its siblings. */
-function articleContent(doc: Document, html: string, url: string): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean): MainContent {
   const body = bodyOf(doc);
-  const main = extractMainContent(body);
+  const main = extractMainContent(body, forum);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 
@@ -140,14 +140,14 @@ function articleContent(doc: Document, html: string, url: string): MainContent {
   const relaxed = parseHtml(html);
   cleanDocument(relaxed, { url, aggressive: false });
   const relaxedBody = bodyOf(relaxed);
-  const relaxedMain = extractMainContent(relaxedBody);
+  const relaxedMain = extractMainContent(relaxedBody, forum);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };
   // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty). Selection prunes in place,
   // so the fallback starts from a fresh parse.
   const whole = parseHtml(html);
-  cleanDocument(whole, { url, aggressive: true });
+  cleanDocument(whole, { url, aggressive: true, keepComments: forum });
   if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false };
   const conservative = parseHtml(html);
   cleanDocument(conservative, { url, aggressive: false });
@@ -207,7 +207,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = pageType;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
-    cleanDocument(doc, { url, aggressive: true });
+    cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
       page.enhanced_html = (hasDoctype ? '' : '<!DOCTYPE html>\n') + serialize(doc);

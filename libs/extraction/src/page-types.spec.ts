@@ -98,3 +98,18 @@ describe('product pages', () => {
     expect(text).not.toContain('Other product number 3');
   });
 });
+
+describe('forum threads', () => {
+  const replies = [1, 2, 3, 4].map((i) => `<div class="comment"><span class="author">user${i}</span><p>Reply ${i}: ${sentence(i)} ${sentence(i + 5)}</p></div>`).join('');
+  const html = page(`<div class="question"><h1>How do I pick a telescope?</h1>${prose(3)}</div><div class="comments">${replies}</div>`);
+
+  it('keeps the posts of a thread whose replies are classed "comment"', () => {
+    const text = formatPage(html, { ...opts(), pageType: 'forum' }).page_text ?? '';
+    expect(text).toContain('Sentence 2 of a real post');
+    for (const i of [1, 2, 3, 4]) expect(text).toContain(`Reply ${i}:`);
+  });
+
+  it('still drops the comments under an article', () => {
+    expect(formatPage(html, { ...opts(), pageType: 'article' }).page_text).not.toContain('Reply 3:');
+  });
+});
