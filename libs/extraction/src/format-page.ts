@@ -12,7 +12,7 @@ import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { renderText } from './text.js';
-import { detectPageType, type PageType } from './page-type.js';
+import { guessPageType, type PageType } from './page-type.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -202,9 +202,10 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
   try {
     const doc = parseHtml(input);
     metadata = extractMetadataFromDocument(doc, url);
-    const pageType = options.pageType ?? detectPageType(doc, url);
+    const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
+    const pageType = guess.selectAs;
     // An empty page has no type.
-    if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = pageType;
+    if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
     cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });

@@ -4,7 +4,7 @@
  */
 export type { FormattedPage, OutputFormats, PageMetadata } from '../../contracts/src/index.js';
 export { formatPage, selectMainContent, type ExtractedMetadata, type FormatOptions, type MainContent } from './format-page.js';
-export { detectPageType, PAGE_TYPES, type PageType } from './page-type.js';
+export { detectPageType, guessPageType, PAGE_TYPES, type PageType, type PageTypeGuess } from './page-type.js';
 export { extractMetadata, extractMetadataFromDocument } from './metadata.js';
 export { decodeHtml, charsetFromContentType, charsetFromMeta } from './decode.js';
 export { ExtractionPool, type ExtractionPoolOptions } from './pool.js';

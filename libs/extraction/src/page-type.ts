@@ -6,7 +6,7 @@
  * how much of the page is content; it is also returned as `metadata.pageType`.
  * Works on the parsed document before cleaning (JSON-LD and navigation are still there).
  */
-import { classWords, isTag, isText, type Document, type Element, type ParentNode } from './dom.js';
+import { isTag, isText, type Document, type Element, type ParentNode } from './dom.js';
 
 export const PAGE_TYPES = ['article', 'service', 'product', 'collection', 'forum', 'listing', 'documentation'] as const;
 export type PageType = (typeof PAGE_TYPES)[number];
@@ -43,8 +43,9 @@ const FORUM_LD = /^(?:DiscussionForumPosting|QAPage)$/;
 const LISTING_LD = /^(?:CollectionPage|ItemList|SearchResultsPage|Blog)$/;
 const DOCS_LD = /^(?:TechArticle|APIReference)$/;
 
-const POST_WORDS = new Set(['post', 'message', 'reply', 'comment', 'answer', 'question', 'postbit', 'messagelist', 'topic']);
-const PRICE_WORDS = new Set(['price', 'prices', 'pricing']);
+/** Class words of posts and of prices (whole words of `a-b_c` and camelCase names). */
+const POST_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]ost|[Mm]essage|[Rr]eply|[Cc]omment|[Aa]nswer|[Qq]uestion|[Pp]ostbit|[Mm]essagelist|[Tt]opic)(?=$|[\s_-]|[A-Z])/;
+const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-]|[A-Z])/;
 const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|learn|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
 const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manual|help|support)\./i;
 const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
@@ -122,9 +123,8 @@ export function pageSignals(doc: Document, url: string): PageSignals {
       } else if (name === 'article') s.articleTags++;
       else if (name === 'time') s.times++;
       const cls = c.attribs.class ?? '';
-      const words = cls ? cls.split(/\s+/).flatMap(classWords) : [];
-      if (c.attribs.itemprop === 'price' || words.some((w) => PRICE_WORDS.has(w))) s.prices++;
-      if (cm.text >= 80 && words.some((w) => POST_WORDS.has(w))) posts++;
+      if (c.attribs.itemprop === 'price' || (cls && PRICE_RE.test(cls))) s.prices++;
+      if (cm.text >= 80 && cls && POST_RE.test(cls)) posts++;
       if ((name === 'button' || name === 'input' || name === 'a') && !s.addToCart) {
         const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
         if (ADD_TO_CART_RE.test(label) || /add-?to-?cart/i.test(`${cls} ${c.attribs.name ?? ''} ${c.attribs.id ?? ''}`)) s.addToCart = true;
@@ -189,6 +189,24 @@ export function classifyPage(s: PageSignals): PageType {
   return 'service';
 }
 
+/** The page type, and how main-content selection should treat the page (see `selectionType`). */
+export interface PageTypeGuess {
+  type: PageType;
+  selectAs: PageType;
+}
+
+/**
+ * An undeclared page that reads like an article (a dozen paragraphs of prose, or a deep path such as
+ * /2019/05/21/slug) is reported as one, but selected like a service page: widening only happens when the article
+ * pick is a small part of the page, and service pages without metadata look the same.
+ */
+export function guessPageType(doc: Document, url: string): PageTypeGuess {
+  const s = pageSignals(doc, url);
+  const selectAs = classifyPage(s);
+  const undeclaredArticle = selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2);
+  return { type: undeclaredArticle ? 'article' : selectAs, selectAs };
+}
+
 export function detectPageType(doc: Document, url: string): PageType {
-  return classifyPage(pageSignals(doc, url));
+  return guessPageType(doc, url).type;
 }

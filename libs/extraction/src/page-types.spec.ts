@@ -60,8 +60,12 @@ describe('page type (metadata.pageType)', () => {
   it('takes a page with a <time> for an article', () => {
     expect(typeOf(page(`<time datetime="2019-05-21">May 21</time>${prose(2)}`), 'https://site.example/2019/05/21/a-post.html')).toBe('article');
   });
-  it('takes a page without article metadata or a date for a service page, however much prose it has', () => {
-    expect(typeOf(page(prose(14)), 'https://site.example/solutions/cloud/migration')).toBe('service');
+  it('takes a page without article metadata, a date, or much prose for a service page', () => {
+    expect(typeOf(page(prose(5)), 'https://site.example/solutions/migration')).toBe('service');
+  });
+  it('reports an undeclared page with a dozen paragraphs or a deep path as an article', () => {
+    expect(typeOf(page(prose(14)), 'https://site.example/solutions/migration')).toBe('article');
+    expect(typeOf(page(prose(2)), 'https://site.example/blog/2019/a-post')).toBe('article');
   });
 });
 
