@@ -11,6 +11,7 @@ import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
+import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
 import { guessPageType, type PageType } from './page-type.js';
 
@@ -221,7 +222,12 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
       const description = descriptionFromContent(nodes);
       if (description) metadata.description = description;
     }
-    if (formats.markdown) page.markdown = markdownConverter(options.markdownConverter).convert(serialize(nodes as Element[]));
+    if (formats.markdown) {
+      const converter = markdownConverter(options.markdownConverter);
+      // A thread reads as one section per post, with its author and date.
+      const thread = pageType === 'forum' ? forumMarkdown(nodes, (h) => converter.convert(h)) : undefined;
+      page.markdown = thread ?? converter.convert(serialize(nodes as Element[]));
+    }
     if (formats.page_text) page.page_text = renderText(withoutTitleHeading(nodes, metadata.title));
     return page;
   } catch {

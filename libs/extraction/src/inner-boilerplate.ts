@@ -47,6 +47,9 @@ const KEEP_TAGS = new Set(['html', 'body', 'main', 'article', 'a', 'img', 'pictu
 /** Tags that are furniture inside an article. */
 const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'footer', 'address']);
 
+/** On a forum thread, who wrote each post and when is part of the post. */
+const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
+
 function holdsParagraphs(el: Element): boolean {
   for (const c of el.children) if (isTag(c) && (c.name === 'p' || holdsParagraphs(c))) return true;
   return false;
@@ -69,7 +72,11 @@ export function innerJunkReason(el: Element, keepComments = false): string {
     const lower = t.toLowerCase();
     if (BUILDER_RE.test(lower) || CONTENT_RE.test(lower)) continue;
     if (JUNK_TOKEN_RE.test(lower.replace(/_/g, '-'))) return t;
-    for (const w of classWords(t)) if (JUNK_WORDS.has(w) && !(keepComments && COMMENT_WORDS.has(w) && holdsParagraphs(el))) return `${t}~${w}`;
+    for (const w of classWords(t)) {
+      if (!JUNK_WORDS.has(w)) continue;
+      if (keepComments && ((COMMENT_WORDS.has(w) && holdsParagraphs(el)) || POST_BYLINE_WORDS.has(w))) continue;
+      return `${t}~${w}`;
+    }
   }
   return '';
 }
@@ -109,8 +116,8 @@ const CREDIT_TAGS = new Set(['p', 'div', 'span', 'small', 'em', 'i', 'li', 'figc
 const MAX_CREDIT = 100;
 
 /** Short "see also" teasers, date lines and photo credits inside the content. */
-function smallJunk(el: Element, roots: Set<Element>): Element | undefined {
-  if (el.name === 'time') return dateLineOf(el, roots);
+function smallJunk(el: Element, roots: Set<Element>, keepDates: boolean): Element | undefined {
+  if (el.name === 'time') return keepDates ? undefined : dateLineOf(el, roots);
   if (CREDIT_TAGS.has(el.name)) {
     const t = squashedText(el);
     if (t.length > 0 && t.length <= MAX_CREDIT && CREDIT_RE.test(t)) return el;
@@ -163,7 +170,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
   const findSmall = (node: Element): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
-      const junk = smallJunk(c, roots);
+      const junk = smallJunk(c, roots, keepComments);
       if (junk) small.add(junk);
       else findSmall(c);
     }

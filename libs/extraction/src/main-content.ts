@@ -388,7 +388,8 @@ const LONG_ITEM = 100;
 /** Text length from which a candidate's score counts in full when picking the top one. */
 const PICK_FULL_TEXT = 1000;
 
-const COMMENT_WORD_ALL_RE = /(?:^|[\s_-])(?:comments?|replies|reply)(?=$|[\s_-])/g;
+/** On a forum thread, comment and reply names mark posts, and bylines and dates belong to them. */
+const COMMENT_WORD_ALL_RE = /(?:^|[\s_-])(?:comments?|replies|reply|meta|author|byline|date|dateline|timestamp)(?=$|[\s_-])/g;
 const COMMENTS_RE = /(?:^|[\s_-])(?:comments?|commentlist|comment[-_]list|comments[-_](?:area|list|section|wrapper|container)|disqus[-_]thread|dsq[-_]comments|respond)(?=$|[\s_-])/;
 
 /** A comment section or a single comment, by its class/id. */
