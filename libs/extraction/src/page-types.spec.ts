@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatPage, type FormatOptions } from './index.js';
+import { formatPage, markdownToText, type FormatOptions } from './index.js';
 
 const ALL = { raw_html: false, enhanced_html: false, markdown: true, page_text: true };
 const opts = (url = 'https://site.example/t/topic/1'): FormatOptions => ({ url, formats: ALL });
@@ -136,5 +136,15 @@ describe('forum Markdown', () => {
 
   it('converts an article with comment-like blocks as one document', () => {
     expect(formatPage(html, { ...opts(), pageType: 'article' }).markdown).not.toMatch(/^## alice/m);
+  });
+});
+
+describe('Markdown as text', () => {
+  it('drops the tags of raw HTML the converter keeps for nested tables and lists', () => {
+    const md = '| |\n| --- |\n| <table><tr><td>1.</td><td>[Hiring now](https://site.example/jobs)</td></tr></table> |\n\n<ul><li>one</li><li>two</li></ul>';
+    const text = markdownToText(md);
+    expect(text).not.toMatch(/\b(?:table|tr|td|ul|li|href|https)\b/);
+    expect(text).toMatch(/1\.\s+Hiring now/);
+    expect(text).toMatch(/one\s+two/);
   });
 });
