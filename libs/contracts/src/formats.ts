@@ -12,6 +12,8 @@ export interface PageMetadata {
   publishedDate?: string;
   author?: string;
   siteName?: string;
+  /** What kind of page the content was selected as: article, service, product, collection, forum, listing, documentation. */
+  pageType?: 'article' | 'service' | 'product' | 'collection' | 'forum' | 'listing' | 'documentation';
 }
 
 /** What the format pipeline produces for one page; a field is present only when its format was asked for. */

@@ -43,6 +43,8 @@ export interface CleanOptions {
   url: string;
   /** Also remove page chrome found by class/id words (sidebars, share bars, related links…). */
   aggressive: boolean;
+  /** A forum thread: its posts carry comment and reply class names, and they are the content. */
+  keepComments?: boolean;
 }
 
 function isHidden(el: Element): boolean {
@@ -144,12 +146,13 @@ function insideArticle(el: Element): boolean {
  * whole LA Times page). Protected: ancestors of <main>, itemprop=articleBody, strong content classes and
  * substantial <article>s, and any node holding more than half of the page's text.
  */
-interface Guard {
+export interface Guard {
   protectedNodes: Set<Element>;
   textLen: Map<Element, number>;
   /** characters of text inside links, per element */
   linkLen: Map<Element, number>;
   bodyText: number;
+  keepComments: boolean;
 }
 
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
@@ -202,6 +205,7 @@ function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
 const MIN_PROSE = 800;
 /** Comment threads are prose too, but never the article: their class words keep applying. */
 const COMMENT_WORDS_RE = /(?:^|[\s_-])(?:comments?|comment[-_]*list|disqus|respond|replies)(?=$|[\s_-])/;
+const COMMENT_WORDS_ALL_RE = new RegExp(COMMENT_WORDS_RE.source, 'g');
 function isProse(el: Element, guard: Guard): boolean {
   const text = guard.textLen.get(el) ?? 0;
   return text >= MIN_PROSE && (guard.linkLen.get(el) ?? 0) < text * 0.15;
@@ -225,7 +229,8 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
-  const chromeWords = words.replace(CONTENT_HEADER_RE, ' ');
+  let chromeWords = words.replace(CONTENT_HEADER_RE, ' ');
+  if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (name === 'footer' && !insideArticle(el)) return true;
   if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords))) return true;
@@ -251,11 +256,28 @@ export function inlineTemplateContent(el: Element): ChildNode[] | undefined {
   return fragment.children;
 }
 
+/** Text a <noscript> must carry, and the share of the page's visible text it must outweigh, to be the page's content. */
+const MIN_NOSCRIPT_TEXT = 500;
+
+/**
+ * The children of a `<noscript>` that holds the page itself (Discourse and other single-page apps serve the whole
+ * thread there for readers without JavaScript, and nothing but an app shell outside it), or undefined. Pixel
+ * trackers and "enable JavaScript" notices are short.
+ */
+export function noscriptContent(el: Element, guard: Guard): ChildNode[] | undefined {
+  if (el.name !== 'noscript') return undefined;
+  const text = textContent(el).replace(/\s+/g, ' ').trim().length;
+  if (text < MIN_NOSCRIPT_TEXT || text < guard.bodyText) return undefined;
+  // Raw text when the parser kept it unparsed (inside <head>): parse it.
+  if (el.children.every(isText)) return parseHtml(textContent(el)).children;
+  return el.children;
+}
+
 function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: boolean, guard: Guard): void {
   let changed = false;
   const kept: ChildNode[] = [];
   for (const c of parent.children) {
-    const inlined = isTag(c) ? inlineTemplateContent(c) : undefined;
+    const inlined = isTag(c) ? (inlineTemplateContent(c) ?? noscriptContent(c, guard)) : undefined;
     if (inlined) {
       const wrapper = c as Element;
       wrapper.name = 'div';
@@ -286,7 +308,7 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
   const base = documentBaseUrl(doc, options.url);
-  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0 };
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
 }

@@ -4,18 +4,29 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-import { bodyOf, findAll, parseHtml, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, findAll, findFirst, hasAncestor, isTag, parseHtml, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';
+import { removeInnerBoilerplate } from './inner-boilerplate.js';
+import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
+import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
+import { guessPageType, type PageType } from './page-type.js';
+
+/** PageMetadata as this library fills it: with the page type main-content selection went by. */
+export interface ExtractedMetadata extends PageMetadata {
+  pageType?: PageType;
+}
 
 export interface FormatOptions {
   /** Final URL of the page, for absolutising links. */
   url: string;
   formats: OutputFormats;
   markdownConverter?: MarkdownConverterName;
+  /** The page type, when the caller knows it; detected from the page otherwise. */
+  pageType?: PageType;
 }
 
 /** Below this many characters of text, the main-content pick is treated as a miss. */
@@ -28,10 +39,100 @@ export interface MainContent {
   found: boolean;
 }
 
-/** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
-export function selectMainContent(doc: Document, html: string, url: string): MainContent {
+/**
+ * Pages that are not articles spread their content over the page: a service page over many sections, a listing or a
+ * shop's category over a grid of cards, a forum over its posts, documentation over a main column beside the
+ * navigation. When the article-style pick holds less than this share of the `<main>` region's text (else of the
+ * whole cleaned page's), the region is the content. Documentation keeps its `<main>` most readily: beside it are
+ * only navigation and TOCs, which cleaning removes.
+ */
+const WIDEN_BELOW: Partial<Record<PageType, number>> = {
+  documentation: 0.8,
+  product: 0.6,
+  listing: 0.3,
+  collection: 0.3,
+  forum: 0.3,
+  service: 0.3,
+};
+
+/** Share of a widened region's text held in list items above which a service page or thread is not widened. */
+const MAX_LIST_SHARE = 0.6;
+
+function listShare(root: Element): number {
+  const total = renderText(root).length;
+  const items = findAll(root, (e) => e.name === 'li' && !hasAncestor(e, (a) => a.name === 'li'));
+  return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
+}
+
+/** The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. */
+function widened(html: string, url: string, pickedText: number, pageType: PageType): ParentNode[] | undefined {
+  const ratio = WIDEN_BELOW[pageType];
+  if (ratio === undefined) return undefined;
+  const doc = parseHtml(html);
+  cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
   const body = bodyOf(doc);
-  const main = extractMainContent(body);
+  const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
+  let wide: Element | undefined;
+  if (region && pickedText < ratio * renderText(region).length) wide = region;
+  else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
+  if (!wide) return undefined;
+  // A service page or thread widens to sections and posts; a page whose remaining text is a long list of short items
+  // (an archive, a link directory) beside a short article is still that article.
+  if ((pageType === 'service' || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
+  // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
+  // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
+  // comment and reply class names: they are the content, so nothing is removed by name there.)
+  if (pageType !== 'forum') removeInnerBoilerplate([wide]);
+  // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
+  // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
+  // of offers and topics (measured: both lose when these are removed).
+  if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
+  trimEdges([wide]);
+  return [wide];
+}
+
+/** Link share of a block's text above which it is navigation rather than content. */
+const LINK_BLOCK_SHARE = 0.6;
+const LINK_BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'table', 'dl', 'header', 'footer', 'form']);
+
+/** Remove the blocks of `root` whose text is mostly link text, in place. */
+export function removeLinkBlocks(root: Element): void {
+  const visit = (el: Element, inLink: boolean): { text: number; link: number } => {
+    const acc = { text: 0, link: 0 };
+    const doomed = new Set<ChildNode>();
+    for (const c of el.children) {
+      if (c.type === 'text') {
+        const n = c.data.replace(/\s+/g, ' ').trim().length;
+        acc.text += n;
+        if (inLink) acc.link += n;
+      } else if (isTag(c)) {
+        const m = visit(c, inLink || c.name === 'a');
+        if (LINK_BLOCK_TAGS.has(c.name) && m.text >= 20 && m.link > m.text * LINK_BLOCK_SHARE) {
+          doomed.add(c);
+          continue;
+        }
+        acc.text += m.text;
+        acc.link += m.link;
+      }
+    }
+    removeChildren(el, doomed);
+    return acc;
+  };
+  visit(root, false);
+}
+
+/** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
+export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
+  const picked = articleContent(doc, html, url, pageType === 'forum');
+  if (pageType === 'article') return picked;
+  const wide = widened(html, url, picked.found ? renderText(picked.nodes).length : 0, pageType);
+  return wide ? { nodes: wide, found: true } : picked;
+}
+
+/** The article-style pick: the best-scoring container and its siblings. */
+function articleContent(doc: Document, html: string, url: string, forum: boolean): MainContent {
+  const body = bodyOf(doc);
+  const main = extractMainContent(body, forum);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 
@@ -40,14 +141,14 @@ export function selectMainContent(doc: Document, html: string, url: string): Mai
   const relaxed = parseHtml(html);
   cleanDocument(relaxed, { url, aggressive: false });
   const relaxedBody = bodyOf(relaxed);
-  const relaxedMain = extractMainContent(relaxedBody);
+  const relaxedMain = extractMainContent(relaxedBody, forum);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };
   // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty). Selection prunes in place,
   // so the fallback starts from a fresh parse.
   const whole = parseHtml(html);
-  cleanDocument(whole, { url, aggressive: true });
+  cleanDocument(whole, { url, aggressive: true, keepComments: forum });
   if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false };
   const conservative = parseHtml(html);
   cleanDocument(conservative, { url, aggressive: false });
@@ -102,22 +203,31 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
   try {
     const doc = parseHtml(input);
     metadata = extractMetadataFromDocument(doc, url);
+    const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
+    const pageType = guess.selectAs;
+    // An empty page has no type.
+    if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
-    cleanDocument(doc, { url, aggressive: true });
+    cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
       page.enhanced_html = (hasDoctype ? '' : '<!DOCTYPE html>\n') + serialize(doc);
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType);
     // No description in the head: the article's first paragraph, as Readability's excerpt (not from a whole-page fallback).
     if (!metadata.description && found) {
       const description = descriptionFromContent(nodes);
       if (description) metadata.description = description;
     }
-    if (formats.markdown) page.markdown = markdownConverter(options.markdownConverter).convert(serialize(nodes as Element[]));
+    if (formats.markdown) {
+      const converter = markdownConverter(options.markdownConverter);
+      // A thread reads as one section per post, with its author and date.
+      const thread = pageType === 'forum' ? forumMarkdown(nodes, (h) => converter.convert(h)) : undefined;
+      page.markdown = thread ?? converter.convert(serialize(nodes as Element[]));
+    }
     if (formats.page_text) page.page_text = renderText(withoutTitleHeading(nodes, metadata.title));
     return page;
   } catch {

@@ -3,7 +3,8 @@
  * `formatPage` is the pure entry point; `ExtractionPool` runs it on worker threads.
  */
 export type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-export { formatPage, selectMainContent, type FormatOptions, type MainContent } from './format-page.js';
+export { formatPage, selectMainContent, type ExtractedMetadata, type FormatOptions, type MainContent } from './format-page.js';
+export { detectPageType, guessPageType, PAGE_TYPES, type PageType, type PageTypeGuess } from './page-type.js';
 export { extractMetadata, extractMetadataFromDocument } from './metadata.js';
 export { decodeHtml, charsetFromContentType, charsetFromMeta } from './decode.js';
 export { ExtractionPool, type ExtractionPoolOptions } from './pool.js';

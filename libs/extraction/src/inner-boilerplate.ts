@@ -27,6 +27,11 @@ const JUNK_WORDS = new Set([
   'footer', 'sidebar', 'toolbar', 'button', 'buttons', 'btn', 'popup', 'modal', 'login', 'signin',
 ]);
 /**
+ * Comment words: on a forum thread they name the posts, which are the content, when those are written in paragraphs.
+ * One-line remarks under a post (Stack Exchange's comments) stay boilerplate.
+ */
+const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'respond', 'reply', 'replies']);
+/**
  * Whole class/id tokens that are junk though none of their words is (`toc`, `jp-post-flair`, `most-popular`, an
  * author box, WordPress's card of another post). Embedded tweets stay: articles quote them as sources.
  */
@@ -42,6 +47,14 @@ const KEEP_TAGS = new Set(['html', 'body', 'main', 'article', 'a', 'img', 'pictu
 /** Tags that are furniture inside an article. */
 const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'footer', 'address']);
 
+/** On a forum thread, who wrote each post and when is part of the post. */
+const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
+
+function holdsParagraphs(el: Element): boolean {
+  for (const c of el.children) if (isTag(c) && (c.name === 'p' || holdsParagraphs(c))) return true;
+  return false;
+}
+
 function tokens(el: Element): string[] {
   const out: string[] = [];
   const c = el.attribs.class;
@@ -53,20 +66,24 @@ function tokens(el: Element): string[] {
 }
 
 /** The class/id token (and the word in it) that marks `el` as inner boilerplate, or '' when none does. */
-export function innerJunkReason(el: Element): string {
+export function innerJunkReason(el: Element, keepComments = false): string {
   if (el.attribs.itemprop === 'articleBody') return '';
   for (const t of tokens(el)) {
     const lower = t.toLowerCase();
     if (BUILDER_RE.test(lower) || CONTENT_RE.test(lower)) continue;
     if (JUNK_TOKEN_RE.test(lower.replace(/_/g, '-'))) return t;
-    for (const w of classWords(t)) if (JUNK_WORDS.has(w)) return `${t}~${w}`;
+    for (const w of classWords(t)) {
+      if (!JUNK_WORDS.has(w)) continue;
+      if (keepComments && ((COMMENT_WORDS.has(w) && holdsParagraphs(el)) || POST_BYLINE_WORDS.has(w))) continue;
+      return `${t}~${w}`;
+    }
   }
   return '';
 }
 
 /** Why `el` would be dropped as inner boilerplate (a class word or a tag name), or ''. */
-export function explain(el: Element): string {
-  return innerJunkReason(el) || (INNER_DROP_TAGS.has(el.name) ? el.name : '');
+export function explain(el: Element, keepComments = false): string {
+  return innerJunkReason(el, keepComments) || (INNER_DROP_TAGS.has(el.name) ? el.name : '');
 }
 
 /** Lead-ins of "see also" teasers, in the languages of the pages we crawl most. */
@@ -99,8 +116,8 @@ const CREDIT_TAGS = new Set(['p', 'div', 'span', 'small', 'em', 'i', 'li', 'figc
 const MAX_CREDIT = 100;
 
 /** Short "see also" teasers, date lines and photo credits inside the content. */
-function smallJunk(el: Element, roots: Set<Element>): Element | undefined {
-  if (el.name === 'time') return dateLineOf(el, roots);
+function smallJunk(el: Element, roots: Set<Element>, keepDates: boolean): Element | undefined {
+  if (el.name === 'time') return keepDates ? undefined : dateLineOf(el, roots);
   if (CREDIT_TAGS.has(el.name)) {
     const t = squashedText(el);
     if (t.length > 0 && t.length <= MAX_CREDIT && CREDIT_RE.test(t)) return el;
@@ -130,14 +147,14 @@ interface Candidate {
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
  * can put a junk word on every paragraph.
  */
-export function removeInnerBoilerplate(nodes: Element[]): void {
+export function removeInnerBoilerplate(nodes: Element[], keepComments = false): void {
   const total = nodes.reduce((a, n) => a + textLength(n), 0);
   const found: Candidate[] = [];
   const perKey = new Map<string, number>();
   const visit = (node: Element, inCandidate: boolean): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
-      const reason = KEEP_TAGS.has(c.name) ? '' : explain(c);
+      const reason = KEEP_TAGS.has(c.name) ? '' : explain(c, keepComments);
       if (reason) {
         const f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c) };
         found.push(f);
@@ -153,7 +170,7 @@ export function removeInnerBoilerplate(nodes: Element[]): void {
   const findSmall = (node: Element): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
-      const junk = smallJunk(c, roots);
+      const junk = smallJunk(c, roots, keepComments);
       if (junk) small.add(junk);
       else findSmall(c);
     }

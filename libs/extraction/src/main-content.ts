@@ -67,6 +67,8 @@ export class ContentScorer {
   constructor(
     private readonly root: ParentNode,
     private readonly skipComments = false,
+    /** A forum thread: comment and reply class names mark its posts, not boilerplate. */
+    private readonly forum = false,
   ) {
     this.computeStats(root, false);
   }
@@ -99,8 +101,8 @@ export class ContentScorer {
     return s.text === 0 ? 0 : s.link / s.text;
   }
 
-  static classWeight(el: Element): number {
-    const words = classAndId(el);
+  static classWeight(el: Element, forum = false): number {
+    const words = forum ? classAndId(el).replace(COMMENT_WORD_ALL_RE, ' ') : classAndId(el);
     let w = 0;
     if (el.attribs.itemprop === 'articleBody') w += 50;
     if (!words) return w;
@@ -133,7 +135,7 @@ export class ContentScorer {
       case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': case 'th': base = -5; break;
       default: base = 0;
     }
-    return base + ContentScorer.classWeight(el);
+    return base + ContentScorer.classWeight(el, this.forum);
   }
 
   private addScore(el: Element, value: number): void {
@@ -318,7 +320,7 @@ export class ContentScorer {
   private readsAsProse(el: Element): boolean {
     const s = this.statsOf(el);
     if (s.text < ADJACENT_MIN_TEXT || s.text > ADJACENT_MAX_TEXT || this.linkDensity(el) > 0.2) return false;
-    if (HEADING_TAGS.has(el.name) || ContentScorer.classWeight(el) < 0) return false;
+    if (HEADING_TAGS.has(el.name) || ContentScorer.classWeight(el, this.forum) < 0) return false;
     return /[.!?…]["'»”)]?(?:\s|$)/.test(textOf(el));
   }
 
@@ -347,7 +349,7 @@ export class ContentScorer {
 
   private shouldPrune(el: Element): boolean {
     const name = el.name;
-    const weight = ContentScorer.classWeight(el);
+    const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
     if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80);
     if (name === 'p') return weight < 0 && s.text < 200;
@@ -386,6 +388,8 @@ const LONG_ITEM = 100;
 /** Text length from which a candidate's score counts in full when picking the top one. */
 const PICK_FULL_TEXT = 1000;
 
+/** On a forum thread, comment and reply names mark posts, and bylines and dates belong to them. */
+const COMMENT_WORD_ALL_RE = /(?:^|[\s_-])(?:comments?|replies|reply|meta|author|byline|date|dateline|timestamp)(?=$|[\s_-])/g;
 const COMMENTS_RE = /(?:^|[\s_-])(?:comments?|commentlist|comment[-_]list|comments[-_](?:area|list|section|wrapper|container)|disqus[-_]thread|dsq[-_]comments|respond)(?=$|[\s_-])/;
 
 /** A comment section or a single comment, by its class/id. */
@@ -459,18 +463,19 @@ export function isDataTable(table: Element): boolean {
 const MIN_WITHOUT_COMMENTS = 500;
 
 /** Select and prune the main content of `root` (normally the cleaned <body>). */
-export function extractMainContent(root: ParentNode): Element[] | undefined {
-  let scorer = new ContentScorer(root, true);
+export function extractMainContent(root: ParentNode, forum = false): Element[] | undefined {
+  // On a forum thread the posts are the content: comment sections are scored like any other block.
+  let scorer = new ContentScorer(root, !forum, forum);
   let nodes = scorer.select();
   if (!nodes || nodes.reduce((a, n) => a + scorer.statsOf(n).text, 0) < MIN_WITHOUT_COMMENTS) {
-    scorer = new ContentScorer(root, false);
+    scorer = new ContentScorer(root, false, forum);
     nodes = scorer.select();
   }
   if (!nodes) return undefined;
   const lead = findLead(nodes);
   if (lead) nodes.unshift(lead);
   scorer.prune(nodes);
-  removeInnerBoilerplate(nodes);
+  removeInnerBoilerplate(nodes, forum);
   trimEdges(nodes);
   return nodes;
 }

@@ -25,6 +25,10 @@ const pageMetadataSchema = z
     publishedDate: z.string().optional(),
     author: z.string().optional(),
     siteName: z.string().optional(),
+    pageType: z
+      .enum(['article', 'service', 'product', 'collection', 'forum', 'listing', 'documentation'])
+      .optional()
+      .describe('The kind of page main-content selection went by'),
   })
   .describe("Read from the page's head and markup, where present (Trawl's addition to the contract)");
 

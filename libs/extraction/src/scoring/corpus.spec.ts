@@ -1,17 +1,18 @@
 /**
- * Corpus regression tests: the page_text F1 on the Zyte article-extraction-benchmark (shingles) and on the trafilatura
- * evaluation corpus (segments) must not fall more than 0.01 below the figures recorded here (measured with
+ * Corpus regression tests: the page_text F1 on the Zyte article-extraction-benchmark (shingles), on the trafilatura
+ * evaluation corpus (segments) and on the WCXB development split (macro word F1) must not fall more than 0.01 below the figures recorded here (measured with
  * bench/extraction/score.ts). Skip when ../shared/corpus is absent.
  */
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatPage } from '../format-page.js';
-import { corpusRoot, loadTrafilatura, loadZyte } from './corpus.js';
-import { aggregateSegments, aggregateShingles, segmentCounts, shingleScore } from './metrics.js';
+import { corpusRoot, loadTrafilatura, loadWcxb, loadZyte } from './corpus.js';
+import { aggregateSegments, aggregateShingles, aggregateWords, segmentCounts, shingleScore, wordScore } from './metrics.js';
 
 const RECORDED_ZYTE_F1 = 0.972;
 const RECORDED_TRAFILATURA_F1 = 0.932;
+const RECORDED_WCXB_F1 = 0.822;
 const TEXT_ONLY = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const root = corpusRoot(repoRoot);
@@ -40,5 +41,17 @@ describe('extraction quality on the trafilatura evaluation corpus', () => {
   it(`keeps page_text segment F1 within 0.01 of ${RECORDED_TRAFILATURA_F1}`, () => {
     const counts = evalPages.map((p) => segmentCounts(formatPage(p.html, { url: p.url, formats: TEXT_ONLY }).page_text ?? '', p.with, p.without));
     expect(aggregateSegments(counts).f1).toBeGreaterThanOrEqual(RECORDED_TRAFILATURA_F1 - 0.01);
+  }, 300_000);
+});
+
+describe('extraction quality on the WCXB development split', () => {
+  const wcxb = loadWcxb(root);
+  if (!wcxb) {
+    it.skip('skipped: ../shared/corpus/extraction/wcxb-dev is absent', () => undefined);
+    return;
+  }
+  it(`keeps page_text macro word F1 within 0.01 of ${RECORDED_WCXB_F1}`, () => {
+    const scores = wcxb.map((p) => wordScore(p.truth, formatPage(p.html, { url: p.url, formats: TEXT_ONLY }).page_text ?? ''));
+    expect(aggregateWords(scores).f1).toBeGreaterThanOrEqual(RECORDED_WCXB_F1 - 0.01);
   }, 300_000);
 });

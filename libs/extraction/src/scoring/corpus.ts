@@ -69,3 +69,45 @@ export function loadReadability(root: string): ReadabilityPage[] | undefined {
       expectedMetadata: JSON.parse(readFileSync(path.join(dir, name, 'expected-metadata.json'), 'utf8')) as Record<string, unknown>,
     }));
 }
+
+export interface WcxbPage {
+  id: string;
+  url: string;
+  /** article, service, product, collection, forum, listing or documentation */
+  pageType: string;
+  html: string;
+  truth: string;
+  with: string[];
+  without: string[];
+}
+
+interface WcxbTruth {
+  url: string;
+  _internal?: { page_type?: { primary?: string } };
+  ground_truth: { main_content?: string; with?: string[]; without?: string[] };
+}
+
+/** The WCXB development split (ground truth per page; the page type from the ground truth, else metadata.json). */
+export function loadWcxb(root: string): WcxbPage[] | undefined {
+  const dir = path.join(root, 'wcxb-dev');
+  if (!existsSync(path.join(dir, 'dev', 'ground-truth'))) return undefined;
+  const meta = existsSync(path.join(dir, 'metadata.json'))
+    ? (JSON.parse(readFileSync(path.join(dir, 'metadata.json'), 'utf8')) as { files?: Record<string, { page_type?: string }> }).files ?? {}
+    : {};
+  return readdirSync(path.join(dir, 'dev', 'ground-truth'))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const id = f.slice(0, -5);
+      const t = JSON.parse(readFileSync(path.join(dir, 'dev', 'ground-truth', f), 'utf8')) as WcxbTruth;
+      return {
+        id,
+        url: t.url,
+        pageType: t._internal?.page_type?.primary ?? meta[id]?.page_type ?? 'unknown',
+        truth: t.ground_truth.main_content ?? '',
+        with: t.ground_truth.with ?? [],
+        without: t.ground_truth.without ?? [],
+        html: decodeHtml(gunzipSync(readFileSync(path.join(dir, 'dev', 'html', `${id}.html.gz`)))).text,
+      };
+    });
+}

@@ -110,3 +110,77 @@ export function aggregateSegments(pages: SegmentCounts[]): CorpusScore {
   const accuracy = (s.tp + s.tn) / Math.max(1, s.tp + s.tn + s.fp + s.fn);
   return { precision, recall, f1, accuracy, pages: pages.length };
 }
+
+export interface PageWordScore {
+  precision: number;
+  recall: number;
+  f1: number;
+  /** share of "with" snippets found (undefined when the page has none) */
+  withRate?: number;
+  /** share of "without" snippets leaked (undefined when the page has none) */
+  withoutRate?: number;
+}
+
+function wordBag(text: string): Map<string, number> {
+  const bag = new Map<string, number>();
+  for (const t of tokenize(text.toLowerCase())) bag.set(t, (bag.get(t) ?? 0) + 1);
+  return bag;
+}
+
+const lowerNorm = (s: string): string => norm(s).toLowerCase();
+
+/**
+ * One WCXB page (evaluate.py): bag-of-words overlap of the lower-cased `\w+` tokens; empty truth scores 1 only when
+ * the prediction is empty too. Snippets: case-insensitive substring test (whitespace collapsed on both sides).
+ */
+export function wordScore(truth: string, predicted: string, withSnips: string[] = [], withoutSnips: string[] = []): PageWordScore {
+  const t = wordBag(truth);
+  const p = wordBag(predicted);
+  let nt = 0;
+  let np = 0;
+  let overlap = 0;
+  for (const c of t.values()) nt += c;
+  for (const [k, c] of p) {
+    np += c;
+    overlap += Math.min(c, t.get(k) ?? 0);
+  }
+  let precision: number;
+  let recall: number;
+  let f1: number;
+  if (nt === 0) precision = recall = f1 = np === 0 ? 1 : 0;
+  else if (np === 0) precision = recall = f1 = 0;
+  else {
+    precision = overlap / np;
+    recall = overlap / nt;
+    f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+  }
+  const text = lowerNorm(predicted);
+  const rate = (snips: string[]): number | undefined => {
+    const s = snips.map(lowerNorm).filter(Boolean);
+    return s.length ? s.filter((x) => text.includes(x)).length / s.length : undefined;
+  };
+  return { precision, recall, f1, withRate: rate(withSnips), withoutRate: rate(withoutSnips) };
+}
+
+export interface WordCorpusScore {
+  precision: number;
+  recall: number;
+  /** macro mean of per-page F1 */
+  f1: number;
+  withRate: number;
+  withoutRate: number;
+  pages: number;
+}
+
+/** Macro means over pages (the WCXB figures); snippet rates are means over the pages that have snippets. */
+export function aggregateWords(pages: PageWordScore[]): WordCorpusScore {
+  const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : 0);
+  return {
+    precision: mean(pages.map((p) => p.precision)),
+    recall: mean(pages.map((p) => p.recall)),
+    f1: mean(pages.map((p) => p.f1)),
+    withRate: mean(pages.flatMap((p) => (p.withRate === undefined ? [] : [p.withRate]))),
+    withoutRate: mean(pages.flatMap((p) => (p.withoutRate === undefined ? [] : [p.withoutRate]))),
+    pages: pages.length,
+  };
+}

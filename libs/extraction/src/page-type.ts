@@ -1,0 +1,212 @@
+/**
+ * What kind of page this is — an article, a service (marketing) page, a product, a collection (a shop's category
+ * grid), a forum thread, a listing (an index of posts, results or entries) or documentation — read from what the
+ * page declares (JSON-LD `@type`, `og:type`) and from its structure (repeated cards, post blocks, docs navigation,
+ * prices and "add to cart" controls), with the URL's path as a tie-breaker. Main-content selection uses it to decide
+ * how much of the page is content; it is also returned as `metadata.pageType`.
+ * Works on the parsed document before cleaning (JSON-LD and navigation are still there).
+ */
+import { isTag, isText, type Document, type Element, type ParentNode } from './dom.js';
+
+export const PAGE_TYPES = ['article', 'service', 'product', 'collection', 'forum', 'listing', 'documentation'] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
+
+export interface PageSignals {
+  ldTypes: Set<string>;
+  ogType: string;
+  path: string;
+  host: string;
+  /** paragraphs of prose (≥ 150 characters) */
+  proseParagraphs: number;
+  /** characters in prose paragraphs */
+  proseText: number;
+  /** the largest group of sibling elements sharing a tag and class, each holding a link */
+  cards: number;
+  /** the largest group of posts: siblings whose class names a post, message, reply or comment */
+  posts: number;
+  /** elements whose class or itemprop says "price" */
+  prices: number;
+  /** "add to cart/bag/basket" controls */
+  addToCart: boolean;
+  /** docs navigation: a sidebar or TOC of many links, or a docs class on a wrapper */
+  docsNav: boolean;
+  articleTags: number;
+  /** <time> elements (article dates; listings carry one per card) */
+  times: number;
+  /** a publication date declared in JSON-LD, meta tags or microdata */
+  published: boolean;
+}
+
+const LD_TYPE_RE = /"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")/g;
+const ARTICLE_LD = /^(?:Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|OpinionNewsArticle|AnalysisNewsArticle|ReportageNewsArticle|LiveBlogPosting|Recipe|Review|SocialMediaPosting|HowTo|MedicalWebPage)$/;
+const FORUM_LD = /^(?:DiscussionForumPosting|QAPage)$/;
+const LISTING_LD = /^(?:CollectionPage|ItemList|SearchResultsPage|Blog)$/;
+const DOCS_LD = /^(?:TechArticle|APIReference)$/;
+
+/** Class words of posts and of prices (whole words of `a-b_c` and camelCase names). */
+const POST_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]ost|[Mm]essage|[Rr]eply|[Cc]omment|[Aa]nswer|[Qq]uestion|[Pp]ostbit|[Mm]essagelist|[Tt]opic)(?=$|[\s_-]|[A-Z])/;
+const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-]|[A-Z])/;
+const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|learn|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
+const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manual|help|support)\./i;
+const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
+const FORUM_HOST_RE = /^(?:forums?|community|discuss|discussions?|answers|talk|board|boards)\./i;
+const PRODUCT_PATH_RE = /(?:^|\/)(?:products?|p|dp|pdp|item|itm|gp\/product|sku|shop\/p)(?:\/|$)/i;
+const ADD_TO_CART_RE = /\b(?:add to (?:cart|bag|basket|trolley)|in den warenkorb|ajouter au panier|añadir al carrito|buy now)\b/i;
+
+function ldTypes(doc: Document, out: Set<string>, published: { value: boolean }): void {
+  const visit = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (c.name === 'script') {
+        if ((c.attribs.type ?? '').toLowerCase() === 'application/ld+json') {
+          const src = c.children.map((x) => (isText(x) ? x.data : '')).join('');
+          if (src.includes('"datePublished"')) published.value = true;
+          for (const m of src.matchAll(LD_TYPE_RE)) for (const t of m[1].match(/"([^"]+)"/g) ?? []) out.add(t.slice(1, -1).replace(/^https?:\/\/schema\.org\//, ''));
+        }
+        continue;
+      }
+      if (c.attribs.itemprop === 'datePublished') published.value = true;
+      const itemtype = c.attribs.itemtype;
+      if (itemtype) for (const t of itemtype.split(/\s+/)) out.add(t.replace(/^https?:\/\/schema\.org\//, ''));
+      visit(c);
+    }
+  };
+  visit(doc);
+}
+
+interface Measure {
+  text: number;
+  links: number;
+}
+
+/** Read the signals in one walk of the document. */
+export function pageSignals(doc: Document, url: string): PageSignals {
+  const s: PageSignals = {
+    ldTypes: new Set(), ogType: '', path: '', host: '', proseParagraphs: 0, proseText: 0, cards: 0, posts: 0,
+    prices: 0, addToCart: false, docsNav: false, articleTags: 0, times: 0, published: false,
+  };
+  try {
+    const u = new URL(url);
+    s.path = u.pathname;
+    s.host = u.hostname;
+  } catch {
+    /* no URL: structure only */
+  }
+  const published = { value: false };
+  ldTypes(doc, s.ldTypes, published);
+  const visit = (n: ParentNode): Measure => {
+    const m: Measure = { text: 0, links: 0 };
+    const groups = new Map<string, number>();
+    let posts = 0;
+    for (const c of n.children) {
+      if (isText(c)) {
+        m.text += c.data.trim().length;
+        continue;
+      }
+      if (!isTag(c)) continue;
+      const name = c.name;
+      if (name === 'script' || name === 'style' || name === 'svg' || name === 'template') continue;
+      if (name === 'meta') {
+        const prop = (c.attribs.property ?? c.attribs.name ?? '').toLowerCase();
+        if (prop === 'og:type') s.ogType = (c.attribs.content ?? '').toLowerCase().trim();
+        else if (prop === 'article:published_time' || prop === 'datepublished' || prop === 'pubdate') published.value = true;
+        continue;
+      }
+      const cm = visit(c);
+      m.text += cm.text;
+      m.links += cm.links + (name === 'a' ? 1 : 0);
+      if (name === 'p') {
+        if (cm.text >= 150) {
+          s.proseParagraphs++;
+          s.proseText += cm.text;
+        }
+      } else if (name === 'article') s.articleTags++;
+      else if (name === 'time') s.times++;
+      const cls = c.attribs.class ?? '';
+      if (c.attribs.itemprop === 'price' || (cls && PRICE_RE.test(cls))) s.prices++;
+      if (cm.text >= 80 && cls && POST_RE.test(cls)) posts++;
+      if ((name === 'button' || name === 'input' || name === 'a') && !s.addToCart) {
+        const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
+        if (ADD_TO_CART_RE.test(label) || /add-?to-?cart/i.test(`${cls} ${c.attribs.name ?? ''} ${c.attribs.id ?? ''}`)) s.addToCart = true;
+      }
+      if ((name === 'nav' || name === 'aside' || name === 'div' || name === 'ul') && !s.docsNav) {
+        const id = `${cls} ${c.attribs.id ?? ''}`.toLowerCase();
+        if (DOCS_NAV_RE.test(id)) s.docsNav = true;
+      }
+      // Repeated cards: siblings with the same tag and class, each with a link and a little text.
+      if ((name === 'li' || name === 'div' || name === 'article' || name === 'section') && cm.links >= 1 && cm.links <= 12 && cm.text >= 20) {
+        const key = `${name}.${cls.split(/\s+/).filter((w) => !/\d/.test(w)).sort().join('.')}`;
+        groups.set(key, (groups.get(key) ?? 0) + 1);
+      }
+    }
+    for (const count of groups.values()) if (count > s.cards) s.cards = count;
+    if (posts > s.posts) s.posts = posts;
+    return m;
+  };
+  visit(doc);
+  s.published = published.value;
+  return s;
+}
+
+const DOCS_NAV_RE =
+  /(?:^|[\s_-])(?:docs?|documentation)[-_]?(?:nav|sidebar|menu|toc|navigation|content|body|main|page|wrapper|layout)\b|\b(?:sidebar|nav|menu)[-_]?docs?\b|\btheme-doc|\bmd-sidebar|\bwy-nav|\bsphinxsidebar|\bbd-sidebar|\btoctree/;
+
+function textOfShort(el: Element): string {
+  let out = '';
+  const walk = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (out.length > 60) return;
+      if (isText(c)) out += c.data;
+      else if (isTag(c)) walk(c);
+    }
+  };
+  walk(el);
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+const has = (types: Set<string>, re: RegExp): boolean => [...types].some((t) => re.test(t));
+
+/** The page type from its signals. Article is the default: it is what the pipeline was built for. */
+export function classifyPage(s: PageSignals): PageType {
+  const path = s.path;
+  const ld = s.ldTypes;
+  const prose = s.proseParagraphs;
+  // Declared as an article: JSON-LD, or og:type with a publication date (SEO plugins put og:type=article on every page).
+  const declaredArticle = has(ld, ARTICLE_LD) || (s.ogType === 'article' && s.published);
+  if (has(ld, FORUM_LD) && !has(ld, /^(?:NewsArticle|BlogPosting)$/)) return 'forum';
+  if ((FORUM_PATH_RE.test(path) || FORUM_HOST_RE.test(s.host)) && s.posts >= 2) return 'forum';
+  if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && !declaredArticle)) return 'documentation';
+  const product = has(ld, /^(?:Product|ProductGroup|IndividualProduct)$/) || s.ogType === 'product' || s.ogType === 'og:product';
+  if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && s.cards < 12) return 'product';
+  if (declaredArticle) return 'article';
+  if (s.cards >= 8 && s.prices >= 4) return 'collection';
+  if (product) return 'product';
+  if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6))) return 'listing';
+  // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is
+  // taken for a service page: selection widens it only when the article pick is a small part of the page, so an
+  // undeclared article loses nothing by it.
+  if (s.published || s.times > 0) return 'article';
+  return 'service';
+}
+
+/** The page type, and how main-content selection should treat the page (see `selectionType`). */
+export interface PageTypeGuess {
+  type: PageType;
+  selectAs: PageType;
+}
+
+/**
+ * An undeclared page that reads like an article (a dozen paragraphs of prose, or a deep path such as
+ * /2019/05/21/slug) is reported as one, but selected like a service page: widening only happens when the article
+ * pick is a small part of the page, and service pages without metadata look the same.
+ */
+export function guessPageType(doc: Document, url: string): PageTypeGuess {
+  const s = pageSignals(doc, url);
+  const selectAs = classifyPage(s);
+  const undeclaredArticle = selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2);
+  return { type: undeclaredArticle ? 'article' : selectAs, selectAs };
+}
+
+export function detectPageType(doc: Document, url: string): PageType {
+  return guessPageType(doc, url).type;
+}
