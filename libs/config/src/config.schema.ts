@@ -82,10 +82,32 @@ export const configSchema = z.object({
     .string()
     .default('http,render')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['http', 'render']))),
+    .pipe(z.array(z.enum(['http', 'render', 'headful']))),
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
   /** A second concurrent render waits while free memory is below this (MiB); one job always runs. 0 disables. */
   RENDER_MIN_FREE_MEMORY_MB: int(0, 1_000_000).default(512),
+
+  /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
+  RESIDENTIAL_PROXIES: z.string().default(''),
+  /** A provider URL template serving any country: `http://user-country-{country}-session-{session}:pass@host:port`. */
+  RESIDENTIAL_PROXY_URL: z.string().optional(),
+  /** A proxy that failed or was blocked rests this long before it is handed out again (unless nothing else is left). */
+  RESIDENTIAL_PROXY_REST_MS: int(0, 3_600_000).default(60_000),
+  /** Attempts per URL (each through another proxy and session) before it counts as blocked. */
+  HEADFUL_ATTEMPTS: int(1, 10).default(3),
+  HEADFUL_MAX_URLS: int(1, 100).default(10),
+  /** Budget per URL, every attempt included. */
+  HEADFUL_TIMEOUT_MS: int(1_000, 600_000).default(60_000),
+  HEADFUL_PAGES_PER_BROWSER: int(1, 100_000).default(50),
+  XVFB_PATH: z.string().default('/usr/bin/Xvfb'),
+  /** An X display to use instead of starting Xvfb (e.g. `:0`). */
+  DISPLAY: z.string().regex(/^[A-Za-z0-9.-]*:\d+(\.\d+)?$/).optional(),
+  /** Lifetime of a signed screenshot link; the cleaner deletes files older than this. */
+  SCREENSHOT_URL_TTL_MS: int(1_000, 30 * 86_400_000).default(24 * 3_600_000),
+  /** HMAC key for screenshot links; set the same value on every gateway replica (unset: a random key per process). */
+  SCREENSHOT_SIGNING_KEY: z.string().min(32, 'SCREENSHOT_SIGNING_KEY must be at least 32 characters').optional(),
+  /** The public origin screenshot links start with (default: the origin the request came to). */
+  PUBLIC_BASE_URL: z.string().url().optional(),
 });
 
 export type TrawlConfig = z.infer<typeof configSchema>;

@@ -6,3 +6,4 @@ export * from './query.js';
 export * from './fields.js';
 export * from './crawl.js';
 export * from './serp-search.js';
+export * from './headful-browser.js';
