@@ -107,6 +107,8 @@ export class ChromiumPool implements PageRenderer {
       screenshot,
       blockResources: options.blockResources ?? screenshot === false,
       networkIdleMs: options.networkIdleMs ?? 500,
+      ...(options.locale ? { locale: options.locale } : {}),
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
       policy,
     };
@@ -204,10 +206,15 @@ export class ChromiumPool implements PageRenderer {
   private async launch(): Promise<BrowserSlot> {
     this.launches++;
     let browser: Browser;
+    // Outside the try: a display that cannot start is the display's error, not Chromium's. The browser inherits the
+    // worker's environment (Playwright's default) plus what the pool adds (DISPLAY).
+    const env = this.opts.launchEnv ? { ...process.env, ...(await this.opts.launchEnv()) } : undefined;
     try {
       browser = await chromium.launch({
         executablePath: this.opts.executablePath,
         headless: this.opts.headless ?? true,
+        ...(env ? { env } : {}),
+        ...(this.opts.ignoreDefaultArgs ? { ignoreDefaultArgs: this.opts.ignoreDefaultArgs } : {}),
         args: [...(this.opts.launchArgs ?? DEFAULT_CHROMIUM_ARGS)],
         timeout: this.opts.launchTimeoutMs ?? 30_000,
         // The worker owns shutdown (it calls close()); Playwright still kills the browser when the process exits.
