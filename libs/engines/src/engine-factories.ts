@@ -3,11 +3,16 @@
  * providers. One entry per row of `ENGINE_TABLE`.
  */
 import type { DynamicModule, InjectionToken, Type } from '@nestjs/common';
-import { BrowserModule, ChromiumPool } from '#browser';
+import { BrowserModule, ChromiumPool, HEADFUL_POOL, HeadfulBrowserModule, SCREENSHOT_STORE, type ScreenshotStore } from '#browser';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { AddressGuard, UndiciHttpClient } from '#fetch';
+import { JobName } from '#contracts';
+import type { JobHandlers } from '#queue';
+import { ExtractionPool } from '#extraction';
+import { AddressGuard, RESIDENTIAL_PROXY_POOL, UndiciHttpClient, type ResidentialProxyPool } from '#fetch';
 import { ChromiumEngine } from './chromium-engine.js';
 import type { EngineId } from './engine-table.js';
+import { HeadfulEngine } from './headful-engine.js';
+import { HeadfulPageHandler } from './headful-page.handler.js';
 import { HttpEngine } from './http-engine.js';
 import type { PageEngine } from './page-engine.js';
 
@@ -21,6 +26,8 @@ export interface EngineFactory {
   create: (...deps: any[]) => PageEngine;
   /** Jobs one worker process runs at once. */
   concurrency: (c: TrawlConfig) => number;
+  /** Job kinds only this engine's queue carries, built over the engine and `inject`. */
+  handlers?: { inject: InjectionToken[]; create: (engine: PageEngine, ...deps: any[]) => JobHandlers };
 }
 
 export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
@@ -42,5 +49,18 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
       new ChromiumEngine(pool, new AddressGuard({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] })),
     // A rendered job holds a browser context: the queue concurrency matches the pool's.
     concurrency: (c) => c.WORKER_RENDER_CONCURRENCY,
+  },
+  headful: {
+    imports: [HeadfulBrowserModule],
+    inject: [HEADFUL_POOL],
+    create: (pool: ChromiumPool) => new HeadfulEngine(pool),
+    concurrency: (c) => c.WORKER_HEADFUL_CONCURRENCY,
+    handlers: {
+      inject: [RESIDENTIAL_PROXY_POOL, SCREENSHOT_STORE, ExtractionPool, TRAWL_CONFIG],
+      create: (engine: PageEngine, proxies: ResidentialProxyPool, store: ScreenshotStore, extraction: ExtractionPool, c: TrawlConfig) => {
+        const handler = new HeadfulPageHandler(engine, proxies, store, extraction, { attempts: c.HEADFUL_ATTEMPTS });
+        return { [JobName.headfulPage]: (payload) => handler.handle(payload) };
+      },
+    },
   },
 };

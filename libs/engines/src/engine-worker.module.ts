@@ -10,7 +10,7 @@ import { JobName, type ProxyProvider } from '#contracts';
 import { ExtractionModule, ExtractionPool } from '#extraction';
 import { FetchModule, PROXY_POOL } from '#fetch';
 import { REDIS, RedisModule } from '#platform';
-import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '#queue';
+import { startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
 import { enginesFromConfig } from '#serp/engines-from-config.js';
 import { CrawlPageHandler } from './crawl-page.handler.js';
 import { ENGINE_FACTORIES } from './engine-factories.js';
@@ -20,6 +20,7 @@ import { SerpJobHandler } from './serp-job.handler.js';
 
 export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
 const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
+const ENGINE_HANDLERS = Symbol('ENGINE_HANDLERS');
 
 @Module({})
 export class EngineWorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -34,6 +35,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     private readonly registry: WorkerRegistry,
     private readonly crawl: CrawlPageHandler,
     private readonly serp: SerpJobHandler,
+    @Inject(ENGINE_HANDLERS) private readonly engineHandlers: JobHandlers,
   ) {
     this.logger = new Logger(engine.row.workerKind);
   }
@@ -48,6 +50,11 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       providers: [
         { provide: PAGE_ENGINE, inject: factory.inject, useFactory: factory.create },
         { provide: CONCURRENCY, useValue: factory.concurrency(config) },
+        {
+          provide: ENGINE_HANDLERS,
+          inject: [PAGE_ENGINE, ...(factory.handlers?.inject ?? [])],
+          useFactory: (engine: PageEngine, ...deps: unknown[]) => factory.handlers?.create(engine, ...deps) ?? {},
+        },
         {
           provide: CrawlPageHandler,
           inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool],
@@ -73,6 +80,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       handlers: {
         [JobName.crawlPage]: (payload) => this.crawl.handle(payload),
         [JobName.serpSearch]: (payload) => this.serp.handle(payload),
+        ...this.engineHandlers,
       },
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,
