@@ -1,6 +1,6 @@
 /** `GET /headful-browser` parameters (spec §4.5), validated before anything is charged, and its response (§2.5). */
 import { z } from 'zod';
-import { OUTPUT_FORMATS, type OutputFormat } from '../formats.js';
+import type { OutputFormat } from '../formats.js';
 import { normaliseUrl } from './crawl.js';
 import { countryCode } from './fields.js';
 import { flag } from './query.js';
@@ -11,6 +11,9 @@ export interface ResidentialCoverage {
   /** The configured countries, for the 400 message ("any" when a provider template serves every country). */
   describe(): string;
 }
+
+/** The formats `output_format` takes, in the contract's order (§4.5). */
+export const HEADFUL_OUTPUT_FORMATS = ['markdown', 'enhanced_html', 'raw_html', 'page_text'] as const satisfies readonly OutputFormat[];
 
 export function headfulBrowserParamsSchema(maxUrls: number, coverage: ResidentialCoverage) {
   return z
@@ -43,8 +46,8 @@ export function headfulBrowserParamsSchema(maxUrls: number, coverage: Residentia
         .default('markdown')
         .transform((value, ctx) => {
           const format = value.trim();
-          if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-            ctx.addIssue({ code: 'custom', message: `output_format must be exactly one of ${OUTPUT_FORMATS.join(', ')}` });
+          if (!(HEADFUL_OUTPUT_FORMATS as readonly string[]).includes(format)) {
+            ctx.addIssue({ code: 'custom', message: `output_format must be exactly one of ${HEADFUL_OUTPUT_FORMATS.join(', ')}` });
             return z.NEVER;
           }
           return format as OutputFormat;
