@@ -77,7 +77,7 @@ export class HeadfulBrowserService {
         }));
         const outcomes = await this.dispatcher.runAll(this.engine.queue, JobName.headfulPage, payloads, call.deadline);
         if (outcomes.every((o) => failureCode(o) === ErrorCode.HEADFUL_UNAVAILABLE)) {
-          throw unavailable('its browser could not start');
+          throw unavailable('its browser could not start (the virtual display or Chromium failed to launch; the worker log says why)');
         }
         const data = outcomes.map((outcome, i) => this.toItem(params, params.urls[i], outcome, origin));
         const successful = data.filter((item) => item.error === undefined).length;
