@@ -33,7 +33,7 @@ export class HttpEngine implements PageEngine {
       proxy: request.proxy,
       headers: request.headers,
     });
-    return { finalUrl: response.finalUrl, status: response.status, html: response.body };
+    return { finalUrl: response.finalUrl, status: response.status, html: response.body, headers: response.headers };
   }
 
   async close(): Promise<void> {
