@@ -2,7 +2,7 @@
  * How each engine of the table is built inside a worker process: the Nest modules it needs and a factory over their
  * providers. One entry per row of `ENGINE_TABLE`.
  */
-import type { DynamicModule, InjectionToken, Type } from '@nestjs/common';
+import { Logger, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
 import { BrowserModule, ChromiumPool, HEADFUL_POOL, HeadfulBrowserModule, SCREENSHOT_STORE, type ScreenshotStore } from '#browser';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { JobName } from '#contracts';
@@ -19,6 +19,7 @@ import type { PageEngine } from './page-engine.js';
 /** Search-engine base URLs are operator config: private networks allowed (a self-hosted SearXNG), metadata never. */
 const UPSTREAM_KINDS = ['loopback', 'private', 'unique-local', 'cgnat'] as const;
 const UPSTREAM_MAX_BYTES = 8 * 1024 * 1024;
+const headfulLogger = new Logger('worker-headful');
 
 export interface EngineFactory {
   imports: (Type | DynamicModule)[];
@@ -58,7 +59,13 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
     handlers: {
       inject: [RESIDENTIAL_PROXY_POOL, SCREENSHOT_STORE, ExtractionPool, TRAWL_CONFIG],
       create: (engine: PageEngine, proxies: ResidentialProxyPool, store: ScreenshotStore, extraction: ExtractionPool, c: TrawlConfig) => {
-        const handler = new HeadfulPageHandler(engine, proxies, store, extraction, { attempts: c.HEADFUL_ATTEMPTS });
+        const handler = new HeadfulPageHandler(engine, proxies, store, extraction, {
+          attempts: c.HEADFUL_ATTEMPTS,
+          // The label is the proxy's host:port (or "template host:port"), never its credentials.
+          onAttempt: (e) => {
+            if (e.outcome !== 'ok') headfulLogger.warn(`${e.outcome} via ${e.proxy}: ${e.reason ?? ''}`);
+          },
+        });
         return { [JobName.headfulPage]: (payload) => handler.handle(payload) };
       },
     },
