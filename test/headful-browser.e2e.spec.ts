@@ -3,6 +3,7 @@
  * per country (proxy-chain, each exiting from its own loopback address so the fixture site can tell them apart).
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ChromiumPool } from '#browser';
@@ -23,7 +24,8 @@ const CHALLENGE = `<!doctype html><html><head><title>Just a moment...</title></h
 const FINGERPRINT = html(`<pre id="fp">pending</pre><script>
   document.getElementById('fp').textContent = JSON.stringify({
     webdriver: navigator.webdriver, ua: navigator.userAgent, plugins: navigator.plugins.length,
-    languages: navigator.languages, language: navigator.language,
+    languages: navigator.languages, language: navigator.language, platform: navigator.platform,
+    uaData: navigator.userAgentData ? { platform: navigator.userAgentData.platform, brands: navigator.userAgentData.brands.map((b) => b.brand + '/' + b.version) } : null,
     timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, width: innerWidth, height: innerHeight,
   });
 </script>`);
@@ -35,6 +37,7 @@ let usBlocked: RecordingProxy;
 let usOpen: RecordingProxy;
 let de: RecordingProxy;
 const exits: Array<{ path: string; from: string }> = [];
+const fingerprintHeaders: Array<{ ua: string; hints: string; lang: string }> = [];
 
 const balanceOf = async (accountId: string) => (await trawl.admin.report(accountId)).account.balance;
 const q = (url: string) => encodeURIComponent(url);
@@ -49,7 +52,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE.replace('Deep sea trawling</h1>', 'Guarded content</h1>'));
     },
     '/always-blocked': (_q, res) => void res.writeHead(403, { 'content-type': 'text/html' }).end(CHALLENGE),
-    '/fingerprint': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(FINGERPRINT),
+    '/fingerprint': (req, res) => {
+      fingerprintHeaders.push({ ua: String(req.headers['user-agent']), hints: String(req.headers['sec-ch-ua']), lang: String(req.headers['accept-language']) });
+      res.writeHead(200, { 'content-type': 'text/html' }).end(FINGERPRINT);
+    },
     '/tall': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(TALL),
   });
   [usBlocked, usOpen, de] = await Promise.all([
@@ -136,6 +142,12 @@ describe('GET /headful-browser', () => {
     const fp = JSON.parse(/\{.*\}/s.exec(res.body.data[0].page_text)![0]) as Record<string, unknown>;
     expect(fp.webdriver).toBe(false);
     expect(fp.ua).not.toMatch(/Headless/i);
+    // The browser as it is: the real Chromium version and platform, in the UA, the client hints and navigator.
+    const major = /(\d+)\./.exec(execFileSync(trawl.config.CHROMIUM_PATH, ['--version']).toString())![1];
+    expect(fp.ua).toMatch(new RegExp(`\\(X11; Linux x86_64\\).* Chrome/${major}\\.`));
+    expect(fp.platform).toBe('Linux x86_64');
+    expect(fp.uaData).toEqual({ platform: 'Linux', brands: expect.arrayContaining([`Chromium/${major}`]) });
+    expect(fingerprintHeaders.at(-1)).toEqual({ ua: fp.ua, hints: expect.stringContaining(`"Chromium";v="${major}"`), lang: 'de-DE,de;q=0.9,en;q=0.8' });
     expect(fp.plugins).toBeGreaterThan(0);
     expect(fp.languages).toEqual(['de-DE', 'de', 'en']);
     expect(fp.language).toBe('de-DE');

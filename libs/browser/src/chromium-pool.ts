@@ -13,6 +13,7 @@ import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 import { HostPolicy, systemResolve } from './host-policy.js';
 import { JobGate } from './job-gate.js';
 import { JobContext, type BrowserLease } from './job-context.js';
+import { nativeDesktopProfile } from './device-emulation.js';
 import { deviceProfile, renderPage, type RenderJob } from './page-render.js';
 import { blockedAddress, dnsFailed, renderFailed, renderTimeout } from './render-errors.js';
 import type { AddressPolicy, ChromiumPoolOptions, PageRenderer, PoolStats, RenderOptions, RenderResult } from './render-types.js';
@@ -35,6 +36,8 @@ interface BrowserSlot {
   id: number;
   browser: Browser;
   pid: number | null;
+  /** The browser's own user agent (CDP Browser.getVersion), for jobs that present the browser as it is. */
+  userAgent: string | null;
   jobs: number;
   active: number;
   retired: boolean;
@@ -116,6 +119,7 @@ export class ChromiumPool implements PageRenderer {
     const release = await this.gate.acquire(deadline);
     try {
       const slot = await this.browserWithin(deadline);
+      if (options.userAgent === 'browser' && slot.userAgent) job.device = nativeDesktopProfile(slot.userAgent);
       this.jobs++;
       slot.jobs++;
       slot.active++;
@@ -231,7 +235,7 @@ export class ChromiumPool implements PageRenderer {
     });
     gone.catch(() => undefined);
     const slot: BrowserSlot = {
-      id: this.nextSlotId++, browser, pid: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null,
+      id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null,
       lease: {
         browser,
         gone,
@@ -251,6 +255,7 @@ export class ChromiumPool implements PageRenderer {
       markGone(renderFailed('the browser closed during the job'));
     });
     slot.pid = await browserPid(browser);
+    if (this.opts.headless === false) slot.userAgent = await browserUserAgent(browser);
     if (this.closed) {
       await this.closeSlot(slot);
       throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The render pool is closed', 'transient');
@@ -302,6 +307,18 @@ function parseTarget(raw: string): URL {
     throw new TrawlError(ErrorCode.INVALID_URL, `Unsupported URL scheme "${url.protocol.slice(0, 20)}" (only http and https)`, 'permanent');
   }
   return url;
+}
+
+/** The user agent a (headed) browser sends by itself. */
+async function browserUserAgent(browser: Browser): Promise<string | null> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const info = await session.send('Browser.getVersion');
+    await session.detach().catch(() => undefined);
+    return info.userAgent;
+  } catch {
+    return null;
+  }
 }
 
 /** Playwright's launched Browser does not expose its process; Chromium reports it over CDP. */

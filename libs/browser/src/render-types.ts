@@ -22,6 +22,11 @@ export interface RenderOptions {
   networkIdleMs?: number;
   /** The longest wait for network quiet after the load event. Default 3000 ms. */
   settleCapMs?: number;
+  /**
+   * `device` (default): the device profile's user agent (a Windows Chrome for desktop). `browser`: the headed
+   * browser's own (its real version and platform), so the user agent, client hints and the engine agree.
+   */
+  userAgent?: 'device' | 'browser';
   /** BCP 47 locale (navigator.language, Intl) for this job, e.g. `de-DE`; default: the browser's. */
   locale?: string;
   /** IANA timezone for this job, e.g. `Europe/Berlin`; default: the host's. */

@@ -22,6 +22,8 @@ export class HeadfulEngine implements PageEngine {
         acceptLanguage: request.acceptLanguage,
         proxy: request.proxy,
         screenshot: request.screenshot ?? false,
+        // The headed browser presents itself as it is (real version and platform), not as a Windows profile.
+        userAgent: 'browser',
         ...(request.locale ? { locale: request.locale } : {}),
         ...(request.timezoneId ? { timezoneId: request.timezoneId } : {}),
       });
