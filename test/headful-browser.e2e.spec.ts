@@ -56,6 +56,7 @@ beforeAll(async () => {
       fingerprintHeaders.push({ ua: String(req.headers['user-agent']), hints: String(req.headers['sec-ch-ua']), lang: String(req.headers['accept-language']) });
       res.writeHead(200, { 'content-type': 'text/html' }).end(FINGERPRINT);
     },
+    '/to-metadata': (_q, res) => void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
     '/tall': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(TALL),
   });
   [usBlocked, usOpen, de] = await Promise.all([
@@ -193,6 +194,17 @@ describe('GET /headful-browser', () => {
     const carried = [...usBlocked.carried, ...usOpen.carried];
     expect(carried.length).toBe(carriedBefore);
     expect(carried.some((c) => c.hostname === '169.254.169.254')).toBe(false);
+  });
+
+  it('refuses a redirect to a blocked address: the proxy carries the first hop, never the refused one', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/headful-browser?urls=${q(`${site.url}/to-metadata`)}&country=de`, key(account.apiKey));
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].error).toMatch(/^BLOCKED_ADDRESS/);
+    expect(res.body.data[0].blocked).toBe(false);
+    expect(res.body.credits_used).toBe(0);
+    expect(site.hits.get('/to-metadata')).toBeGreaterThan(0);
+    expect(de.carried.some((c) => c.hostname === '169.254.169.254')).toBe(false);
   });
 
   it('recovers from a killed Chromium and from a killed Xvfb', async () => {

@@ -90,7 +90,11 @@ export const configSchema = z.object({
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
   RESIDENTIAL_PROXIES: z.string().default(''),
   /** A provider URL template serving any country: `http://user-country-{country}-session-{session}:pass@host:port`. */
-  RESIDENTIAL_PROXY_URL: z.string().optional(),
+  RESIDENTIAL_PROXY_URL: z
+    .string()
+    .refine((t) => t.includes('{session}'), 'must contain {session} (one sticky session per attempt)')
+    .refine((t) => URL.canParse(t.replaceAll('{country}', 'us').replaceAll('{session}', 's')), 'must be a proxy URL once {country} and {session} are filled in')
+    .optional(),
   /** A proxy that failed or was blocked rests this long before it is handed out again (unless nothing else is left). */
   RESIDENTIAL_PROXY_REST_MS: int(0, 3_600_000).default(60_000),
   /** Attempts per URL (each through another proxy and session) before it counts as blocked. */
