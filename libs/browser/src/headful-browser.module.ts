@@ -7,7 +7,7 @@
 import { Global, Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
-import { LocalScreenshotStore, SCREENSHOT_STORE, screenshotDir } from './screenshot-store.js';
+import { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir } from './screenshot-store.js';
 import { XvfbDisplay } from './xvfb.js';
 
 export const HEADFUL_POOL = Symbol('HEADFUL_POOL');
@@ -51,7 +51,11 @@ const logger = new Logger('HeadfulBrowser');
           minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
         }),
     },
-    { provide: SCREENSHOT_STORE, inject: [TRAWL_CONFIG], useFactory: (c: TrawlConfig) => new LocalScreenshotStore(screenshotDir(c.DATA_DIR)) },
+    {
+      provide: SCREENSHOT_STORE,
+      inject: [TRAWL_CONFIG],
+      useFactory: (c: TrawlConfig) => (c.SCREENSHOT_STORE === 's3' ? s3StoreFromConfig(c) : new LocalScreenshotStore(screenshotDir(c.DATA_DIR))),
+    },
   ],
   exports: [HEADFUL_POOL, XvfbDisplay, SCREENSHOT_STORE],
 })

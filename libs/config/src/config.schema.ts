@@ -112,6 +112,16 @@ export const configSchema = z.object({
   SCREENSHOT_SIGNING_KEY: z.string().min(32, 'SCREENSHOT_SIGNING_KEY must be at least 32 characters').optional(),
   /** The public origin screenshot links start with (default: the origin the request came to). */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Where screenshots go: `local` (DATA_DIR, served by the gateway) or `s3` (an S3-compatible bucket, presigned links). */
+  SCREENSHOT_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** `endpoint/bucket/key` (MinIO, most S3-compatible stores) rather than `bucket.endpoint/key`. */
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  S3_PREFIX: z.string().default(''),
 });
 
 export type TrawlConfig = z.infer<typeof configSchema>;
@@ -147,6 +157,12 @@ export function crossCheck(c: TrawlConfig): string[] {
   const problems: string[] = [];
   if (c.SERP_ENGINE === 'searxng' && !c.SEARXNG_BASE_URL) {
     problems.push('SEARXNG_BASE_URL: required when SERP_ENGINE=searxng (the JSON API of your SearXNG instance)');
+  }
+  if (c.SCREENSHOT_STORE === 's3') {
+    for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!c[name]) problems.push(`${name}: required when SCREENSHOT_STORE=s3`);
+    }
+    if (c.SCREENSHOT_URL_TTL_MS > 7 * 86_400_000) problems.push('SCREENSHOT_URL_TTL_MS: at most 7 days with SCREENSHOT_STORE=s3 (presigned links)');
   }
   if (c.RESERVATION_TTL_MS < c.REQUEST_DEADLINE_MS + RESERVATION_MARGIN_MS) {
     // The reconciler would refund a reservation whose call is still running.

@@ -8,7 +8,7 @@ function ports(overrides: Partial<HeadfulPorts> = {}): HeadfulPorts {
   return {
     workers: { seen: async () => 1 },
     balances: { balance: async () => 9_950 },
-    links: { sign: (k: string) => `/screenshots/${k}?expires=1&signature=ab` },
+    links: { urlFor: (k: string, origin: string) => `${origin}/screenshots/${k}?expires=1&signature=ab` },
     coverage: { serves: (c) => c === 'us' || c === 'de', describe: () => 'de, us' },
     ...overrides,
   };

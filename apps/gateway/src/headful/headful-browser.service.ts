@@ -6,7 +6,6 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type Principal } from '#billing';
-import type { ScreenshotLinks } from '#browser/screenshot-links.js';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
@@ -29,7 +28,8 @@ export interface HeadfulPorts {
   workers: { seen(kind: string): Promise<number> };
   /** The account's balance after the call (LedgerRepository). */
   balances: { balance(accountId: string): Promise<number | null> };
-  links: Pick<ScreenshotLinks, 'sign'>;
+  /** A link to a stored screenshot: signed and served here (local store), or presigned by the bucket (S3). */
+  links: { urlFor(key: string, origin: string): string };
   coverage: ResidentialCoverage;
 }
 export const HEADFUL_PORTS = Symbol('HEADFUL_PORTS');
@@ -93,7 +93,7 @@ export class HeadfulBrowserService {
     const result = outcome.result;
     if (!result.ok) return { url, blocked: result.blocked, error: `${result.error.code}: ${result.error.message}` };
     const item: HeadfulBrowserItem = { url, [params.output_format]: result.content, blocked: false };
-    if (result.screenshotKey) item.screenshot = `${this.config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? origin}${this.ports.links.sign(result.screenshotKey)}`;
+    if (result.screenshotKey) item.screenshot = this.ports.links.urlFor(result.screenshotKey, origin);
     return item;
   }
 }

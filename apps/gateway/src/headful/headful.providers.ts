@@ -1,6 +1,6 @@
 /** The gateway side of /headful-browser: its service ports, screenshot links and store, and the expired-file cleaner. */
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, type Provider } from '@nestjs/common';
-import { LocalScreenshotStore, ScreenshotLinks, screenshotDir } from '#browser';
+import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig, screenshotDir } from '#browser';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { LedgerRepository } from '#db';
 import { residentialPoolFromConfig } from '#fetch';
@@ -39,6 +39,15 @@ export class ScreenshotCleaner implements OnModuleInit, OnModuleDestroy {
   }
 }
 
+function screenshotLinker(c: TrawlConfig, links: ScreenshotLinks): HeadfulPorts['links'] {
+  if (c.SCREENSHOT_STORE === 's3') {
+    const s3 = s3StoreFromConfig(c);
+    return { urlFor: (key) => s3.urlFor(key, c.SCREENSHOT_URL_TTL_MS) };
+  }
+  const base = c.PUBLIC_BASE_URL?.replace(/\/$/, '');
+  return { urlFor: (key, origin) => `${base ?? origin}${links.sign(key)}` };
+}
+
 export const HEADFUL_GATEWAY_PROVIDERS: Provider[] = [
   {
     provide: ScreenshotLinks,
@@ -55,7 +64,7 @@ export const HEADFUL_GATEWAY_PROVIDERS: Provider[] = [
     useFactory: (c: TrawlConfig, workers: WorkerRegistry, balances: LedgerRepository, links: ScreenshotLinks): HeadfulPorts => ({
       workers,
       balances,
-      links,
+      links: screenshotLinker(c, links),
       coverage: residentialPoolFromConfig(c),
     }),
   },
