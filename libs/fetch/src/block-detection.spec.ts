@@ -1,4 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { detectBlock } from './block-detection.js';
 
 const page = (body: string, title = 'Page') => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -50,5 +54,32 @@ describe('detectBlock', () => {
       reason: 'script-only shell',
     });
     expect(detectBlock({ status: 200, html: page('<img src="/chart.png" alt="">') }).blocked).toBe(false);
+  });
+});
+
+describe('detectBlock on real pages (../shared/corpus)', () => {
+  const corpus = path.resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus');
+  const pages = (dir: string) =>
+    readdirSync(path.join(corpus, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.html(\.gz)?$/.test(f))
+      .map((f) => {
+        const bytes = readFileSync(path.join(corpus, dir, f));
+        return { file: `${dir}/${f}`, html: (f.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8') };
+      });
+
+  it('flags exactly the captcha pages among 157 captured result pages, and none of 181 Zyte articles', () => {
+    const serp = pages('serp');
+    const zyte = pages('extraction/zyte-article-extraction-benchmark/html');
+    expect(serp.length).toBeGreaterThanOrEqual(150);
+    expect(zyte.length).toBeGreaterThanOrEqual(180);
+    const flagged = [...serp, ...zyte].filter((p) => detectBlock({ status: 200, html: p.html }).blocked).map((p) => p.file.split('/').pop());
+    expect(flagged.sort()).toEqual(['captcha.html.gz', 'recaptcha.html.gz', 'recaptcha.html.gz']);
+  });
+
+  it('no vendor (tier 1) marker on any real article page of the extraction corpora', () => {
+    const articles = pages('extraction').filter((p) => !p.file.includes('mozilla-readability-test-pages'));
+    expect(articles.length).toBeGreaterThan(1500);
+    const vendor = articles.filter((p) => detectBlock({ status: 200, html: p.html }).tier === 1).map((p) => p.file);
+    expect(vendor).toEqual([]);
   });
 });

@@ -30,7 +30,8 @@ const VENDOR_MARKERS: ReadonlyArray<[RegExp, string]> = [
   [/challenges\.cloudflare\.com\/turnstile/i, 'cloudflare turnstile'],
   [/Reference&#32;#\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+|Reference #\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+/i, 'akamai reference page'],
   [/Pardon Our Interruption/i, 'akamai/distil interruption page'],
-  [/window\._pxAppId\s*=|captcha\.px-cdn\.net|px-captcha/i, 'perimeterx'],
+  // `id="px-captcha"` is the block page's widget; a bare "px-captcha" also names CSS rules on protected sites' normal pages.
+  [/window\._pxAppId\s*=|captcha\.px-cdn\.net|id=["']px-captcha["']/i, 'perimeterx'],
   [/captcha-delivery\.com|geo\.captcha-delivery/i, 'datadome'],
   [/_Incapsula_Resource|Incapsula incident ID/i, 'incapsula'],
   [/Sucuri WebSite Firewall/i, 'sucuri'],
