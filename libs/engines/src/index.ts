@@ -1,5 +1,5 @@
 /**
- * libs/engines — the page-engine table (plain HTTP, headless Chromium; each a row with capabilities, a queue and one
+ * libs/engines — the page-engine table (plain HTTP, headless Chromium, headed Chromium behind residential proxies; each a row with capabilities, a queue and one
  * `fetchPage` method), the crawl-page and SERP job handlers every worker kind shares, and the worker module that
  * hosts one engine's queue.
  */
