@@ -57,6 +57,13 @@ describe('HeadfulPageHandler', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('a screenshot that cannot be stored fails the URL instead of dropping the screenshot', async () => {
+    const failing: ScreenshotStore = { put: async () => Promise.reject(new Error('disk full')) };
+    const { engine: e } = engine((r) => ({ finalUrl: r.url, status: 200, html: ARTICLE, screenshot: 'AAAA' }));
+    const result = await new HeadfulPageHandler(e, pool(), failing, extraction, { attempts: 3 }).handle(payload);
+    expect(result).toMatchObject({ ok: false, blocked: false, error: { code: ErrorCode.INTERNAL, message: 'The screenshot could not be stored' } });
+  });
+
   it('a country without proxies is PROXY_UNAVAILABLE without touching the browser', async () => {
     const { engine: e, requests } = engine(() => ({ finalUrl: 'x', status: 200, html: ARTICLE }));
     const result = await new HeadfulPageHandler(e, pool(), store, extraction, { attempts: 3 }).handle({ ...payload, country: 'jp' });

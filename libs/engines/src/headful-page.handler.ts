@@ -93,7 +93,16 @@ export class HeadfulPageHandler {
         formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: false, [payload.format]: true },
       });
       const content = payload.format === 'raw_html' ? page.html : (formatted[payload.format] ?? '');
-      const screenshotKey = page.screenshot ? await this.screenshots.put(Buffer.from(page.screenshot, 'base64')) : undefined;
+      let screenshotKey: string | undefined;
+      if (page.screenshot) {
+        try {
+          screenshotKey = await this.screenshots.put(Buffer.from(page.screenshot, 'base64'));
+        } catch {
+          // Asked for and not deliverable: the URL fails (and costs nothing) rather than silently losing its screenshot.
+          const error: SerializedError = { code: ErrorCode.INTERNAL, message: 'The screenshot could not be stored', kind: 'transient' };
+          return { ok: false, url: payload.url, blocked: false, attempts, error };
+        }
+      }
       return {
         ok: true,
         url: payload.url,
