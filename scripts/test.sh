@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+# Xvfb too: the /headful-browser tests run headed Chromium on a display the worker starts itself.
+if { ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; } || ! command -v Xvfb >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "test: installing Chromium and Xvfb (apt) …" >&2
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium xvfb) >/dev/null

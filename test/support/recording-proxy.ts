@@ -7,16 +7,26 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(): Promise<RecordingProxy> {
+export interface RecordingProxyOptions {
+  /** Connect to targets from this local address (e.g. 127.0.0.2): a distinct "exit IP" the fixture site can see. */
+  localAddress?: string;
+  /** Require these proxy credentials (407 otherwise); the returned `url` carries them. */
+  credentials?: { username: string; password: string };
+}
+
+export async function startRecordingProxy(options: RecordingProxyOptions = {}): Promise<RecordingProxy> {
   const carried: RecordingProxy['carried'] = [];
+  const { credentials } = options;
   const server = new ProxyServer({
     port: 0,
     host: '127.0.0.1',
-    prepareRequestFunction: ({ hostname, port }: PrepareRequestFunctionOpts) => {
+    prepareRequestFunction: ({ hostname, port, username, password }: PrepareRequestFunctionOpts) => {
+      if (credentials && (username !== credentials.username || password !== credentials.password)) return { requestAuthentication: true };
       carried.push({ hostname, port });
-      return {};
+      return options.localAddress ? { localAddress: options.localAddress } : {};
     },
   });
   await server.listen();
-  return { url: `http://127.0.0.1:${server.port}`, carried, close: () => server.close(true) };
+  const auth = credentials ? `${encodeURIComponent(credentials.username)}:${encodeURIComponent(credentials.password)}@` : '';
+  return { url: `http://${auth}127.0.0.1:${server.port}`, carried, close: () => server.close(true) };
 }

@@ -9,7 +9,7 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function spawnWorker(app: 'worker-http' | 'worker-render', env: Record<string, string>): WorkerProcess {
+export function spawnWorker(app: 'worker-http' | 'worker-render' | 'worker-headful', env: Record<string, string>): WorkerProcess {
   const entry = `${REPO_ROOT}/dist/apps/${app}/src/main.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does it)`);
   const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -13,6 +13,9 @@ import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminController } from './admin/admin.controller.js';
 import { CrawlController } from './crawl/crawl.controller.js';
 import { CrawlService } from './crawl/crawl.service.js';
+import { HeadfulBrowserController } from './headful/headful-browser.controller.js';
+import { HEADFUL_GATEWAY_PROVIDERS } from './headful/headful.providers.js';
+import { ScreenshotController } from './headful/screenshot.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
@@ -45,7 +48,17 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: GatewayModule,
       imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
-      controllers: [CrawlController, SerpSearchController, AdminController, HealthController, SerpMapsController, SearchController, OpenApiController],
+      controllers: [
+        CrawlController,
+        SerpSearchController,
+        AdminController,
+        HealthController,
+        SerpMapsController,
+        SearchController,
+        OpenApiController,
+        HeadfulBrowserController,
+        ScreenshotController,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         {
@@ -60,6 +73,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         SearchService,
         McpService,
         McpEndpoint,
+        ...HEADFUL_GATEWAY_PROVIDERS,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

@@ -4,7 +4,7 @@ import type { TrawlConfig } from '#config';
 import { EngineId, EngineWorkerModule } from '#engines';
 import { createGatewayApp } from '#apps/gateway/src/bootstrap.js';
 
-const HOSTED = { http: EngineId.http, render: EngineId.chromium } as const;
+const HOSTED = { http: EngineId.http, render: EngineId.chromium, headful: EngineId.headful } as const;
 
 export async function createStandaloneApp(config: TrawlConfig): Promise<NestFastifyApplication> {
   const workers = config.STANDALONE_WORKERS.map((kind) => EngineWorkerModule.forRoot(config, HOSTED[kind], { withInfrastructure: false }));

@@ -13,6 +13,7 @@ import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 import { HostPolicy, systemResolve } from './host-policy.js';
 import { JobGate } from './job-gate.js';
 import { JobContext, type BrowserLease } from './job-context.js';
+import { nativeDesktopProfile } from './device-emulation.js';
 import { deviceProfile, renderPage, type RenderJob } from './page-render.js';
 import { blockedAddress, dnsFailed, renderFailed, renderTimeout } from './render-errors.js';
 import type { AddressPolicy, ChromiumPoolOptions, PageRenderer, PoolStats, RenderOptions, RenderResult } from './render-types.js';
@@ -35,6 +36,8 @@ interface BrowserSlot {
   id: number;
   browser: Browser;
   pid: number | null;
+  /** The browser's own user agent (CDP Browser.getVersion), for jobs that present the browser as it is. */
+  userAgent: string | null;
   jobs: number;
   active: number;
   retired: boolean;
@@ -107,6 +110,8 @@ export class ChromiumPool implements PageRenderer {
       screenshot,
       blockResources: options.blockResources ?? screenshot === false,
       networkIdleMs: options.networkIdleMs ?? 500,
+      ...(options.locale ? { locale: options.locale } : {}),
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
       policy,
     };
@@ -114,6 +119,7 @@ export class ChromiumPool implements PageRenderer {
     const release = await this.gate.acquire(deadline);
     try {
       const slot = await this.browserWithin(deadline);
+      if (options.userAgent === 'browser' && slot.userAgent) job.device = nativeDesktopProfile(slot.userAgent);
       this.jobs++;
       slot.jobs++;
       slot.active++;
@@ -204,10 +210,15 @@ export class ChromiumPool implements PageRenderer {
   private async launch(): Promise<BrowserSlot> {
     this.launches++;
     let browser: Browser;
+    // Outside the try: a display that cannot start is the display's error, not Chromium's. The browser inherits the
+    // worker's environment (Playwright's default) plus what the pool adds (DISPLAY).
+    const env = this.opts.launchEnv ? { ...process.env, ...(await this.opts.launchEnv()) } : undefined;
     try {
       browser = await chromium.launch({
         executablePath: this.opts.executablePath,
         headless: this.opts.headless ?? true,
+        ...(env ? { env } : {}),
+        ...(this.opts.ignoreDefaultArgs ? { ignoreDefaultArgs: this.opts.ignoreDefaultArgs } : {}),
         args: [...(this.opts.launchArgs ?? DEFAULT_CHROMIUM_ARGS)],
         timeout: this.opts.launchTimeoutMs ?? 30_000,
         // The worker owns shutdown (it calls close()); Playwright still kills the browser when the process exits.
@@ -224,7 +235,7 @@ export class ChromiumPool implements PageRenderer {
     });
     gone.catch(() => undefined);
     const slot: BrowserSlot = {
-      id: this.nextSlotId++, browser, pid: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null,
+      id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null,
       lease: {
         browser,
         gone,
@@ -244,6 +255,7 @@ export class ChromiumPool implements PageRenderer {
       markGone(renderFailed('the browser closed during the job'));
     });
     slot.pid = await browserPid(browser);
+    if (this.opts.headless === false) slot.userAgent = await browserUserAgent(browser);
     if (this.closed) {
       await this.closeSlot(slot);
       throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The render pool is closed', 'transient');
@@ -295,6 +307,18 @@ function parseTarget(raw: string): URL {
     throw new TrawlError(ErrorCode.INVALID_URL, `Unsupported URL scheme "${url.protocol.slice(0, 20)}" (only http and https)`, 'permanent');
   }
   return url;
+}
+
+/** The user agent a (headed) browser sends by itself. */
+async function browserUserAgent(browser: Browser): Promise<string | null> {
+  try {
+    const session = await browser.newBrowserCDPSession();
+    const info = await session.send('Browser.getVersion');
+    await session.detach().catch(() => undefined);
+    return info.userAgent;
+  } catch {
+    return null;
+  }
 }
 
 /** Playwright's launched Browser does not expose its process; Chromium reports it over CDP. */

@@ -5,7 +5,7 @@
  * announce its own (newer) version in the hints.
  */
 import type { BrowserContextOptions, CDPSession } from 'playwright-core';
-import type { DeviceProfile } from '#contracts';
+import { DEVICE_PROFILES, type DeviceProfile } from '#contracts';
 
 export const DEFAULT_ACCEPT_LANGUAGE = 'en-US,en;q=0.9';
 
@@ -21,6 +21,22 @@ export function contextDeviceOptions(profile: DeviceProfile): BrowserContextOpti
     deviceScaleFactor: profile.deviceScaleFactor,
     isMobile: profile.isMobile,
     hasTouch: profile.hasTouch,
+  };
+}
+
+/**
+ * The desktop profile of the browser as it is: its own user agent (never a headless one), client hints with its
+ * real major version and platform. Used by the headed pool, where claiming another version or OS would be a tell.
+ */
+export function nativeDesktopProfile(browserUserAgent: string): DeviceProfile {
+  const userAgent = browserUserAgent.replace('HeadlessChrome/', 'Chrome/');
+  const major = /Chrome\/(\d+)/.exec(userAgent)?.[1] ?? '0';
+  const platform = /Windows/.test(userAgent) ? 'Windows' : /Mac OS X/.test(userAgent) ? 'macOS' : 'Linux';
+  const desktop = DEVICE_PROFILES.desktop;
+  return {
+    ...desktop,
+    userAgent,
+    headers: { ...desktop.headers, 'sec-ch-ua': `"Chromium";v="${major}", "Not_A Brand";v="24"`, 'sec-ch-ua-platform': `"${platform}"` },
   };
 }
 

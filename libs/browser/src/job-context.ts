@@ -34,6 +34,8 @@ export interface JobSettings {
   device: DeviceProfile;
   acceptLanguage: string;
   blockResources: boolean;
+  locale?: string;
+  timezoneId?: string;
 }
 
 export class JobContext {
@@ -118,6 +120,9 @@ export class JobContext {
     this.lastNavigationHost = '';
     await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
     await applyUserAgentOverride(this.session, job.device, job.acceptLanguage);
+    // Per job over CDP (not at context creation), so a warm context can still serve any country.
+    if (job.locale) await this.session.send('Emulation.setLocaleOverride', { locale: job.locale });
+    if (job.timezoneId) await this.session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId });
     if (job.blockResources) await blockHeavyResources(this.session);
   }
 

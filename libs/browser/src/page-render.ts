@@ -130,6 +130,7 @@ async function navigateAndCapture(
     status: response?.status() ?? 0,
     html,
     ...(screenshot !== undefined ? { screenshot } : {}),
+    ...(response ? { headers: response.headers() } : {}),
     loaded,
     networkQuiet,
     timings: {

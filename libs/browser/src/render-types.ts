@@ -22,6 +22,15 @@ export interface RenderOptions {
   networkIdleMs?: number;
   /** The longest wait for network quiet after the load event. Default 3000 ms. */
   settleCapMs?: number;
+  /**
+   * `device` (default): the device profile's user agent (a Windows Chrome for desktop). `browser`: the headed
+   * browser's own (its real version and platform), so the user agent, client hints and the engine agree.
+   */
+  userAgent?: 'device' | 'browser';
+  /** BCP 47 locale (navigator.language, Intl) for this job, e.g. `de-DE`; default: the browser's. */
+  locale?: string;
+  /** IANA timezone for this job, e.g. `Europe/Berlin`; default: the host's. */
+  timezoneId?: string;
   /** Replaces the pool's address policy for this job (e.g. an operator-configured search upstream on a private network). */
   addressPolicy?: AddressPolicy;
 }
@@ -42,6 +51,8 @@ export interface RenderResult {
   html: string;
   /** Base64 PNG when a screenshot was asked for. */
   screenshot?: string;
+  /** Response headers of the main document (lower-case names), for block detection. */
+  headers?: Record<string, string>;
   /** Whether the load event fired and the network went quiet before capture (false = captured at a cap). */
   loaded: boolean;
   networkQuiet: boolean;
@@ -70,6 +81,10 @@ export interface ChromiumPoolOptions {
   launchArgs?: string[];
   /** Default true; the headful worker passes false and runs under Xvfb. */
   headless?: boolean;
+  /** Environment for each launch (e.g. DISPLAY of a supervised Xvfb, which may change after a restart). May throw. */
+  launchEnv?: () => Promise<Record<string, string>>;
+  /** Playwright default switches to leave out (the headful pool drops `--enable-automation`). */
+  ignoreDefaultArgs?: string[];
   /** Overrides the address policy built from `allowPrivateAddresses` (e.g. an AddressGuard with allowedKinds). */
   addressPolicy?: AddressPolicy;
   /** DNS resolver for the SSRF checks (default: the system resolver). */

@@ -110,10 +110,46 @@ export const configSchema = z.object({
     .string()
     .default('http,render')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(['http', 'render']))),
+    .pipe(z.array(z.enum(['http', 'render', 'headful']))),
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
   /** A second concurrent render waits while free memory is below this (MiB); one job always runs. 0 disables. */
   RENDER_MIN_FREE_MEMORY_MB: int(0, 1_000_000).default(512),
+
+  /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
+  RESIDENTIAL_PROXIES: z.string().default(''),
+  /** A provider URL template serving any country: `http://user-country-{country}-session-{session}:pass@host:port`. */
+  RESIDENTIAL_PROXY_URL: z
+    .string()
+    .refine((t) => t.includes('{session}'), 'must contain {session} (one sticky session per attempt)')
+    .refine((t) => URL.canParse(t.replaceAll('{country}', 'us').replaceAll('{session}', 's')), 'must be a proxy URL once {country} and {session} are filled in')
+    .optional(),
+  /** A proxy that failed or was blocked rests this long before it is handed out again (unless nothing else is left). */
+  RESIDENTIAL_PROXY_REST_MS: int(0, 3_600_000).default(60_000),
+  /** Attempts per URL (each through another proxy and session) before it counts as blocked. */
+  HEADFUL_ATTEMPTS: int(1, 10).default(3),
+  HEADFUL_MAX_URLS: int(1, 100).default(10),
+  /** Budget per URL, every attempt included. */
+  HEADFUL_TIMEOUT_MS: int(1_000, 600_000).default(60_000),
+  HEADFUL_PAGES_PER_BROWSER: int(1, 100_000).default(50),
+  XVFB_PATH: z.string().default('/usr/bin/Xvfb'),
+  /** An X display to use instead of starting Xvfb (e.g. `:0`). */
+  DISPLAY: z.string().regex(/^[A-Za-z0-9.-]*:\d+(\.\d+)?$/).optional(),
+  /** Lifetime of a signed screenshot link; the cleaner deletes files older than this. */
+  SCREENSHOT_URL_TTL_MS: int(1_000, 30 * 86_400_000).default(24 * 3_600_000),
+  /** HMAC key for screenshot links; set the same value on every gateway replica (unset: a random key per process). */
+  SCREENSHOT_SIGNING_KEY: z.string().min(32, 'SCREENSHOT_SIGNING_KEY must be at least 32 characters').optional(),
+  /** The public origin screenshot links start with (default: the origin the request came to). */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Where screenshots go: `local` (DATA_DIR, served by the gateway) or `s3` (an S3-compatible bucket, presigned links). */
+  SCREENSHOT_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** `endpoint/bucket/key` (MinIO, most S3-compatible stores) rather than `bucket.endpoint/key`. */
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  S3_PREFIX: z.string().default(''),
 });
 
 export type TrawlConfig = z.infer<typeof configSchema>;
@@ -155,6 +191,12 @@ export function crossCheck(c: TrawlConfig): string[] {
   }
   if (c.SEARCH_CRAWL_TIMEOUT_MS > c.SEARCH_CRAWL_DEADLINE_MS) {
     problems.push('SEARCH_CRAWL_TIMEOUT_MS: must not exceed SEARCH_CRAWL_DEADLINE_MS (one result cannot outlast the whole auto-crawl)');
+  }
+  if (c.SCREENSHOT_STORE === 's3') {
+    for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!c[name]) problems.push(`${name}: required when SCREENSHOT_STORE=s3`);
+    }
+    if (c.SCREENSHOT_URL_TTL_MS > 7 * 86_400_000) problems.push('SCREENSHOT_URL_TTL_MS: at most 7 days with SCREENSHOT_STORE=s3 (presigned links)');
   }
   if (c.RESERVATION_TTL_MS < c.REQUEST_DEADLINE_MS + RESERVATION_MARGIN_MS) {
     // The reconciler would refund a reservation whose call is still running.

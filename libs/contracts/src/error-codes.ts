@@ -19,6 +19,8 @@ export const ErrorCode = {
   UPSTREAM_FAILED: 'UPSTREAM_FAILED',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
+  /** No headful worker is alive, or its browser (or virtual display) cannot start: HTTP 500, nothing charged. */
+  HEADFUL_UNAVAILABLE: 'HEADFUL_UNAVAILABLE',
   // per-URL fetch outcomes (carried in results, never charged)
   INVALID_URL: 'INVALID_URL',
   BLOCKED_ADDRESS: 'BLOCKED_ADDRESS',

@@ -3,7 +3,7 @@
  * Nothing crosses the queue untyped.
  */
 import type { DeviceKind } from './devices.js';
-import type { OutputFormats, PageMetadata } from './formats.js';
+import type { OutputFormat, OutputFormats, PageMetadata } from './formats.js';
 import type { SearchPage, SerpSearchResponse, WebSearchResult } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 import type { MapsQuery, Place } from './api/maps-place.js';
@@ -21,6 +21,7 @@ export const JobName = {
   serpSearch: 'serp.search',
   mapsSearch: 'maps.search',
   serpWeb: 'serp.web',
+  headfulPage: 'headful.page',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -114,12 +115,49 @@ export type MapsSearchResult =
   | { ok: true; verdict: 'not_found'; reason: string }
   | { ok: false; error: SerializedError };
 
+/** One `/headful-browser` URL: headed Chromium through residential proxies of `country`, retried on blocks. */
+export interface HeadfulPagePayload {
+  /** The metered call this job belongs to (for logs and the ledger). */
+  callId: string;
+  url: string;
+  /** ISO 3166-1 alpha-2, lower case: the residential proxy country (and locale, timezone, Accept-Language). */
+  country: string;
+  format: OutputFormat;
+  /** Capture a full-page screenshot and store it (returned as a signed URL by the gateway). */
+  screenshot: boolean;
+  /** Budget for the whole job, every attempt included. */
+  timeoutMs: number;
+}
+
+export type HeadfulPageResult =
+  | {
+      ok: true;
+      url: string;
+      finalUrl: string;
+      status_code: number;
+      /** The page in the one asked-for format. */
+      content: string;
+      /** Key of the stored screenshot (the gateway signs a link to it). */
+      screenshotKey?: string;
+      /** Attempts made (a blocked attempt is retried through another proxy and session). */
+      attempts: number;
+    }
+  | {
+      ok: false;
+      url: string;
+      /** True only when every attempt was blocked. */
+      blocked: boolean;
+      attempts: number;
+      error: SerializedError;
+    };
+
 /** Job name → queue, payload and result. Producers and consumers are typed from this one table. */
 export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
   [JobName.serpSearch]: { payload: SerpSearchPayload; result: SerpSearchResult };
   [JobName.mapsSearch]: { payload: MapsSearchPayload; result: MapsSearchResult };
   [JobName.serpWeb]: { payload: WebSearchPayload; result: WebSearchJobResult };
+  [JobName.headfulPage]: { payload: HeadfulPagePayload; result: HeadfulPageResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];

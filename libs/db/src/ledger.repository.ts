@@ -178,6 +178,12 @@ export class LedgerRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The account's balance now (credits remaining in this period), or null for an unknown account. */
+  async balance(accountId: string): Promise<number | null> {
+    const { rows } = await this.pool.query<{ balance: number }>('SELECT balance FROM accounts WHERE id = $1', [accountId]);
+    return rows[0]?.balance ?? null;
+  }
+
   /** Sum of the ledger, for checks: must equal the balance. */
   async ledgerSum(accountId: string): Promise<number> {
     const { rows } = await this.pool.query<{ total: string | null }>(

@@ -22,7 +22,13 @@ export class ChromiumEngine implements PageEngine {
       screenshot: request.screenshot ?? false,
       ...(request.target === 'upstream' ? { addressPolicy: this.upstreamPolicy } : {}),
     });
-    return { finalUrl: rendered.finalUrl, status: rendered.status, html: rendered.html, screenshot: rendered.screenshot };
+    return {
+      finalUrl: rendered.finalUrl,
+      status: rendered.status,
+      html: rendered.html,
+      screenshot: rendered.screenshot,
+      ...(rendered.headers ? { headers: rendered.headers } : {}),
+    };
   }
 
   /** The pool belongs to BrowserModule, which closes it. */

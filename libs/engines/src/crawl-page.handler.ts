@@ -1,12 +1,14 @@
 /**
  * The one `crawl.page` job handler, shared by every worker kind: fetch the page with the worker's engine (through a
- * proxy of the asked-for country, with a matching Accept-Language), then run the format pipeline. Expected failures
+ * proxy of the asked-for country, with a matching Accept-Language), then run the format pipeline. An anti-bot page
+ * (block detector tiers 1–2: vendor challenges, walls, refusing statuses) is a per-URL UPSTREAM_BLOCKED error, not
+ * content; structurally empty pages (tier 3) stay results here, since /crawl returns what a page is. Expected failures
  * (bad address, refused by the guard, oversize, unsupported content, a timeout that used the URL's budget) are
  * returned as values; faults a retry can fix (resets, a crashed browser) are thrown so the queue retries them.
  */
 import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageResult, type ProxyProvider } from '#contracts';
 import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
-import { acceptLanguageForCountry, proxyForCountry } from '#fetch';
+import { acceptLanguageForCountry, detectBlock, proxyForCountry } from '#fetch';
 import type { PageEngine } from './page-engine.js';
 
 export class CrawlPageHandler {
@@ -27,6 +29,15 @@ export class CrawlPageHandler {
         screenshot: payload.screenshot ? (payload.screenshotFullPage ? 'full' : 'viewport') : false,
         target: 'crawl',
       });
+      const verdict = detectBlock({ status: page.status, html: page.html, headers: page.headers });
+      if (verdict.blocked && verdict.tier !== 3) {
+        return {
+          ok: false,
+          url: payload.url,
+          status_code: page.status,
+          error: { code: ErrorCode.UPSTREAM_BLOCKED, message: `The site answered with an anti-bot page (${verdict.reason})`, kind: 'blocked' },
+        };
+      }
       return await toCrawlPageSuccess(payload, page, this.extraction);
     } catch (error) {
       // A timeout spent the URL's whole budget: retrying would run past it (CRAWL_TIMEOUT_MS is per URL, across attempts).

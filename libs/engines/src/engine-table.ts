@@ -9,6 +9,7 @@ import { ErrorCode, QueueName, TrawlError } from '#contracts';
 export const EngineId = {
   http: 'http',
   chromium: 'chromium',
+  headful: 'headful',
 } as const;
 export type EngineId = (typeof EngineId)[keyof typeof EngineId];
 
@@ -44,6 +45,12 @@ export const ENGINE_TABLE: readonly EngineRow[] = [
     capabilities: { renders: true, screenshots: true, headful: false, residentialProxy: false },
     queue: QueueName.render,
     workerKind: 'worker-render',
+  },
+  {
+    id: EngineId.headful,
+    capabilities: { renders: true, screenshots: true, headful: true, residentialProxy: true },
+    queue: QueueName.headful,
+    workerKind: 'worker-headful',
   },
 ];
 

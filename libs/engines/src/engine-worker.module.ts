@@ -10,7 +10,7 @@ import { JobName, type ProxyProvider } from '#contracts';
 import { ExtractionModule, ExtractionPool } from '#extraction';
 import { FetchModule, PROXY_POOL } from '#fetch';
 import { REDIS, RedisModule } from '#platform';
-import { startQueueConsumer, WorkerRegistry, type QueueConsumer } from '#queue';
+import { startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
 import { enginesFromConfig } from '#serp/engines-from-config.js';
 import { createMapsProvider } from '#serp/maps/index.js';
 import { CrawlPageHandler } from './crawl-page.handler.js';
@@ -24,6 +24,7 @@ import { WebSearchJobHandler } from './web-search-job.handler.js';
 
 export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
 const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
+const ENGINE_HANDLERS = Symbol('ENGINE_HANDLERS');
 
 @Module({})
 export class EngineWorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -40,6 +41,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     private readonly serp: SerpJobHandler,
     private readonly maps: MapsJobHandler,
     private readonly web: WebSearchJobHandler,
+    @Inject(ENGINE_HANDLERS) private readonly engineHandlers: JobHandlers,
   ) {
     this.logger = new Logger(engine.row.workerKind);
   }
@@ -54,6 +56,11 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       providers: [
         { provide: PAGE_ENGINE, inject: factory.inject, useFactory: factory.create },
         { provide: CONCURRENCY, useValue: factory.concurrency(config) },
+        {
+          provide: ENGINE_HANDLERS,
+          inject: [PAGE_ENGINE, ...(factory.handlers?.inject ?? [])],
+          useFactory: (engine: PageEngine, ...deps: unknown[]) => factory.handlers?.create(engine, ...deps) ?? {},
+        },
         {
           provide: CrawlPageHandler,
           inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool],
@@ -97,6 +104,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
         [JobName.serpSearch]: (payload) => this.serp.handle(payload),
         [JobName.mapsSearch]: (payload) => this.maps.handle(payload),
         [JobName.serpWeb]: (payload) => this.web.handle(payload),
+        ...this.engineHandlers,
       },
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,

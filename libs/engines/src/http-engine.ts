@@ -37,7 +37,7 @@ export class HttpEngine implements PageEngine {
       headers: request.headers,
       ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
     });
-    return { finalUrl: response.finalUrl, status: response.status, html: response.body };
+    return { finalUrl: response.finalUrl, status: response.status, html: response.body, headers: response.headers };
   }
 
   async close(): Promise<void> {

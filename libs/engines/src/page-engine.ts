@@ -12,6 +12,9 @@ export interface PageRequest {
   /** Extra request headers (search-engine upstreams send their own). */
   headers?: Record<string, string>;
   screenshot?: false | 'viewport' | 'full';
+  /** Browser engines: the page's locale and timezone (the headful engine matches them to the proxy's country). */
+  locale?: string;
+  timezoneId?: string;
   /**
    * `crawl`: a user's URL, under the SSRF guard as configured. `upstream`: an operator-configured search engine,
    * which may sit on a private network (a self-hosted SearXNG); metadata and link-local addresses stay refused.
@@ -30,6 +33,8 @@ export interface FetchedPage {
   html: string;
   /** Base64 PNG when a screenshot was asked for. */
   screenshot?: string;
+  /** Response headers of the main document, where the engine has them (block detection reads them). */
+  headers?: Record<string, string>;
 }
 
 export interface PageEngine {

@@ -5,6 +5,7 @@
  * "zero results".
  */
 import { ErrorCode, TrawlError, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '#contracts';
+import { detectBlock } from '#fetch';
 import type { SerpEngine } from '#serp';
 import type { PageEngine } from './page-engine.js';
 
@@ -51,6 +52,13 @@ export class SerpJobHandler {
       }
       if (page.status >= 500) {
         last = failure(ErrorCode.UPSTREAM_FAILED, `The search engine answered HTTP ${page.status}`);
+        continue;
+      }
+      // The shared detector's vendor tier (Cloudflare, Akamai, DataDome, …): the engine's own parser knows its captcha
+      // pages, not a CDN's challenge in front of a self-hosted engine.
+      const wall = detectBlock({ status: page.status, html: page.html });
+      if (wall.blocked && wall.tier === 1) {
+        last = failure(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered with an anti-bot page (${wall.reason})`);
         continue;
       }
       const parsed = searchEngine.parseSerp(page.html, payload.query);

@@ -10,5 +10,7 @@ export type { DnsResolver } from './guarded-lookup.js';
 export { StaticProxyPool, ANY_COUNTRY, proxyForCountry, redactProxy } from './proxy-pool.js';
 export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
 export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';
-export { FetchModule, PROXY_POOL } from './fetch.module.js';
+export { FetchModule, PROXY_POOL, RESIDENTIAL_PROXY_POOL, residentialPoolFromConfig } from './fetch.module.js';
+export { ResidentialProxyPool, type ProxyLease, type ProxyOutcome, type ResidentialProxyPoolOptions } from './residential-proxy-pool.js';
+export { detectBlock, type BlockInput, type BlockVerdict } from './block-detection.js';
 export { BrowserTlsHttpClient, type BrowserTlsHttpClientOptions } from './browser-tls-client.js';

@@ -79,6 +79,12 @@ export class StaticProxyPool implements ProxyProvider {
     return this.byCountry.has(ANY_COUNTRY);
   }
 
+  /** The proxies configured for exactly `country` (or `*`), in order, credentials included: for pools built on this one. */
+  entries(country: string): ProxyInfo[] {
+    const key = country.toLowerCase();
+    return (this.byCountry.get(key) ?? []).map((e) => ({ ...e, country: key }));
+  }
+
   /** Every proxy server in the pool, credentials removed (for health checks and logs). */
   servers(): string[] {
     return [...this.byCountry.values()].flatMap((entries) => entries.map((e) => e.server));

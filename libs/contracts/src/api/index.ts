@@ -12,3 +12,4 @@ export * from './maps-place.js';
 export * from './ll.js';
 export * from './search.js';
 export * from './reference.js';
+export * from './headful-browser.js';

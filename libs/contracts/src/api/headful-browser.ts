@@ -1,0 +1,91 @@
+/** `GET /headful-browser` parameters (spec §4.5), validated before anything is charged, and its response (§2.5). */
+import { z } from 'zod';
+import type { OutputFormat } from '../formats.js';
+import { normaliseUrl } from './crawl.js';
+import { countryCode } from './fields.js';
+import { flag } from './query.js';
+
+/** Which countries the operator's residential proxies serve (the gateway reads it from the same config as the workers). */
+export interface ResidentialCoverage {
+  serves(country: string): boolean;
+  /** The configured countries, for the 400 message ("any" when a provider template serves every country). */
+  describe(): string;
+}
+
+/** The formats `output_format` takes, in the contract's order (§4.5). */
+export const HEADFUL_OUTPUT_FORMATS = ['markdown', 'enhanced_html', 'raw_html', 'page_text'] as const satisfies readonly OutputFormat[];
+
+export function headfulBrowserParamsSchema(maxUrls: number, coverage: ResidentialCoverage) {
+  return z
+    .object({
+      urls: z
+        .array(z.string(), { error: 'urls is required: one URL or a comma-separated list' })
+        .transform((parts, ctx) => {
+          const unique: string[] = [];
+          for (const part of parts) {
+            const url = normaliseUrl(part.trim());
+            if (typeof url !== 'string') {
+              ctx.addIssue({ code: 'custom', message: `urls: ${url.error}` });
+              return z.NEVER;
+            }
+            if (!unique.includes(url)) unique.push(url);
+          }
+          if (unique.length === 0) {
+            ctx.addIssue({ code: 'custom', message: 'urls is required: one URL or a comma-separated list' });
+            return z.NEVER;
+          }
+          if (unique.length > maxUrls) {
+            ctx.addIssue({ code: 'custom', message: `urls has ${unique.length} URLs; the maximum is ${maxUrls} per request` });
+            return z.NEVER;
+          }
+          return unique;
+        }),
+      country: countryCode('country').default('us'),
+      output_format: z
+        .string()
+        .default('markdown')
+        .transform((value, ctx) => {
+          const format = value.trim();
+          if (!(HEADFUL_OUTPUT_FORMATS as readonly string[]).includes(format)) {
+            ctx.addIssue({ code: 'custom', message: `output_format must be exactly one of ${HEADFUL_OUTPUT_FORMATS.join(', ')}` });
+            return z.NEVER;
+          }
+          return format as OutputFormat;
+        }),
+      screenshot: flag(false),
+    })
+    .transform((params, ctx) => {
+      if (!coverage.serves(params.country)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['country'],
+          message: `country "${params.country}" is not served: no residential proxy is configured for it on this server (configured: ${coverage.describe()})`,
+        });
+        return z.NEVER;
+      }
+      return params;
+    });
+}
+
+export type HeadfulBrowserParams = z.output<ReturnType<typeof headfulBrowserParamsSchema>>;
+
+/** One URL of the response: the one asked-for format, the screenshot link, and whether every attempt was blocked. */
+export interface HeadfulBrowserItem {
+  url: string;
+  markdown?: string;
+  enhanced_html?: string;
+  raw_html?: string;
+  page_text?: string;
+  /** A signed, expiring link to the full-page PNG. */
+  screenshot?: string;
+  blocked: boolean;
+  /** Trawl's addition: why this URL failed (`CODE: message`); it cost nothing. */
+  error?: string;
+}
+
+export interface HeadfulBrowserResponse {
+  status: 'success';
+  data: HeadfulBrowserItem[];
+  credits_used: number;
+  credits_remaining: number;
+}
