@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { TrawlConfig } from '#config';
 import { nestLogger, REDACT_PATHS } from '#platform';
 import { GatewayModule } from './gateway.module.js';
-import { clientErrorHandler, frameworkErrors } from './http/low-level-errors.js';
+import { clientErrorHandler, contractErrorBody, frameworkErrors } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -22,10 +22,20 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
   });
   const root = GatewayModule.forRoot(config);
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
-  return NestFactory.create<NestFastifyApplication>(root, adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: nestLogger(config),
     abortOnError: false,
   });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', async (_request, reply, payload) => {
+      const rewritten = contractErrorBody(reply.statusCode, payload);
+      if (rewritten === null) return payload;
+      void reply.header('content-type', 'application/json; charset=utf-8');
+      return rewritten;
+    });
+  return app;
 }
 
 export async function listen(app: INestApplication, config: TrawlConfig): Promise<string> {

@@ -34,3 +34,22 @@ export function frameworkErrors(error: Error & { code?: string; statusCode?: num
   const message = status === 414 ? 'A path parameter is too long' : 'Malformed request URL';
   void reply.code(status).type('application/json; charset=utf-8').send(body(ErrorCode.INVALID_REQUEST, message));
 }
+
+/**
+ * Fastify's own error replies (a body over the limit, an unsupported content type, a malformed JSON body — raised
+ * before any Trawl code runs) come as `{ statusCode, code, error, message }`: rewritten into the contract's shape.
+ */
+export function contractErrorBody(statusCode: number, payload: unknown): string | null {
+  if (statusCode < 400 || typeof payload !== 'string' || !payload.startsWith('{') || !payload.includes('"statusCode"')) return null;
+  let parsed: { statusCode?: unknown; error?: unknown; message?: unknown };
+  try {
+    parsed = JSON.parse(payload) as typeof parsed;
+  } catch {
+    return null;
+  }
+  if (typeof parsed.statusCode !== 'number' || typeof parsed.error !== 'string') return null;
+  if (statusCode >= 500) return body(ErrorCode.INTERNAL, 'Internal server error');
+  if (statusCode === 404) return body(ErrorCode.NOT_FOUND, 'Not found');
+  const message = typeof parsed.message === 'string' && parsed.message.length <= 200 ? parsed.message : parsed.error;
+  return body(ErrorCode.INVALID_REQUEST, message);
+}
