@@ -42,7 +42,7 @@ export class McpService {
     private readonly moduleRef: ModuleRef,
     @Inject(TRAWL_CONFIG) config: TrawlConfig,
   ) {
-    const limits: ApiLimits = { crawlMaxUrls: config.CRAWL_MAX_URLS };
+    const limits: ApiLimits = { crawlMaxUrls: config.CRAWL_MAX_URLS, headfulMaxUrls: config.HEADFUL_MAX_URLS };
     for (const definition of MCP_TOOLS) {
       const listing: Tool = {
         name: definition.name,
