@@ -71,7 +71,9 @@ export function webSearchContent(body: SearchResponse): ContentBlock[] {
       if (text !== undefined) lines.push('', `### Content of ${result.link}${result.status_code !== undefined ? ` (HTTP ${result.status_code})` : ''}`, '', text.trim(), '');
     }
     const pageText = page.page_content?.page_markdown ?? page.page_content?.page_text ?? page.page_content?.enhanced_html ?? page.page_content?.raw_html;
-    if (pageText !== undefined) lines.push('', `### The result page itself`, '', pageText.trim());
+    // The result page itself only when the results carry no content of their own (no auto-crawling).
+    const crawled = page.search_results.some((result) => result.page_content !== undefined);
+    if (pageText !== undefined && !crawled) lines.push('', '### The result page itself', '', pageText.trim());
     if (page.questions_answers?.length) lines.push('', 'People also ask:', ...page.questions_answers.map((q) => `- ${q.question}${q.snippet ? ` — ${q.snippet}` : ''}`));
     if (page.related_queries?.length) lines.push('', 'Related searches:', ...page.related_queries.map((q) => `- ${q}`));
   }
