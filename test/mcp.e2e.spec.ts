@@ -337,7 +337,7 @@ describe('MCP over HTTP, before and around the protocol', () => {
     const v = { ...auth, 'mcp-protocol-version': '2025-11-25' };
     expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, v)).status).toBe(202);
     const list = await (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, v)).json();
-    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual(['crawl', 'serp_search']);
+    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser']);
     const called = await (await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'crawl', arguments: { urls: [`${site.url}/b`] } } }, v)).json();
     expect(called.id).toBe(3);
     expect(called.result.structuredContent.credits).toBe(1);
