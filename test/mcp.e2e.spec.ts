@@ -110,11 +110,11 @@ describe('MCP with the SDK client', () => {
     expect(client.getInstructions()).toMatch(/serp_search/);
   });
 
-  it('lists crawl and serp_search with required inputs, descriptions, annotations and output schemas', async () => {
+  it('lists the five tools with required inputs, descriptions, annotations and output schemas', async () => {
     const account = await trawl.createAccount();
     const { tools } = await (await connect({ authorization: `Bearer ${account.apiKey}` })).listTools();
-    expect(tools.map((t) => t.name)).toEqual(['crawl', 'serp_search']);
-    const [crawl, serp] = tools;
+    expect(tools.map((t) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser']);
+    const [crawl, serp, web, maps, headful] = tools;
     expect(crawl.inputSchema.required).toEqual(['urls']);
     expect(crawl.inputSchema.properties?.urls).toMatchObject({ type: 'array', items: { type: 'string' }, maxItems: 20 });
     expect(crawl.inputSchema.properties?.render_js).toMatchObject({ type: 'boolean', default: false });
@@ -122,6 +122,17 @@ describe('MCP with the SDK client', () => {
     expect(Object.keys(serp.inputSchema.properties ?? {})).toEqual(['q', 'gl', 'hl', 'tbs', 'page', 'num', 'type']);
     expect(serp.inputSchema.properties?.type).toMatchObject({ enum: ['search', 'news', 'images', 'places', 'shopping'], default: 'search' });
     expect(serp.inputSchema.properties?.num).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+    expect(web.inputSchema.required).toEqual(['query']);
+    expect(web.inputSchema.properties?.max_pages).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 1 });
+    expect(web.inputSchema.properties?.auto_crawling).toMatchObject({ type: 'boolean', default: false });
+    expect(web.inputSchema.properties?.device).toMatchObject({ enum: ['desktop', 'mobile', 'tablet'], default: 'desktop' });
+    expect(maps.inputSchema.required).toEqual(['q']);
+    expect(Object.keys(maps.inputSchema.properties ?? {})).toEqual(['q', 'hl', 'll', 'placeId', 'cid']);
+    expect(headful.inputSchema.required).toEqual(['url']);
+    expect(Object.keys(headful.inputSchema.properties ?? {})).toEqual(['url', 'output_format', 'country']);
+    expect(headful.inputSchema.properties?.output_format).toMatchObject({ enum: ['markdown', 'enhanced_html', 'raw_html', 'page_text'], default: 'markdown' });
+    expect(headful.inputSchema.properties?.country).toMatchObject({ default: 'us' });
+    expect(headful.outputSchema?.required).toEqual(expect.arrayContaining(['data', 'credits_used', 'credits_remaining']));
     for (const tool of tools) {
       expect(tool.description).toMatch(/credit/);
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
@@ -326,7 +337,7 @@ describe('MCP over HTTP, before and around the protocol', () => {
     const v = { ...auth, 'mcp-protocol-version': '2025-11-25' };
     expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, v)).status).toBe(202);
     const list = await (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, v)).json();
-    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual(['crawl', 'serp_search']);
+    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser']);
     const called = await (await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'crawl', arguments: { urls: [`${site.url}/b`] } } }, v)).json();
     expect(called.id).toBe(3);
     expect(called.result.structuredContent.credits).toBe(1);

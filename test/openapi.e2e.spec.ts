@@ -1,15 +1,24 @@
 /**
  * `/openapi.json` against the running gateway: served without a key, parameters generated from the same schemas
- * REST validates with, and real responses of /crawl and /serp-search (successes and errors) valid against it.
- * The serp-search success case needs ../shared/corpus (skipped with a message when absent).
+ * REST validates with, and real responses of every endpoint (successes and errors) valid against it: /search against a
+ * fixture Bing, /serp-maps against a Nominatim stand-in, /headful-browser through headed Chromium on the worker's own
+ * Xvfb behind a loopback "residential" proxy. The serp-search success case needs ../shared/corpus (skipped with a
+ * message when absent).
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { existsSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { WorkerRegistry } from '#queue';
+import { bingPage, BING_CHALLENGE } from '#serp/testing/bing-fixture.js';
 import { CORPUS_DIR } from './support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
+import { pollUntil } from './support/poll.js';
+import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
+
+jest.setTimeout(90_000);
 
 const GOOGLE = `${CORPUS_DIR}/serp/google/zlurad-serp-parser/desktop-2023/html`;
 const hasCorpus = existsSync(GOOGLE);
@@ -18,7 +27,26 @@ if (!hasCorpus) console.warn(`openapi e2e: the serp-search success case is skipp
 let trawl: Harness;
 let site: FixtureServer;
 let upstream: FixtureServer;
+let bing: FixtureServer;
+let nominatim: FixtureServer;
+let residential: RecordingProxy;
 let doc: any;
+
+/** A Nominatim place (MAPS_PROVIDER=osm), as the /serp-maps e2e test serves it. */
+const CAFE = {
+  place_id: 98765,
+  osm_type: 'node',
+  osm_id: 123,
+  lat: '40.7451',
+  lon: '-74.0081',
+  category: 'amenity',
+  type: 'cafe',
+  name: 'Chelsea Beans',
+  display_name: 'Chelsea Beans, 401, West 14th Street, Manhattan, New York, 10014, United States',
+  address: { amenity: 'Chelsea Beans', house_number: '401', road: 'West 14th Street', city: 'New York', postcode: '10014', country: 'United States', country_code: 'us' },
+  extratags: { opening_hours: 'Mo-Fr 08:00-18:00; Sa 09:00-14:00', phone: '+1 212 555 0100', website: 'chelseabeans.example' },
+  namedetails: { name: 'Chelsea Beans' },
+};
 let ajv: Ajv2020;
 
 beforeAll(async () => {
@@ -30,8 +58,49 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(q === 'always blocked' ? captcha : coffee);
     },
   });
-  site = await startFixtureServer({ '/a': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE) });
-  trawl = await startHarness({ GOOGLE_BASE_URL: upstream.url, GOOGLE_TRANSPORT: 'http', SERP_PROXY_ATTEMPTS: '1' });
+  site = await startFixtureServer({
+    '/a': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE),
+    '/diagram.png': (_q, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(64)),
+  });
+  bing = await startFixtureServer({
+    '/search': (req, res) => {
+      const params = new URL(req.url!, 'http://x').searchParams;
+      const q = params.get('q') ?? '';
+      const first = Number(params.get('first') ?? 1);
+      if (q === 'blocked coffee' || first > 1) return void res.writeHead(200, { 'content-type': 'text/html' }).end(BING_CHALLENGE);
+      const results = [
+        { title: 'Trawling explained', link: `${site.url}/a`, snippet: 'Trawling is a method of fishing.' },
+        { title: 'Trawling net diagram', link: `${site.url}/diagram.png`, snippet: 'A trawling net, as an image.' },
+      ];
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bingPage({ query: q, offset: 0, hasNext: true, blocks: true, results }));
+    },
+  });
+  const json = (res: ServerResponse, body: unknown) => void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  nominatim = await startFixtureServer({
+    '/search': (_q, res) => json(res, [CAFE, { ...CAFE, osm_type: 'way', osm_id: 456, name: 'Corner Bakery', extratags: {}, namedetails: {} }]),
+    '/lookup': (req, res) => json(res, new URL(req.url!, 'http://x').searchParams.get('osm_ids') === 'N123' ? [CAFE] : []),
+  });
+  residential = await startRecordingProxy();
+  trawl = await startHarness({
+    GOOGLE_BASE_URL: upstream.url,
+    GOOGLE_TRANSPORT: 'http',
+    SERP_PROXY_ATTEMPTS: '1',
+    STANDALONE_WORKERS: 'http,render,headful',
+    SEARCH_ENGINE: 'bing',
+    BING_BASE_URL: bing.url,
+    SEARCH_CRAWL_TIMEOUT_MS: '5000',
+    SEARCH_CRAWL_DEADLINE_MS: '8000',
+    MAPS_PROVIDER: 'osm',
+    NOMINATIM_BASE_URL: nominatim.url,
+    NOMINATIM_USER_AGENT: 'TrawlTest/1.0 (ops@example.org)',
+    NOMINATIM_MIN_INTERVAL_MS: '0',
+    RESIDENTIAL_PROXIES: `us=${residential.url}`,
+    HEADFUL_ATTEMPTS: '1',
+    HEADFUL_TIMEOUT_MS: '40000',
+    SCREENSHOT_SIGNING_KEY: 'test-screenshot-signing-key-0123456789abcdef',
+  });
+  const registry = trawl.app.get(WorkerRegistry, { strict: false });
+  await pollUntil(async () => (await registry.seen('worker-headful')) > 0, 'the worker-headful heartbeat');
   const res = await trawl.get('/openapi.json');
   expect(res.status).toBe(200);
   doc = res.body;
@@ -43,6 +112,7 @@ afterAll(async () => {
   await trawl?.close();
   await site?.close();
   await upstream?.close();
+  await Promise.all([bing?.close(), nominatim?.close(), residential?.close()]);
 });
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
@@ -63,7 +133,7 @@ describe('GET /openapi.json', () => {
       apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/crawl', '/serp-search', '/mcp']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/search', '/serp-search', '/serp-maps', '/crawl', '/headful-browser', '/mcp']));
   });
 
   it('takes query parameters from the schema shapes, with defaults, enums and ranges', () => {
@@ -81,6 +151,22 @@ describe('GET /openapi.json', () => {
     expect(serp.tbs.schema.enum).toEqual(['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y']);
     for (const p of [...Object.values(crawl), ...Object.values(serp)] as any[]) expect(p.description).toBeTruthy();
     expect(Object.keys(doc.paths['/serp-search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '429', '502']));
+    const search = params('/search');
+    expect(search.query.required).toBe(true);
+    expect(search.max_pages.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 1 });
+    expect(search.device.schema).toMatchObject({ enum: ['desktop', 'mobile', 'tablet'], default: 'desktop' });
+    expect(search.auto_crawling.schema).toMatchObject({ type: 'boolean', default: false });
+    const maps = params('/serp-maps');
+    expect(Object.keys(maps)).toEqual(['q', 'hl', 'll', 'placeId', 'cid']);
+    expect(maps.q.required).toBe(true);
+    const headful = params('/headful-browser');
+    expect(Object.keys(headful)).toEqual(['urls', 'country', 'output_format', 'screenshot']);
+    expect(headful.urls).toMatchObject({ required: true, schema: { type: 'array', maxItems: 10 } });
+    expect(headful.output_format.schema).toMatchObject({ enum: ['markdown', 'enhanced_html', 'raw_html', 'page_text'], default: 'markdown' });
+    for (const p of [...Object.values(search), ...Object.values(maps), ...Object.values(headful)] as any[]) expect(p.description).toBeTruthy();
+    expect(Object.keys(doc.paths['/search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '502']));
+    expect(Object.keys(doc.paths['/serp-maps'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '429', '502']));
+    expect(doc.paths['/headful-browser'].get.responses['500'].description).toMatch(/HEADFUL_UNAVAILABLE/);
   });
 
   it('has a readable reference page at /docs, rendered from the same document', async () => {
@@ -124,5 +210,63 @@ describe('GET /openapi.json', () => {
     const broke = await trawl.get('/serp-search?q=coffee', key(account.apiKey));
     expect(broke.status).toBe(402);
     expectValid('/serp-search', 402, broke.body);
+  });
+
+  it('real /search responses validate: every block and format with auto-crawled results, page_errors, 400, 502', async () => {
+    const account = await trawl.createAccount();
+    const full = await trawl.get('/search?query=trawling%20nets&max_pages=2&auto_crawling=true&raw_html=true&enhanced_html=true&markdown=true&page_text=true', key(account.apiKey));
+    expect(full.status).toBe(200);
+    const [article, image] = full.body.pages['1'].search_results;
+    expect(article.page_content.page_markdown).toBeDefined();
+    expect(article.metadata.title).toBeDefined();
+    expect(image.error).toBeDefined();
+    expect(full.body.page_errors?.['2']).toMatch(/^UPSTREAM_BLOCKED/);
+    expect(Object.keys(full.body.pages['1'])).toEqual(
+      expect.arrayContaining(['total_results', 'search_results', 'related_queries', 'ai_answer', 'questions_answers', 'sidebar', 'direct_answer', 'page_content']),
+    );
+    expectValid('/search', 200, full.body);
+    const bare = await trawl.get('/search?query=trawling&ai_answer=false&sidebar=false&related_queries=false', key(account.apiKey));
+    expect(bare.status).toBe(200);
+    expectValid('/search', 200, bare.body);
+    const surprise = structuredClone(bare.body);
+    surprise.pages['1'].search_results[0].surprise = 1;
+    expect(() => expectValid('/search', 200, surprise)).toThrow(/surprise|additional/);
+    const bad = await trawl.get('/search?max_pages=11&query=x', key(account.apiKey));
+    expect(bad.status).toBe(400);
+    expectValid('/search', 400, bad.body);
+    const blocked = await trawl.get('/search?query=blocked%20coffee', key(account.apiKey));
+    expect(blocked.status).toBe(502);
+    expectValid('/search', 502, blocked.body);
+  });
+
+  it('real /serp-maps responses validate: a search, a lookup, 404, 400', async () => {
+    const account = await trawl.createAccount();
+    const search = await trawl.get('/serp-maps?q=coffee&ll=%4040.7455,-74.0083,14z&hl=de', key(account.apiKey));
+    expect(search.status).toBe(200);
+    expect(search.body.serp_maps_results[0].openingHours).toBeDefined();
+    expectValid('/serp-maps', 200, search.body);
+    const lookup = await trawl.get('/serp-maps?q=Chelsea%20Beans&placeId=N123', key(account.apiKey));
+    expect(lookup.status).toBe(200);
+    expectValid('/serp-maps', 200, lookup.body);
+    const missing = await trawl.get('/serp-maps?q=x&placeId=N999', key(account.apiKey));
+    expect(missing.status).toBe(404);
+    expectValid('/serp-maps', 404, missing.body);
+    const bad = await trawl.get('/serp-maps?q=x&ll=nowhere', key(account.apiKey));
+    expect(bad.status).toBe(400);
+    expectValid('/serp-maps', 400, bad.body);
+  });
+
+  it('real /headful-browser responses validate: a page with a screenshot link, a failed URL, a country not served', async () => {
+    const account = await trawl.createAccount();
+    const urls = [`${site.url}/a`, 'http://169.254.169.254/latest/meta-data/'].map(encodeURIComponent).join(',');
+    const ok = await trawl.get(`/headful-browser?urls=${urls}&screenshot=true`, key(account.apiKey));
+    expect(ok.status).toBe(200);
+    expect(ok.body.data[0].markdown).toBeDefined();
+    expect(ok.body.data[0].screenshot).toMatch(/^http/);
+    expect(ok.body.data[1].error).toBeDefined();
+    expectValid('/headful-browser', 200, ok.body);
+    const bad = await trawl.get(`/headful-browser?urls=${urls}&country=de`, key(account.apiKey));
+    expect(bad.status).toBe(400);
+    expectValid('/headful-browser', 400, bad.body);
   });
 });

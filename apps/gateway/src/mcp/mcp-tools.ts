@@ -11,19 +11,37 @@ import type { TrawlConfig } from '#config';
 import {
   crawlEndpoint,
   crawlParamsSchema,
+  headfulBrowserEndpoint,
+  headfulBrowserParamsSchema,
+  paramsJsonSchema,
+  searchEndpoint,
+  searchParamsSchema,
+  serpMapsEndpoint,
+  serpMapsParamsSchema,
   serpSearchEndpoint,
   serpSearchParamsSchema,
   type ApiEndpoint,
   type ApiLimits,
   type CrawlParams,
   type CrawlResponse,
+  type HeadfulBrowserParams,
+  type HeadfulBrowserResponse,
   type JsonSchema,
+  type SearchParams,
+  type SearchResponse,
+  type SerpMapsParams,
+  type SerpMapsResponse,
   type SerpSearchBody,
   type SerpSearchParams,
 } from '#contracts';
+import { residentialPoolFromConfig } from '#fetch';
 import { CrawlService } from '../crawl/crawl.service.js';
+import { HeadfulBrowserService } from '../headful/headful-browser.service.js';
+import { SerpMapsService } from '../maps/serp-maps.service.js';
+import { SearchService } from '../search/search.service.js';
 import { SerpSearchService } from '../serp/serp-search.service.js';
-import { crawlContent, serpSearchContent } from './tool-content.js';
+import { singleUrlJsonSchema, singleUrlSchema } from './single-url.js';
+import { crawlContent, headfulBrowserContent, serpMapsContent, serpSearchContent, webSearchContent } from './tool-content.js';
 
 export interface McpTool<S = unknown, P = unknown, B = unknown> {
   name: string;
@@ -46,6 +64,9 @@ export interface McpTool<S = unknown, P = unknown, B = unknown> {
 }
 
 const tool = <S, P, B>(definition: McpTool<S, P, B>): McpTool => definition as unknown as McpTool;
+
+/** The `headful_browser` tool takes `url`, `output_format` and `country` (spec §4.5): no `screenshot`, so no link to sign. */
+const HEADFUL_TOOL_INPUTS = ['url', 'output_format', 'country'];
 
 export const MCP_TOOLS: readonly McpTool[] = [
   tool<CrawlService, CrawlParams, CrawlResponse>({
@@ -82,5 +103,64 @@ export const MCP_TOOLS: readonly McpTool[] = [
     // The body has no credits field (spec §2.2): a successful /serp-search costs its flat price.
     credits: () => COSTS.serpSearch,
     content: serpSearchContent,
+  }),
+  tool<SearchService, SearchParams, SearchResponse>({
+    name: 'web_search',
+    title: 'Web search (with optional page reading)',
+    description:
+      'Search the web for a query and get the results (title, link, snippet, source, date), plus the direct answer, AI ' +
+      'answer, people-also-ask and related queries when the engine shows them. Set auto_crawling=true with markdown=true ' +
+      'to also get the main-content Markdown of every result in the same call: the best way to read what the web says ' +
+      'about a question (LLM/RAG). max_pages (1-10) fetches more result pages. Costs 10 credits per result page fetched ' +
+      '+ 1 credit per result crawled successfully (failed crawls are free and carry `error`). For structured SERP data ' +
+      '(exact ranks, news/images/shopping verticals) use serp_search; for URLs you already have use crawl.',
+    annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
+    endpoint: searchEndpoint,
+    schema: () => searchParamsSchema,
+    service: SearchService,
+    call: (service, principal, params) => service.search(principal, params),
+    credits: (body) => body.credits,
+    content: webSearchContent,
+  }),
+  tool<SerpMapsService, SerpMapsParams, SerpMapsResponse>({
+    name: 'serp_maps',
+    title: 'Maps places search',
+    description:
+      'Find places on a map (businesses, restaurants, shops, points of interest) for a query such as "coffee in ' +
+      'Chelsea, New York", or look up one place by placeId or cid (q is still required). Returns each place\'s name, ' +
+      'category, address, rating and review count, phone, website, coordinates, opening hours and ids. ll ' +
+      '("@<lat>,<lng>,<zoom>z") biases the search to an area, hl sets the language. Costs 30 credits per call whatever ' +
+      'the number of places (0 when the provider fails, or a lookup finds nothing).',
+    annotations: { title: 'Maps places search', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
+    endpoint: serpMapsEndpoint,
+    schema: () => serpMapsParamsSchema,
+    service: SerpMapsService,
+    call: (service, principal, params) => service.search(principal, params),
+    credits: (body) => body.credits,
+    content: serpMapsContent,
+  }),
+  tool<HeadfulBrowserService, HeadfulBrowserParams, HeadfulBrowserResponse>({
+    name: 'headful_browser',
+    title: 'Read a page that blocks crawlers (real browser)',
+    description:
+      'Load one URL in a real headed Chromium behind a residential proxy of `country`, retrying through other proxies ' +
+      'when a bot wall (Cloudflare, DataDome, captcha, ...) answers, and return its content in output_format (Markdown ' +
+      'by default). Only for sites where `crawl` failed with a block or an empty page: it is slower and costs 50 ' +
+      'credits per URL that loaded unblocked (0 when every attempt was blocked or the load failed; the result then ' +
+      'says why). Try crawl (1 credit, 10 with render_js) first.',
+    annotations: { title: 'Headful browser', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
+    endpoint: headfulBrowserEndpoint,
+    schema: (config) =>
+      singleUrlSchema(headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS, residentialPoolFromConfig(config))).transform((params) => ({ ...params, screenshot: false })),
+    inputSchema: (limits) => {
+      const json = singleUrlJsonSchema(paramsJsonSchema(headfulBrowserEndpoint, limits), 'The page to load: one absolute http(s) URL.');
+      const properties = json.properties as Record<string, JsonSchema>;
+      return { ...json, properties: Object.fromEntries(HEADFUL_TOOL_INPUTS.map((name) => [name, properties[name]])) };
+    },
+    service: HeadfulBrowserService,
+    // No screenshot is asked for, so the origin that would prefix a local screenshot link is not needed.
+    call: (service, principal, params) => service.run(principal, params),
+    credits: (body) => body.credits_used,
+    content: headfulBrowserContent,
   }),
 ];

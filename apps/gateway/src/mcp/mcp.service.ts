@@ -23,9 +23,11 @@ import { MCP_TOOLS, type McpTool } from './mcp-tools.js';
 export const MCP_SERVER_INFO = { name: 'trawl', title: 'Trawl web search and crawling', version: '0.1.0' };
 
 const INSTRUCTIONS =
-  'Trawl searches the web and reads pages. Use serp_search to find pages (10 credits per call) and crawl to read ' +
-  'pages whose URLs you have (1 credit per URL, 10 with render_js). Every call is metered against the account of the ' +
-  'API key; results report the credits charged in _meta["trawl/credits"].';
+  'Trawl searches the web and reads pages. Use web_search to search and read results in one call (10 credits per ' +
+  'result page, +1 per result crawled with auto_crawling), serp_search for structured search-engine results (10 credits ' +
+  'per call), serp_maps for places on a map (30 credits per call), crawl to read pages whose URLs you have (1 credit ' +
+  'per URL, 10 with render_js), and headful_browser only for a page that blocks crawl (50 credits). Every call is ' +
+  'metered against the account of the API key; results report the credits charged in _meta["trawl/credits"].';
 
 interface RegisteredTool {
   definition: McpTool;
@@ -42,7 +44,7 @@ export class McpService {
     private readonly moduleRef: ModuleRef,
     @Inject(TRAWL_CONFIG) config: TrawlConfig,
   ) {
-    const limits: ApiLimits = { crawlMaxUrls: config.CRAWL_MAX_URLS };
+    const limits: ApiLimits = { crawlMaxUrls: config.CRAWL_MAX_URLS, headfulMaxUrls: config.HEADFUL_MAX_URLS };
     for (const definition of MCP_TOOLS) {
       const listing: Tool = {
         name: definition.name,

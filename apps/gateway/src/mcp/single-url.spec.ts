@@ -26,7 +26,7 @@ describe('single-URL tool inputs over a urls endpoint', () => {
   });
 
   it('describes one url instead of the list', () => {
-    const json = singleUrlJsonSchema(paramsJsonSchema(crawlEndpoint, { crawlMaxUrls: 20 }));
+    const json = singleUrlJsonSchema(paramsJsonSchema(crawlEndpoint, { crawlMaxUrls: 20, headfulMaxUrls: 10 }));
     expect(json.required).toEqual(['url']);
     expect(Object.keys(json.properties as object)[0]).toBe('url');
     expect(json.properties).not.toHaveProperty('urls');

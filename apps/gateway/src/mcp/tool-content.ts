@@ -1,6 +1,6 @@
 /** The readable blocks of MCP tool results: what an assistant reads (Markdown, not a JSON dump). */
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { CrawlResponse, SerpSearchBody } from '#contracts';
+import type { CrawlResponse, HeadfulBrowserResponse, SearchResponse, SerpMapsResponse, SerpSearchBody } from '#contracts';
 
 export function crawlContent(body: CrawlResponse): ContentBlock[] {
   const blocks: ContentBlock[] = [];
@@ -48,4 +48,75 @@ export function serpSearchContent(body: SerpSearchBody): ContentBlock[] {
   const related = (body.relatedSearches as Array<{ query: string }> | undefined) ?? [];
   if (related.length) lines.push('', 'Related searches:', ...related.map((r) => `- ${r.query}`));
   return [{ type: 'text', text: lines.join('\n') }];
+}
+
+export function webSearchContent(body: SearchResponse): ContentBlock[] {
+  const lines = [`Web results for "${body.query}" (${body.pages_fetched} page${body.pages_fetched === 1 ? '' : 's'}):`];
+  let rank = 0;
+  for (const [number, page] of Object.entries(body.pages)) {
+    if (page.direct_answer) lines.push('', `Answer: ${page.direct_answer.answer}${page.direct_answer.source ? ` (${page.direct_answer.source})` : ''}`);
+    if (page.ai_answer) lines.push('', `AI answer: ${page.ai_answer.answer}`, ...page.ai_answer.sources.map((s) => `- [${s.title}](${s.link})`));
+    if (page.sidebar) lines.push('', `Knowledge panel: ${page.sidebar.title}${page.sidebar.type ? ` (${page.sidebar.type})` : ''}${page.sidebar.description ? ` — ${page.sidebar.description}` : ''}`);
+    if (Object.keys(body.pages).length > 1) lines.push('', `## Page ${number}`);
+    lines.push('');
+    if (page.search_results.length === 0) lines.push('No results.');
+    for (const result of page.search_results) {
+      rank++;
+      const extra = [result.source, result.date].filter(Boolean).join(' · ');
+      lines.push(`${rank}. [${result.title}](${result.link})${extra ? ` — ${extra}` : ''}`);
+      if (result.snippet) lines.push(`   ${result.snippet}`);
+      if (result.error !== undefined) lines.push(`   Not crawled: ${result.error}`);
+      const content = result.page_content;
+      const text = content?.page_markdown ?? content?.page_text ?? content?.enhanced_html ?? content?.raw_html;
+      if (text !== undefined) lines.push('', `### Content of ${result.link}${result.status_code !== undefined ? ` (HTTP ${result.status_code})` : ''}`, '', text.trim(), '');
+    }
+    const pageText = page.page_content?.page_markdown ?? page.page_content?.page_text ?? page.page_content?.enhanced_html ?? page.page_content?.raw_html;
+    // The result page itself only when the results carry no content of their own (no auto-crawling).
+    const crawled = page.search_results.some((result) => result.page_content !== undefined);
+    if (pageText !== undefined && !crawled) lines.push('', '### The result page itself', '', pageText.trim());
+    if (page.questions_answers?.length) lines.push('', 'People also ask:', ...page.questions_answers.map((q) => `- ${q.question}${q.snippet ? ` — ${q.snippet}` : ''}`));
+    if (page.related_queries?.length) lines.push('', 'Related searches:', ...page.related_queries.map((q) => `- ${q}`));
+  }
+  for (const [number, error] of Object.entries(body.page_errors ?? {})) lines.push('', `Page ${number} failed: ${error}`);
+  lines.push('', `${body.credits} credits charged.`);
+  return [{ type: 'text', text: lines.join('\n') }];
+}
+
+export function serpMapsContent(body: SerpMapsResponse): ContentBlock[] {
+  const p = body.parameters;
+  const lookup = p.placeId ?? p.cid;
+  const lines = [lookup ? `Place ${lookup} ("${p.q}"):` : `Places for "${p.q}"${p.ll ? ` near ${p.ll}` : ''}:`, ''];
+  if (body.serp_maps_results.length === 0) lines.push('No places found.');
+  for (const place of body.serp_maps_results) {
+    const rating = place.rating !== undefined ? ` — ${place.rating}★${place.ratingCount !== undefined ? ` (${place.ratingCount} reviews)` : ''}` : '';
+    lines.push(`${place.position}. **${place.title}**${place.type ? ` (${place.type})` : ''}${rating}`);
+    const facts: Array<[string, string | undefined]> = [
+      ['Address', place.address],
+      ['Phone', place.phoneNumber],
+      ['Website', place.website],
+      ['Price', place.priceLevel],
+      ['Coordinates', place.latitude !== undefined && place.longitude !== undefined ? `${place.latitude}, ${place.longitude}` : undefined],
+      ['Hours', place.openingHours ? Object.entries(place.openingHours).map(([day, hours]) => `${day} ${hours}`).join('; ') : undefined],
+      ['placeId', place.placeId],
+      ['cid', place.cid],
+    ];
+    for (const [label, value] of facts) if (value) lines.push(`   ${label}: ${value}`);
+  }
+  lines.push('', `${body.credits} credits charged.`);
+  return [{ type: 'text', text: lines.join('\n') }];
+}
+
+export function headfulBrowserContent(body: HeadfulBrowserResponse): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  for (const item of body.data) {
+    const head = `URL: ${item.url}`;
+    if (item.error !== undefined) {
+      blocks.push({ type: 'text', text: `${head}\n${item.blocked ? 'Blocked' : 'Failed'}: ${item.error}` });
+      continue;
+    }
+    const text = item.markdown ?? item.page_text ?? item.enhanced_html ?? item.raw_html ?? '';
+    blocks.push({ type: 'text', text: `${head}${item.screenshot ? `\nScreenshot: ${item.screenshot}` : ''}\n\n${text}`.trimEnd() });
+  }
+  blocks.push({ type: 'text', text: `${body.credits_used} credits charged; ${body.credits_remaining} remaining.` });
+  return blocks;
 }

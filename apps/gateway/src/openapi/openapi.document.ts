@@ -15,7 +15,7 @@ export function responseSchemaName(endpoint: ApiEndpoint): string {
 }
 
 function operation(endpoint: ApiEndpoint, config: TrawlConfig) {
-  const params = paramsJsonSchema(endpoint, { crawlMaxUrls: config.CRAWL_MAX_URLS });
+  const params = paramsJsonSchema(endpoint, { crawlMaxUrls: config.CRAWL_MAX_URLS, headfulMaxUrls: config.HEADFUL_MAX_URLS });
   const required = new Set((params.required as string[] | undefined) ?? []);
   const properties = params.properties as Record<string, JsonSchema>;
   const responses: Record<string, unknown> = {
@@ -27,7 +27,9 @@ function operation(endpoint: ApiEndpoint, config: TrawlConfig) {
     const previous = responses[error.status] as { description: string } | undefined;
     responses[error.status] = errorResponse(previous ? `${previous.description}; ${line}` : line);
   }
-  responses[500] = errorResponse('INTERNAL: a bug; details are logged, never returned');
+  const internal = 'INTERNAL: a bug; details are logged, never returned';
+  const documented500 = responses[500] as { description: string } | undefined;
+  responses[500] = errorResponse(documented500 ? `${documented500.description}; ${internal}` : internal);
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,

@@ -11,6 +11,7 @@ import { schemaShape } from './query.js';
 /** Deployment limits that shape a schema (e.g. how many URLs one /crawl takes). */
 export interface ApiLimits {
   crawlMaxUrls: number;
+  headfulMaxUrls: number;
 }
 
 export interface ParamDoc {

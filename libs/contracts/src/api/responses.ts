@@ -85,3 +85,102 @@ export const serpSearchResponseSchema = z
     answerBox: z.looseObject({ answer: z.string().optional(), snippet: z.string().optional() }).optional(),
   })
   .describe('Enriched blocks (knowledgeGraph, peopleAlsoAsk, relatedSearches, answerBox, topStories, places, …) appear only when the page shows them');
+
+const searchPageContentSchema = z
+  .object({
+    raw_html: z.string().optional(),
+    enhanced_html: z.string().optional(),
+    page_markdown: z.string().optional().describe('Main content as Markdown (markdown=true)'),
+    page_text: z.string().optional(),
+  })
+  .describe('Content in the asked formats: of the crawled result (on a result), or of the result page itself (on a page)');
+
+const searchResultSchema = z.object({
+  title: z.string(),
+  link: z.string(),
+  date: z.string().nullable().describe('As the engine prints it ("2 days ago"), null when it shows none'),
+  snippet: z.string(),
+  source: z.string().describe('Site name or domain'),
+  page_content: searchPageContentSchema.optional().describe('With auto_crawling=true and a format flag: the crawled result'),
+  metadata: pageMetadataSchema.optional(),
+  status_code: int().optional().describe('HTTP status of the crawled result (auto_crawling=true)'),
+  error: z.string().optional().describe("`CODE: message` when this result's crawl failed or was cut off (it then costs 0)"),
+});
+
+const searchPageSchema = z
+  .looseObject({
+    total_results: z.string().describe('The result count as the engine prints it, "" when it shows none'),
+    search_results: z.array(searchResultSchema),
+    related_queries: z.array(z.string()).optional(),
+    ai_answer: z.looseObject({ answer: z.string(), sources: z.array(z.looseObject({ title: z.string(), link: z.string() })) }).optional(),
+    questions_answers: z.array(z.looseObject({ question: z.string(), snippet: z.string().optional(), link: z.string().optional() })).optional(),
+    sidebar: z
+      .looseObject({
+        title: z.string(),
+        type: z.string(),
+        description: z.string(),
+        attributes: z.record(z.string(), z.string()),
+        link: z.string().optional(),
+        source: z.string().optional(),
+        local_results: z.array(z.looseObject({})).optional(),
+      })
+      .optional(),
+    direct_answer: z.looseObject({ answer: z.string(), snippet: z.string().optional(), source: z.string().optional(), link: z.string().optional() }).optional(),
+    page_content: searchPageContentSchema.optional().describe('The result page itself, when a format is asked without auto_crawling'),
+  })
+  .describe('One result page; the enrichment blocks appear only when the page shows them and their toggle is on');
+
+export const searchResponseSchema = z.object({
+  query: z.string(),
+  pages_fetched: int().describe('Result pages actually fetched (10 credits each)'),
+  pages: z.record(z.string(), searchPageSchema).describe('Keyed by page number: "1", "2", …'),
+  credits: int().describe('Credits consumed: 10 per page fetched + 1 per result crawled'),
+  page_errors: z.record(z.string(), z.string()).optional().describe('A page after the first that failed (`CODE: message`), keyed like pages; pagination ended there'),
+});
+
+const placeSchema = z.object({
+  position: int().describe('1-based rank'),
+  title: z.string(),
+  address: z.string().optional(),
+  rating: z.number().optional(),
+  ratingCount: int().optional(),
+  phoneNumber: z.string().optional(),
+  website: z.string().optional(),
+  type: z.string().optional().describe('Primary category'),
+  types: z.array(z.string()).optional(),
+  priceLevel: z.string().optional(),
+  placeId: z.string().optional(),
+  cid: z.string().optional().describe("Google's customer id as a decimal string"),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  openingHours: z.record(z.string(), z.string()).optional().describe('Keyed by English weekday name (Monday … Sunday)'),
+  thumbnailUrl: z.string().optional(),
+});
+
+export const serpMapsResponseSchema = z.object({
+  parameters: z
+    .object({ q: z.string(), hl: z.string().optional(), ll: z.string().optional(), placeId: z.string().optional(), cid: z.string().optional() })
+    .describe('Echo of the parameters given (ll as sent)'),
+  serp_maps_results: z.array(placeSchema).describe('Places; absent values are omitted, never null'),
+  credits: int().describe('Credits consumed (30)'),
+});
+
+export const headfulBrowserResponseSchema = z.object({
+  status: z.literal('success'),
+  data: z
+    .array(
+      z.object({
+        url: z.string().describe('The URL as requested (normalised)'),
+        markdown: z.string().optional(),
+        enhanced_html: z.string().optional(),
+        raw_html: z.string().optional(),
+        page_text: z.string().optional(),
+        screenshot: z.string().optional().describe('A signed, expiring link to the full-page PNG (screenshot=true)'),
+        blocked: z.boolean().describe('Every attempt was blocked'),
+        error: z.string().optional().describe('`CODE: message` when this URL failed or was blocked (it then costs 0)'),
+      }),
+    )
+    .describe('One per distinct URL, in request order; the content under the key of output_format'),
+  credits_used: int().describe('50 per URL loaded unblocked'),
+  credits_remaining: int().describe('The balance after the request'),
+});
