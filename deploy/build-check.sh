@@ -53,10 +53,10 @@ for app in gateway worker-http worker-render worker-headful standalone cli; do
   [ -f "dist/apps/$app/src/main.js" ] || fail "dist/apps/$app/src/main.js was not built"
 done
 [ -f dist/scripts/worker-probe.js ] || fail "dist/scripts/worker-probe.js was not built"
-[ ! -e node_modules/.bin/prisma ] || fail "dev dependencies are still installed (npm prune did not run)"
+for dev in jest eslint @swc/cli; do [ ! -e "node_modules/$dev" ] || fail "dev dependency $dev is still installed (npm prune did not run)"; done
 node dist/apps/cli/src/main.js help >/dev/null || fail "the CLI does not start with production dependencies"
 node --input-type=module -e '
   for (const m of ["./dist/apps/gateway/src/bootstrap.js", "./dist/apps/standalone/src/standalone.js",
-                   "./dist/libs/engines/src/index.js", "./dist/scripts/worker-probe.js"]) await import(m);
+                   "./dist/libs/engines/src/index.js", "./dist/libs/queue/src/worker-probe.js"]) await import(m);
 ' || fail "an entry point's modules do not load with production dependencies"
 echo "build-check: OK ($(du -sh node_modules | cut -f1) of production node_modules)" >&2
