@@ -1,7 +1,7 @@
 /**
  * `/metrics` end to end: the standalone app (gateway + worker-http in one process) crawls fixture pages, and the
  * Prometheus text then shows the requests by route and status, their latency, job durations and outcomes by error
- * code per queue, and queue depths and waiting age read from Redis. On the main port it takes the admin token;
+ * code per queue, credits charged, leases in use, the browser pool, and queue depths and waiting age read from Redis. On the main port it takes the admin token;
  * METRICS_PORT serves the same text without one.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -82,7 +82,24 @@ describe('/metrics', () => {
     expect(sample(text, 'trawl_job_outcomes_total', { ...job, outcome: 'ok' })).toBe(1);
     expect(sample(text, 'trawl_job_outcomes_total', { ...job, outcome: failedCode })).toBe(1);
     expect(sample(text, 'trawl_job_duration_seconds_count', job)).toBe(2);
-    expect(sample(text, 'trawl_process_resident_memory_bytes', {}) ?? Number(/^trawl_process_resident_memory_bytes (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+    expect(Number(/^trawl_process_resident_memory_bytes (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+    // One page succeeded: 1 credit; the call's lease is released.
+    expect(sample(text, 'trawl_credits_charged_total', { endpoint: '/crawl' })).toBe(1);
+    expect(Number(/^trawl_concurrency_leases_in_use (\S+)$/m.exec(text)?.[1])).toBe(0);
+  });
+
+  it('reports the browser pool: browsers alive, contexts, launches', async () => {
+    const account = await trawl.createAccount();
+    const crawl = await trawl.get(`/crawl?render_js=true&urls=${encodeURIComponent(`${site.url}/article`)}`, key(account.apiKey));
+    expect(crawl.status).toBe(200);
+    expect(crawl.body.results[0].status_code).toBe(200);
+    const text = await (await fetch(`${trawl.baseUrl}/metrics`, { headers: ADMIN })).text();
+    expect(sample(text, 'trawl_browser_pool_browsers', { kind: 'headless' })).toBe(1);
+    expect(sample(text, 'trawl_browser_launches_total', { kind: 'headless' })).toBe(1);
+    expect(sample(text, 'trawl_browser_crashes_total', { kind: 'headless' })).toBe(0);
+    expect(sample(text, 'trawl_browser_pool_contexts', { kind: 'headless', state: 'active' })).toBe(0);
+    expect(sample(text, 'trawl_job_outcomes_total', { queue: QueueName.render, job: 'crawl.page', outcome: 'ok' })).toBe(1);
+    expect(sample(text, 'trawl_credits_charged_total', { endpoint: '/crawl' })).toBe(11);
   });
 
   it('reports queue depth and the age of the oldest waiting job per queue, read from Redis', async () => {
@@ -107,7 +124,7 @@ describe('/metrics', () => {
     const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(sample(text, 'trawl_http_requests_total', { endpoint: '/crawl', status: '200' })).toBe(1);
+    expect(sample(text, 'trawl_http_requests_total', { endpoint: '/crawl', status: '200' })).toBe(2); // the same registry
     expect((await fetch(`http://127.0.0.1:${metricsPort}/admin/accounts`)).status).toBe(404);
   });
 });
