@@ -134,6 +134,14 @@ describe('deploy/k8s', () => {
     }
   });
 
+  it('exposes METRICS_PORT as the `metrics` port of every Deployment and points the scrape annotations at it', () => {
+    for (const d of byKind<Deployment>(base, 'Deployment')) {
+      const port = d.spec.template.spec.containers[0].ports?.find((p) => p.name === 'metrics');
+      expect(String(port?.containerPort)).toBe(configMap.METRICS_PORT);
+      expect(d.spec.template.metadata.annotations?.['prometheus.io/port']).toBe(configMap.METRICS_PORT);
+    }
+  });
+
   it('uses a hash-tagged REDIS_PREFIX, so each queue stays in one Redis Cluster slot', () => {
     expect(configMap.REDIS_PREFIX).toMatch(/^\{[^{}]+\}$/);
   });

@@ -74,7 +74,7 @@ const podSpec = z.strictObject({
   containers: z.array(containerSchema).min(1),
   volumes: z.array(volume).optional(),
 });
-const podTemplate = z.strictObject({ metadata: z.strictObject({ labels }), spec: podSpec });
+const podTemplate = z.strictObject({ metadata: z.strictObject({ labels, annotations: labels.optional() }), spec: podSpec });
 const selector = z.strictObject({ matchLabels: labels });
 
 export const deploymentSchema = z.strictObject({
