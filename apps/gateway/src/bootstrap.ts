@@ -8,6 +8,7 @@ import { nestLogger, REDACT_PATHS } from '#platform';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
 import { clientErrorHandler, frameworkErrors } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
@@ -24,7 +25,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
   });
   recordHttpMetrics(adapter.getInstance());
   const root = GatewayModule.forRoot(config);
-  root.imports = [...(root.imports ?? []), MetricsModule];
+  root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
   return NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: nestLogger(config),
