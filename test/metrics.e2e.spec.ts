@@ -82,6 +82,7 @@ describe('/metrics', () => {
     expect(sample(text, 'trawl_job_outcomes_total', { ...job, outcome: 'ok' })).toBe(1);
     expect(sample(text, 'trawl_job_outcomes_total', { ...job, outcome: failedCode })).toBe(1);
     expect(sample(text, 'trawl_job_duration_seconds_count', job)).toBe(2);
+    expect(Number(/^trawl_extraction_duration_seconds_count (\S+)$/m.exec(text)?.[1])).toBe(1); // the page that was fetched
     expect(Number(/^trawl_process_resident_memory_bytes (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
     // One page succeeded: 1 credit; the call's lease is released.
     expect(sample(text, 'trawl_credits_charged_total', { endpoint: '/crawl' })).toBe(1);

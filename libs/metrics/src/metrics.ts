@@ -45,6 +45,12 @@ export class TrawlMetrics {
     registers: [this.registry],
   });
 
+  readonly extractionDuration = new Histogram({
+    name: 'trawl_extraction_duration_seconds',
+    help: 'Time to turn one fetched page into its formats (clean HTML, markdown, text), waiting for a thread included',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
   readonly creditsCharged = new Counter({
     name: 'trawl_credits_charged_total',
     help: 'Credits charged when calls settle, by endpoint',
