@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { TrawlConfig } from '#config';
 import { nestLogger, REDACT_PATHS } from '#platform';
 import { GatewayModule } from './gateway.module.js';
+import { recordHttpMetrics } from './http/http-metrics.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
 import { clientErrorHandler, contractErrorBody, frameworkErrors } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
@@ -20,7 +23,9 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
         ? false // request lines at info would dominate; the request log table keeps them
         : { level: config.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
   });
+  recordHttpMetrics(adapter.getInstance());
   const root = GatewayModule.forRoot(config);
+  root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: nestLogger(config),

@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import type { RequestLogEntry } from '#db';
+import { metrics } from '#metrics';
 import type { Clock } from '#platform/clock.js';
 import type { Principal } from './auth.service.js';
 import { markMetered, type CallContext } from './call-context.js';
@@ -88,6 +89,7 @@ export class CallLifecycle {
           `Concurrent request limit reached (${principal.concurrencyLimit}). Please wait for other requests to finish.`,
         );
       }
+      metrics.leasesInUse.inc();
       try {
         await credits.reserve(principal.accountId, call.callId, plan.reserve, plan.insufficient);
         call.meter.reserved = Math.max(0, plan.reserve);
@@ -102,6 +104,7 @@ export class CallLifecycle {
         call.meter.charged = await credits.settle(call.callId, plan.reserve, charge);
         return { body: outcome.body, charge: call.meter.charged };
       } finally {
+        metrics.leasesInUse.dec();
         await lease.release().catch(() => undefined);
       }
     } catch (error) {
@@ -111,6 +114,7 @@ export class CallLifecycle {
       markMetered(error);
       throw error;
     } finally {
+      if (call.meter.charged > 0) metrics.creditsCharged.inc({ endpoint: plan.endpoint }, call.meter.charged);
       log.write({
         id: call.callId,
         accountId: principal.accountId,

@@ -9,6 +9,7 @@ import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
 import { ErrorCode, TrawlError } from '#contracts';
 import { AddressGuard } from '#fetch';
+import { metrics } from '#metrics';
 import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 import { HostPolicy, systemResolve } from './host-policy.js';
 import { JobGate } from './job-gate.js';
@@ -61,6 +62,7 @@ export class ChromiumPool implements PageRenderer {
   private jobs = 0;
   private nextSlotId = 1;
   private closed = false;
+  private readonly untrack: () => void;
 
   constructor(private readonly opts: ChromiumPoolOptions) {
     if (!Number.isInteger(opts.pagesPerBrowser) || opts.pagesPerBrowser < 1) throw new RangeError('pagesPerBrowser must be a positive integer');
@@ -70,6 +72,7 @@ export class ChromiumPool implements PageRenderer {
       minFreeMb > 0 ? { minFreeMb, freeMb: opts.freeMemoryMb ?? (() => os.freemem() / 1024 / 1024) } : null,
     );
     this.policy = opts.addressPolicy ?? new AddressGuard({ allowPrivateAddresses: opts.allowPrivateAddresses });
+    this.untrack = metrics.trackBrowserPool(this, opts.headless === false ? 'headed' : 'headless', () => this.stats());
   }
 
   stats(): PoolStats {
@@ -137,6 +140,7 @@ export class ChromiumPool implements PageRenderer {
   }
 
   async close(): Promise<void> {
+    this.untrack();
     this.closed = true;
     const launching = this.launching;
     if (launching) await launching.catch(() => undefined);

@@ -32,6 +32,10 @@ export const configSchema = z.object({
 
   /** Bearer token for /admin; the admin API is disabled when unset. */
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  /** Serves /metrics without authentication on this port (gateway and workers), for Prometheus scrapers. Unset: off. */
+  METRICS_PORT: int(0, 65535).optional(),
+  /** The queue dashboard (/admin/queues) may retry, promote and clean jobs; read-only when false. */
+  QUEUE_DASHBOARD_ACTIONS: bool.default(false),
   /** How long a resolved API key is trusted before it is looked up again (revocations are also pushed over Redis). */
   AUTH_CACHE_MS: int(0, 600_000).default(5_000),
   /**

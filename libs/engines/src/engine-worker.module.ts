@@ -9,6 +9,7 @@ import { ConfigModule, TRAWL_CONFIG, nominatimMinIntervalMs, type TrawlConfig } 
 import { JobName, type ProxyProvider } from '#contracts';
 import { ExtractionModule, ExtractionPool } from '#extraction';
 import { FetchModule, PROXY_POOL } from '#fetch';
+import { startMetricsServer } from '#metrics';
 import { REDIS, RedisModule } from '#platform';
 import { startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
 import { enginesFromConfig } from '#serp/engines-from-config.js';
@@ -29,6 +30,7 @@ const ENGINE_HANDLERS = Symbol('ENGINE_HANDLERS');
 @Module({})
 export class EngineWorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private consumer?: QueueConsumer;
+  private metricsServer?: Promise<{ stop: () => Promise<void> }>;
   private readonly logger: Logger;
 
   constructor(
@@ -110,10 +112,16 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       lockMs: this.config.WORKER_LOCK_MS,
       onError: (error) => this.logger.error({ err: error }, `${this.engine.row.workerKind} job fault`),
     });
+    // METRICS_PORT: job durations and outcomes of this worker, for Prometheus (shared with a co-hosted gateway).
+    if (this.config.METRICS_PORT !== undefined) {
+      this.metricsServer = startMetricsServer(this.config.METRICS_PORT, this.config.HOST);
+      void this.metricsServer.catch((error: unknown) => this.logger.error({ err: error }, `METRICS_PORT ${this.config.METRICS_PORT}: cannot listen`));
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.consumer?.close();
     await this.engine.close();
+    await this.metricsServer?.then((server) => server.stop()).catch(() => undefined);
   }
 }

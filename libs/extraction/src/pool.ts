@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FormattedPage } from '#contracts';
+import { metrics } from '#metrics';
 import { formatPage, type FormatOptions } from './format-page.js';
 import type { MarkdownConverterName } from './markdown/converters.js';
 
@@ -67,6 +68,13 @@ export class ExtractionPool {
   }
 
   format(html: string, options: FormatOptions): Promise<FormattedPage> {
+    const endTimer = metrics.extractionDuration.startTimer();
+    const page = this.formatTimed(html, options);
+    page.then(() => void endTimer(), () => undefined);
+    return page;
+  }
+
+  private formatTimed(html: string, options: FormatOptions): Promise<FormattedPage> {
     if (this.closed) return Promise.reject(new Error('ExtractionPool is closed'));
     const opts = { ...options, markdownConverter: options.markdownConverter ?? this.converter };
     if (this.slots.length === 0 || html.length < this.inlineBelowChars) {

@@ -7,6 +7,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
+import { metrics } from '#metrics';
 
 export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
 
@@ -23,13 +24,20 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
     async (job: Job) => {
       const handler = handlers[job.name as JobName] as ((payload: unknown, job: Job) => Promise<unknown>) | undefined;
       if (!handler) throw new UnrecoverableError(new TrawlError('INTERNAL', `No handler for job ${job.name}`).serialize());
+      const labels = { queue, job: job.name };
+      const endTimer = metrics.jobDuration.startTimer(labels);
       try {
-        return await handler(job.data, job);
+        const result = await handler(job.data, job);
+        metrics.jobOutcomes.inc({ ...labels, outcome: outcomeOf(result) });
+        return result;
       } catch (error) {
         const trawlError = error instanceof TrawlError ? error : TrawlError.from(error);
+        metrics.jobOutcomes.inc({ ...labels, outcome: trawlError.code });
         if (!(error instanceof TrawlError)) options.onError?.(error);
         if (!trawlError.retryable) throw new UnrecoverableError(trawlError.serialize());
         throw new Error(trawlError.serialize(), { cause: error });
+      } finally {
+        endTimer();
       }
     },
     {
@@ -45,4 +53,13 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
   // The Worker does not own a connection it was given: drop it once the worker has closed.
   worker.on('closed', () => workerConnection.disconnect());
   return worker;
+}
+
+/** A handler's expected failures are values (`{ ok: false, error }`): count them by their code too. */
+function outcomeOf(result: unknown): string {
+  if (result && typeof result === 'object' && 'ok' in result && result.ok === false && 'error' in result) {
+    const code = (result.error as { code?: unknown } | undefined)?.code;
+    if (typeof code === 'string') return code;
+  }
+  return 'ok';
 }
