@@ -198,7 +198,7 @@ describe('MCP with the SDK client', () => {
       expect(viaRest.status).toBe(400);
       expect(viaMcp).toEqual(viaRest.body.error);
     }
-    const wrongType = errorOf(await call(client, 'crawl', { urls: 'https://example.com' }));
+    const wrongType = errorOf(await call(client, 'crawl', { urls: 'https://site.example' }));
     expect(wrongType).toEqual({ code: 'INVALID_PARAMETER', message: 'urls is required: one URL or a comma-separated list' });
     await expectLedgerAgrees(account.accountId, 0);
   });

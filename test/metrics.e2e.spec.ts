@@ -64,7 +64,7 @@ describe('/metrics', () => {
     const crawl = await trawl.get(`/crawl?urls=${urls}`, key(account.apiKey));
     expect(crawl.status).toBe(200);
     const failedCode = String(crawl.body.results[1].error).split(':')[0];
-    expect((await trawl.get('/crawl?urls=https://example.com', { 'x-api-key': 'trawl_unknown' })).status).toBe(401);
+    expect((await trawl.get('/crawl?urls=https://site.example', { 'x-api-key': 'trawl_unknown' })).status).toBe(401);
 
     const response = await fetch(`${trawl.baseUrl}/metrics`, { headers: ADMIN });
     expect(response.status).toBe(200);
@@ -107,7 +107,7 @@ describe('/metrics', () => {
     // Nothing consumes trawl-headful in the standalone process: a job put there waits.
     const connection = trawl.redis.duplicate();
     const headful = new Queue(QueueName.headful, { connection, prefix: trawl.config.REDIS_PREFIX });
-    await headful.add('crawl.page', { url: 'https://example.com' }, { timestamp: Date.now() - 5_000 });
+    await headful.add('crawl.page', { url: 'https://site.example' }, { timestamp: Date.now() - 5_000 });
     try {
       const text = await (await fetch(`${trawl.baseUrl}/metrics`, { headers: ADMIN })).text();
       expect(sample(text, 'trawl_queue_jobs', { queue: QueueName.headful, state: 'waiting' })).toBe(1);

@@ -20,7 +20,7 @@ beforeAll(async () => {
   // Nothing consumes trawl-headful in the standalone process: two jobs wait there.
   connection = trawl.redis.duplicate();
   headful = new Queue(QueueName.headful, { connection, prefix: trawl.config.REDIS_PREFIX });
-  await headful.addBulk([{ name: 'crawl.page', data: { url: 'https://example.com/a' } }, { name: 'crawl.page', data: { url: 'https://example.com/b' } }]);
+  await headful.addBulk([{ name: 'crawl.page', data: { url: 'https://site.example/a' } }, { name: 'crawl.page', data: { url: 'https://site.example/b' } }]);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -13,8 +13,8 @@ const posts: Array<{ method: string; contentType: string; form: URLSearchParams 
 
 const results = (from: number) =>
   Array.from({ length: 10 }, (_, i) => `<div class="result results_links web-result"><div class="links_main result__body">
-    <h2 class="result__title"><a class="result__a" href="https://example.org/duck/${from + i}">Duck fact ${from + i}</a></h2>
-    <a class="result__snippet" href="https://example.org/duck/${from + i}">Ducks are birds, fact ${from + i}.</a></div></div>`).join('\n');
+    <h2 class="result__title"><a class="result__a" href="https://ducks.example/duck/${from + i}">Duck fact ${from + i}</a></h2>
+    <a class="result__snippet" href="https://ducks.example/duck/${from + i}">Ducks are birds, fact ${from + i}.</a></div></div>`).join('\n');
 
 const form = (label: string, fields: Record<string, string>) =>
   `<div class="nav-link"><form action="/html/" method="post"><input type="submit" class="btn btn--alt" value="${label}">`
@@ -52,7 +52,7 @@ describe('GET /search on DuckDuckGo', () => {
     const res = await trawl.get('/search?query=ducks&max_pages=3&cc=de', key(account.apiKey));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ query: 'ducks', pages_fetched: 2, credits: 20 });
-    expect(res.body.pages['1'].search_results[0]).toMatchObject({ title: 'Duck fact 1', link: 'https://example.org/duck/1', source: 'example.org' });
+    expect(res.body.pages['1'].search_results[0]).toMatchObject({ title: 'Duck fact 1', link: 'https://ducks.example/duck/1', source: 'ducks.example' });
     expect(res.body.pages['2'].search_results[0].title).toBe('Duck fact 11');
     expect(posts.map((p) => p.method)).toEqual(['POST', 'POST']);
     expect(posts[0].contentType).toBe('application/x-www-form-urlencoded');
