@@ -2,18 +2,19 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import type { TrawlConfig } from '#config';
 import { nestLogger, REDACT_PATHS } from '#platform';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import { clientErrorHandler, contractErrorBody, frameworkErrors } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
@@ -24,6 +25,9 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
         : { level: config.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
   });
   recordHttpMetrics(adapter.getInstance());
+  adapter.getInstance().addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
   const root = GatewayModule.forRoot(config);
   root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
