@@ -62,9 +62,11 @@ export function loggerOptions(level: string, name: string): LoggerOptions {
   return { level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers };
 }
 
-export function createLogger(level: string, name: string): Logger {
+/** A pino logger on stdout, or on stderr (`toStderr`: the CLI, whose stdout is its output). */
+export function createLogger(level: string, name: string, toStderr = false): Logger {
   const options = loggerOptions(level, name);
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  return toStderr ? pino(options, pino.destination({ dest: 2, sync: true })) : pino(options);
 }
 
 const REQUEST_ID = new AsyncLocalStorage<string>();
