@@ -71,3 +71,17 @@ describe('errors refused below the routes', () => {
     expect(res.body).toEqual(errorShape);
   });
 });
+
+describe('x-request-id', () => {
+  it('echoes a valid client id, replaces an invalid one, and generates one when absent (errors included)', async () => {
+    const honoured = await trawl.get('/health', { 'x-request-id': 'client-42.a:b_c' });
+    expect(honoured.headers.get('x-request-id')).toBe('client-42.a:b_c');
+    const invalid = await trawl.get('/health', { 'x-request-id': 'bad id/with spaces' });
+    expect(invalid.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const tooLong = await trawl.get('/health', { 'x-request-id': 'x'.repeat(129) });
+    expect(tooLong.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const generated = await trawl.get('/crawl?urls=https://example.com');
+    expect(generated.status).toBe(401);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

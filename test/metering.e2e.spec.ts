@@ -59,6 +59,7 @@ describe('concurrency limit', () => {
     for (const res of early) {
       expect(res!.status).toBe(429);
       expect(res!.body.error.message).toBe('Concurrent request limit reached (5). Please wait for other requests to finish.');
+      expect(res!.headers.get('retry-after')).toBe('2');
     }
     for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE);
     const all = await Promise.all(requests);
@@ -78,6 +79,9 @@ describe('credits', () => {
     const res = await trawl.get(`/crawl?urls=${encodeURIComponent(urls)}`, key(account.apiKey));
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('CREDITS_EXHAUSTED');
+    const wait = Number(res.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0); // until the billing period ends
+    expect(wait).toBeLessThanOrEqual(32 * 24 * 3600);
     expect(site.hits.get('/a') ?? 0).toBe(before);
     expect(await expectLedgerConsistent(account.accountId)).toBe(2);
   });

@@ -41,7 +41,14 @@ beforeAll(async () => {
     '/article': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
   });
   metricsPort = await freePort();
-  trawl = await startHarness({ METRICS_PORT: String(metricsPort), JOB_ATTEMPTS: '1', CRAWL_TIMEOUT_MS: '2000' });
+  trawl = await startHarness({
+    METRICS_PORT: String(metricsPort),
+    JOB_ATTEMPTS: '1',
+    CRAWL_TIMEOUT_MS: '2000',
+    // Countries no test here asks for: the pools are only read by the proxy metrics.
+    PROXIES: 'fr=http://127.0.0.1:9',
+    RESIDENTIAL_PROXIES: 'de=http://127.0.0.1:9|http://u:secret-pw@127.0.0.1:10',
+  });
 });
 
 afterAll(async () => {
@@ -101,6 +108,15 @@ describe('/metrics', () => {
     expect(sample(text, 'trawl_browser_pool_contexts', { kind: 'headless', state: 'active' })).toBe(0);
     expect(sample(text, 'trawl_job_outcomes_total', { queue: QueueName.render, job: 'crawl.page', outcome: 'ok' })).toBe(1);
     expect(sample(text, 'trawl_credits_charged_total', { endpoint: '/crawl' })).toBe(11);
+  });
+
+  it('reports the proxy pools: proxies configured per country and pool, residential health and resting per country', async () => {
+    const text = await (await fetch(`${trawl.baseUrl}/metrics`, { headers: ADMIN })).text();
+    expect(sample(text, 'trawl_proxies_configured', { country: 'fr', pool: 'datacenter' })).toBe(1);
+    expect(sample(text, 'trawl_proxies_configured', { country: 'de', pool: 'residential' })).toBe(2);
+    expect(sample(text, 'trawl_proxy_health', { country: 'de' })).toBe(1);
+    expect(sample(text, 'trawl_proxy_resting', { country: 'de' })).toBe(0);
+    expect(text).not.toContain('secret-pw');
   });
 
   it('reports queue depth and the age of the oldest waiting job per queue, read from Redis', async () => {

@@ -22,7 +22,7 @@ export interface Harness {
   admin: AccountAdminService;
   redis: Redis;
   createAccount(plan?: string): Promise<CreatedAccount>;
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -70,7 +70,7 @@ export async function startHarness(
       } catch {
         // not JSON: keep the text
       }
-      return { status: response.status, body };
+      return { status: response.status, body, headers: response.headers };
     },
     close: async () => {
       await app.close();

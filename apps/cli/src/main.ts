@@ -10,7 +10,7 @@ import { migrate } from '#db';
 import { runExtractCommand } from '#extraction/cli/extract-command.js';
 import { runSerpParseCommand } from '#serp/cli/serp-parse-command.js';
 import { runMapsParseCommand } from '#serp/cli/maps-parse-command.js';
-import { ensureLocalServices } from '#platform';
+import { createLogger, ensureLocalServices } from '#platform';
 import { createRedis } from '#queue';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
 
@@ -42,9 +42,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL === 'silent' ? 'silent' : 'info', 'trawl', true);
   const services = await ensureLocalServices(
     { dataDir: config.DATA_DIR, databaseUrl: config.DATABASE_URL, redisUrl: config.REDIS_URL, needRedis: false },
-    (message) => io.stderr.write(`${message}\n`),
+    // Progress of the local services: pino lines on stderr (stdout is the command's output).
+    (message) => log.info(message),
   );
   const redis = services.redisUrl ? createRedis(services.redisUrl, 'trawl-cli') : null;
   try {

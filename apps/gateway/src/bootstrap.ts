@@ -2,33 +2,39 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import type { TrawlConfig } from '#config';
-import { nestLogger, REDACT_PATHS } from '#platform';
+import { createLogger, PinoNestLogger, withRequestId } from '#platform';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import { clientErrorHandler, contractErrorBody, frameworkErrors } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
+  // One pino instance for Fastify's lines and Nest's, so every line has the same shape.
+  const log = createLogger(config.LOG_LEVEL, 'trawl');
   const adapter = new FastifyAdapter({
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
     frameworkErrors,
-    logger:
-      config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info'
-        ? false // request lines at info would dominate; the request log table keeps them
-        : { level: config.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    loggerInstance: log,
+    // Fastify's two lines per request stay below info: Trawl writes its own one line per request at info.
+    disableRequestLogging: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info',
   });
   recordHttpMetrics(adapter.getInstance());
+  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    withRequestId(request.id, done);
+  });
   const root = GatewayModule.forRoot(config);
   root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
-    logger: nestLogger(config),
+    logger: config.LOG_LEVEL === 'silent' ? false : new PinoNestLogger(log),
     abortOnError: false,
   });
   app

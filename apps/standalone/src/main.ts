@@ -7,13 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '#config';
 import { migrate } from '#db';
-import { ensureLocalServices } from '#platform';
+import { createLogger, ensureLocalServices } from '#platform';
 import { createStandaloneApp } from './standalone.js';
 
-const say = (message: string) => console.log(JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message }));
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 const base = loadConfig();
+// These lines are the first-run instructions: shown at every level but silent, in the same pino shape as the rest.
+const log = createLogger(base.LOG_LEVEL === 'silent' ? 'silent' : 'info', 'trawl');
+const say = (message: string) => log.info(message);
 const services = await ensureLocalServices({ dataDir: base.DATA_DIR, databaseUrl: base.DATABASE_URL, redisUrl: base.REDIS_URL }, say);
 const config = { ...base, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl ?? undefined };
 const outcome = await migrate(services.databaseUrl, path.join(repoRoot, 'prisma/migrations'));

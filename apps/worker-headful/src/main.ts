@@ -6,9 +6,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '#config';
 import { EngineId, EngineWorkerModule } from '#engines';
-import { nestLogger } from '#platform';
+import { createLogger, nestLogger } from '#platform';
 
 const config = loadConfig();
 const app = await NestFactory.createApplicationContext(EngineWorkerModule.forRoot(config, EngineId.headful), { logger: nestLogger(config) });
 app.enableShutdownHooks();
-console.log(JSON.stringify({ level: 'info', msg: 'worker-headful consuming trawl-headful', pid: process.pid }));
+createLogger('info', 'trawl').info('worker-headful consuming trawl-headful'); // the readiness line, at every level

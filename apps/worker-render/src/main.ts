@@ -3,9 +3,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '#config';
 import { EngineId, EngineWorkerModule } from '#engines';
-import { nestLogger } from '#platform';
+import { createLogger, nestLogger } from '#platform';
 
 const config = loadConfig();
 const app = await NestFactory.createApplicationContext(EngineWorkerModule.forRoot(config, EngineId.chromium), { logger: nestLogger(config) });
 app.enableShutdownHooks();
-console.log(JSON.stringify({ level: 'info', msg: 'worker-render consuming trawl-render', pid: process.pid }));
+createLogger('info', 'trawl').info('worker-render consuming trawl-render'); // the readiness line, at every level

@@ -6,7 +6,7 @@ import { Global, Logger, Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { AccountsRepository, LedgerRepository, RequestLogRepository } from '#db';
-import { CLOCK, REDIS } from '#platform';
+import { CLOCK, createLogger, REDIS } from '#platform';
 import type { Clock } from '#platform/clock.js';
 import { AccountAdminService } from './account-admin.service.js';
 import { AuthService } from './auth.service.js';
@@ -49,8 +49,9 @@ const logger = new Logger('Billing');
     },
     {
       provide: RequestLogWriter,
-      inject: [RequestLogRepository],
-      useFactory: (repo: RequestLogRepository) => new RequestLogWriter(repo, (error) => logger.error({ err: error }, 'request log write failed')),
+      inject: [RequestLogRepository, TRAWL_CONFIG],
+      useFactory: (repo: RequestLogRepository, c: TrawlConfig) =>
+        new RequestLogWriter(repo, (error) => logger.error({ err: error }, 'request log write failed'), 250, 500, createLogger(c.LOG_LEVEL, 'trawl')),
     },
     {
       provide: CallLifecycle,

@@ -1,5 +1,7 @@
 /** Buffers request-log rows and writes them in batches, off the request path. */
+import type { Logger } from 'pino';
 import type { RequestLogEntry, RequestLogRepository } from '#db';
+import { currentRequestId } from '#platform/logger.js';
 
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
@@ -11,12 +13,28 @@ export class RequestLogWriter {
     private readonly onError: (error: unknown) => void,
     flushEveryMs = 250,
     private readonly maxBatch = 500,
+    /** Where each row is also written as one `info` line (the request's id, account, endpoint, status, credits, duration, error). */
+    private readonly logger?: Pick<Logger, 'info'>,
   ) {
     this.timer = setInterval(() => void this.flush(), flushEveryMs);
     this.timer.unref();
   }
 
   write(entry: RequestLogEntry): void {
+    const requestId = currentRequestId() ?? entry.id;
+    this.logger?.info(
+      {
+        reqId: requestId,
+        ...(requestId === entry.id ? {} : { callId: entry.id }),
+        accountId: entry.accountId,
+        endpoint: entry.endpoint,
+        status: entry.status,
+        credits: entry.credits,
+        durationMs: entry.durationMs,
+        errorCode: entry.errorCode,
+      },
+      'request',
+    );
     this.buffer.push(entry);
     if (this.buffer.length >= this.maxBatch) void this.flush();
   }

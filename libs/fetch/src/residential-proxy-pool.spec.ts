@@ -30,6 +30,24 @@ describe('ResidentialProxyPool', () => {
     expect(pool.snapshot().find((s) => s.label === 'http://10.0.0.1:8000')).toMatchObject({ resting: false });
   });
 
+  it('reports health per country for metrics: mean score and how many rest (the template under *)', () => {
+    let now = 0;
+    const pool = new ResidentialProxyPool({
+      lists: 'us=http://10.0.0.1:8000|http://10.0.0.2:8000,de=http://10.0.0.3:8000',
+      template: 'http://u-{country}-{session}:p@proxy.example:7777',
+      restMs: 1_000,
+      now: () => now,
+    });
+    pool.lease('us')!.report('failed');
+    expect(pool.healthByCountry()).toEqual([
+      { country: 'de', configured: 1, health: 1, resting: 0 },
+      { country: 'us', configured: 2, health: 0.75, resting: 1 },
+      { country: '*', configured: 1, health: 1, resting: 0 },
+    ]);
+    now = 2_000;
+    expect(pool.healthByCountry()[1]).toMatchObject({ resting: 0, health: 0.75 });
+  });
+
   it('fills a provider template with the country and a fresh session per attempt; labels carry no credentials', () => {
     const pool = new ResidentialProxyPool({ template: 'http://user-country-{country}-session-{session}:pa%40ss@proxy.example:7777' });
     const a = pool.lease('DE')!;

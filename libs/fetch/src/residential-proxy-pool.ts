@@ -117,6 +117,22 @@ export class ResidentialProxyPool {
     this.health.set(key, h);
   }
 
+  /** Health per country, for metrics. */
+  healthByCountry(): CountryHealth[] {
+    const now = this.now();
+    const groups = new Map<string, Candidate[]>(this.byCountry);
+    if (this.template) groups.set(ANY_COUNTRY, [...(groups.get(ANY_COUNTRY) ?? []), this.template]);
+    return [...groups].map(([country, candidates]) => {
+      const states = candidates.map((c) => this.health.get(c.key) ?? { score: 1, restUntil: 0 });
+      return {
+        country,
+        configured: states.length,
+        health: states.reduce((sum, h) => sum + h.score, 0) / Math.max(1, states.length),
+        resting: states.filter((h) => h.restUntil > now).length,
+      };
+    });
+  }
+
   /** Health per entry label (no credentials), for tests and metrics. */
   snapshot(): Array<{ label: string; score: number; resting: boolean }> {
     const now = this.now();
@@ -126,6 +142,14 @@ export class ResidentialProxyPool {
       return { label: c.label, score: h.score, resting: h.restUntil > now };
     });
   }
+}
+
+/** Per country (`*` for any country: the template and catch-all entries): proxies, mean health, how many rest. */
+export interface CountryHealth {
+  country: string;
+  configured: number;
+  health: number;
+  resting: number;
 }
 
 function dedupe(candidates: Candidate[]): Candidate[] {

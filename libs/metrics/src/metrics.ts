@@ -13,6 +13,15 @@ export interface BrowserPoolStats {
   crashes: number;
 }
 
+export interface ProxyPoolStats {
+  country: string;
+  configured: number;
+  /** Mean health score 0..1 (pools that score health). */
+  health?: number;
+  /** Proxies resting after a failure (pools that rest them). */
+  resting?: number;
+}
+
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class TrawlMetrics {
@@ -63,11 +72,45 @@ export class TrawlMetrics {
     registers: [this.registry],
   });
 
+  /** Proxy pools of this process by kind (the latest of each kind), read when scraped. */
+  private readonly proxyPools = new Map<string, () => ProxyPoolStats[]>();
+
   /** Browser pools of this process, read when scraped. */
   private readonly browserPools = new Map<object, { kind: string; stats: () => BrowserPoolStats }>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'trawl_' });
+    const proxyPools = this.proxyPools;
+    new Gauge({
+      name: 'trawl_proxies_configured',
+      help: 'Proxies configured, by country (* = any country) and pool (datacenter, residential)',
+      labelNames: ['country', 'pool'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, stats] of proxyPools) for (const s of stats()) this.set({ country: s.country, pool }, s.configured);
+      },
+    });
+    new Gauge({
+      name: 'trawl_proxy_health',
+      help: 'Mean health score (0..1) of the residential proxies, by country: halved on a failure or block, +0.2 on success',
+      labelNames: ['country'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const stats of proxyPools.values()) for (const s of stats()) if (s.health !== undefined) this.set({ country: s.country }, s.health);
+      },
+    });
+    new Gauge({
+      name: 'trawl_proxy_resting',
+      help: 'Residential proxies resting after a failure or block, by country',
+      labelNames: ['country'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const stats of proxyPools.values()) for (const s of stats()) if (s.resting !== undefined) this.set({ country: s.country }, s.resting);
+      },
+    });
     const pools = this.browserPools;
     const each = (read: (stats: BrowserPoolStats) => number) => {
       const sums = new Map<string, number>();
@@ -117,6 +160,11 @@ export class TrawlMetrics {
   trackBrowserPool(pool: object, kind: string, stats: () => BrowserPoolStats): () => void {
     this.browserPools.set(pool, { kind, stats });
     return () => void this.browserPools.delete(pool);
+  }
+
+  /** A proxy pool reports per-country stats at each scrape (the latest pool of each kind). */
+  trackProxyPool(kind: 'datacenter' | 'residential', stats: () => ProxyPoolStats[]): void {
+    this.proxyPools.set(kind, stats);
   }
 
   /** A gauge whose value is read when scraped (queue depths and the like). Registered once per name. */

@@ -1,16 +1,81 @@
-/** Structured JSON logs (pino). Secrets are redacted by path wherever they could appear. */
-import { pino, type Logger } from 'pino';
+/**
+ * Structured JSON logs (pino), one shape for every line of every process: Nest's, Fastify's and Trawl's own
+ * (`level`, `time`, `pid`, `hostname`, `name`, `msg`). Secrets are redacted by path wherever they could appear, and
+ * API keys pasted into URLs are masked by the `req` serializer, so they stay out of the logs even at `trace`.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export const REDACT_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
+  'req.headers.cookie',
   'headers["x-api-key"]',
   'headers.authorization',
+  'headers.cookie',
   '*.password',
   '*.apiKey',
+  '*.api_key',
   '*.token',
+  '*.adminToken',
+  '*.ADMIN_TOKEN',
+  '*.proxyUrl',
+  '*.RESIDENTIAL_PROXY_URL',
+  '*.PROXY_URLS',
 ];
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+const SECRET_QUERY = /([?&;](?:key|api_key|apikey|api-key|token|access_token)=)[^&;#]*/gi;
+const URL_CREDENTIALS = /(\/\/)[^/@\s]+@/g;
+
+/** `url` with the values of key/api_key/apikey/token query parameters and any user:password@ masked. */
+export function maskUrlSecrets(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]').replace(URL_CREDENTIALS, '$1[redacted]@');
+}
+
+interface RequestLike {
+  method?: string;
+  url?: string;
+  hostname?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}
+
+const serializers = {
+  err: stdSerializers.err,
+  req: (req: RequestLike) => ({
+    method: req.method,
+    url: typeof req.url === 'string' ? maskUrlSecrets(req.url) : req.url,
+    hostname: req.hostname,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  }),
+};
+
+let destination: DestinationStream | undefined;
+
+/** Sends every logger created from now on to `stream` (tests capture the lines); `undefined` restores stdout. */
+export function logTo(stream: DestinationStream | undefined): void {
+  destination = stream;
+}
+
+export function loggerOptions(level: string, name: string): LoggerOptions {
+  return { level, name, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers };
+}
+
+/** A pino logger on stdout, or on stderr (`toStderr`: the CLI, whose stdout is its output). */
+export function createLogger(level: string, name: string, toStderr = false): Logger {
+  const options = loggerOptions(level, name);
+  if (destination) return pino(options, destination);
+  return toStderr ? pino(options, pino.destination({ dest: 2, sync: true })) : pino(options);
+}
+
+const REQUEST_ID = new AsyncLocalStorage<string>();
+
+/** Runs `work` with `id` as the current HTTP request's id (read by the per-request log line). */
+export function withRequestId<T>(id: string, work: () => T): T {
+  return REQUEST_ID.run(id, work);
+}
+
+export function currentRequestId(): string | undefined {
+  return REQUEST_ID.getStore();
 }

@@ -11,6 +11,18 @@ import { principalOf } from './principal.js';
 
 const UNLOGGED = /^\/(health|admin)(\/|$)/;
 
+/** Retry-After on CONCURRENCY_LIMIT: a running call usually ends within seconds. */
+export const CONCURRENCY_RETRY_AFTER_S = 2;
+/** Retry-After on CREDITS_EXHAUSTED when the period end is unknown: an hour. */
+export const CREDITS_RETRY_AFTER_S = 3600;
+
+/** Seconds a client should wait after a 429: a few for concurrency, until the period ends for credits. */
+export function retryAfterSeconds(code: string, periodEnd: Date | undefined, now = Date.now()): number {
+  if (code === ErrorCode.CONCURRENCY_LIMIT) return CONCURRENCY_RETRY_AFTER_S;
+  if (periodEnd) return Math.max(1, Math.ceil((periodEnd.getTime() - now) / 1000));
+  return CREDITS_RETRY_AFTER_S;
+}
+
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
@@ -35,6 +47,8 @@ export class ErrorFilter implements ExceptionFilter {
         createdAt: new Date(),
       });
     }
+    const retryAfter = status === 429 ? retryAfterSeconds(code, principalOf(request)?.periodEnd) : null;
+    if (retryAfter !== null) void reply.header('retry-after', String(retryAfter));
     void reply.status(status).send({ error: { code, message } });
   }
 
