@@ -14,3 +14,4 @@ export { FetchModule, PROXY_POOL, RESIDENTIAL_PROXY_POOL, residentialPoolFromCon
 export { ResidentialProxyPool, type ProxyLease, type ProxyOutcome, type ResidentialProxyPoolOptions } from './residential-proxy-pool.js';
 export { detectBlock, type BlockInput, type BlockVerdict } from './block-detection.js';
 export { BrowserTlsHttpClient, type BrowserTlsHttpClientOptions } from './browser-tls-client.js';
+export { readDocumentFile } from './document-file.js';

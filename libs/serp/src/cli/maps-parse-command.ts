@@ -4,8 +4,7 @@
  * `"verdict"` when it is not ok (block page, unreadable payload, lookup without that place). `--place-id` / `--cid`
  * parse the file as the answer to that lookup. Exit codes: 0 parsed (any verdict), 1 usage or I/O error.
  */
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
+import { readDocumentFile } from '#fetch/document-file.js';
 import { createMapsProvider, type MapsProviderName } from '../maps/index.js';
 import type { MapsQuery } from '../maps/types.js';
 
@@ -58,8 +57,7 @@ export async function runMapsParseCommand(
   }
   let body: string;
   try {
-    const raw = await readFile(parsed.file);
-    body = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+    body = (await readDocumentFile(parsed.file)).text;
   } catch (e) {
     io.stderr.write(`maps:parse: cannot read ${parsed.file}: ${(e as Error).message}\n`);
     return 1;

@@ -22,6 +22,11 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'serp-cli-'));
   const page = '<div id="main"><div class="g"><a href="/url?q=https://a.example/&sa=U"><h3>A page</h3></a><div class="VwiC3b">About A.</div></div></div>';
   await writeFile(path.join(dir, 'google.html.gz'), gzipSync(page));
+  // A windows-1252 page that says so only in <meta>: read with the crawler's decoder, not as UTF-8.
+  await writeFile(path.join(dir, 'latin.html'), Buffer.from(
+    '<meta charset="windows-1252"><div id="main"><div class="g"><a href="/url?q=https://a.example/caf%C3%A9&sa=U"><h3>Caf\xe9 cr\xe8me</h3></a><div class="VwiC3b">Br\xfbl\xe9e \x96 good.</div></div></div>',
+    'latin1',
+  ));
   await writeFile(path.join(dir, 'captcha.html'), '<form id="captcha-form" action="/sorry/index"></form>');
   await writeFile(path.join(dir, 'ddg.html'), '<div class="result"><a class="result__a" href="https://d.example/">D</a><a class="result__snippet">d</a></div>');
   await writeFile(path.join(dir, 'bing.html'), '<span class="sb_count">About 1,000 results</span><ol id="b_results">'
@@ -35,6 +40,13 @@ afterAll(async () => {
 });
 
 describe('serp:parse', () => {
+  it('decodes a page file by its declared charset, as the crawler would', async () => {
+    const { code, out } = await run(['--engine', 'google', path.join(dir, 'latin.html')]);
+    expect(code).toBe(0);
+    const [result] = JSON.parse(out).serp_search_results;
+    expect(result).toMatchObject({ title: 'Café crème', snippet: 'Brûlée – good.' });
+  });
+
   it('prints the /serp-search body for a gzipped Google page', async () => {
     const { code, out } = await run(['--engine', 'google', path.join(dir, 'google.html.gz')]);
     expect(code).toBe(0);

@@ -5,8 +5,7 @@
  * `pages["N"]`), or `{"verdict": …}` when the page is a block or no-results page. `--status` is the HTTP status the
  * page came with (a DuckDuckGo 202 is a block). Exit codes: 0 parsed (any verdict), 1 usage or I/O error.
  */
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
+import { readDocumentFile } from '#fetch/document-file.js';
 import { createEngines } from '../index.js';
 import type { SerpType } from '../types.js';
 
@@ -77,8 +76,7 @@ export async function runSerpParseCommand(
   }
   let body: string;
   try {
-    const raw = await readFile(parsed.file);
-    body = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+    body = (await readDocumentFile(parsed.file)).text;
   } catch (e) {
     io.stderr.write(`serp:parse: cannot read ${parsed.file}: ${(e as Error).message}\n`);
     return 1;
