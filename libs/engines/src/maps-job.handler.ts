@@ -6,9 +6,10 @@
  * A lookup the provider has no place for is a `not_found` value; a block or failure is UPSTREAM_BLOCKED /
  * UPSTREAM_FAILED — never an empty result.
  */
-import { ErrorCode, TrawlError, type MapsProviderName, type MapsSearchPayload, type MapsSearchResult, type ProxyProvider } from '#contracts';
+import { ErrorCode, type MapsProviderName, type MapsSearchPayload, type MapsSearchResult, type ProxyProvider } from '#contracts';
 import type { MapsProvider } from '#serp/maps/index.js';
 import type { PageEngine } from './page-engine.js';
+import { attemptUpstream, fetchUpstream, final, retryable, upstreamFailure } from './upstream-attempts.js';
 import type { UpstreamPacer } from './upstream-pacer.js';
 
 export interface MapsPacing {
@@ -31,64 +32,42 @@ export class MapsJobHandler {
 
   async handle(payload: MapsSearchPayload): Promise<MapsSearchResult> {
     const provider = this.providers[payload.provider];
-    if (!provider) return failure(ErrorCode.UPSTREAM_FAILED, `The maps provider ${payload.provider} is not configured`);
+    if (!provider) return upstreamFailure(ErrorCode.UPSTREAM_FAILED, `The maps provider ${payload.provider} is not configured`);
     const name = NAMES[payload.provider];
     const query = payload.query;
     const request = query.placeId || query.cid ? provider.buildLookupRequest(query) : provider.buildSearchRequest(query);
     if ('verdict' in request) return { ok: true, verdict: 'not_found', reason: request.verdict.reason };
 
     const osm = payload.provider === 'osm';
-    const attempts = osm ? 1 : this.attempts;
-    const deadline = Date.now() + payload.timeoutMs;
-    let last: MapsSearchResult = failure(ErrorCode.UPSTREAM_FAILED, `${name} could not be reached`);
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (osm && !(await this.pacing.pacer.waitTurn('nominatim', this.pacing.nominatimIntervalMs, deadline))) {
-        return failure(ErrorCode.UPSTREAM_FAILED, `${name} allows one request per ${this.pacing.nominatimIntervalMs} ms and the queue for it is longer than this request's time budget`);
+    const plan = { attempts: osm ? 1 : this.attempts, deadline: Date.now() + payload.timeoutMs, unreachable: `${name} could not be reached` };
+    return attemptUpstream<MapsSearchResult>(plan, async () => {
+      if (osm && !(await this.pacing.pacer.waitTurn('nominatim', this.pacing.nominatimIntervalMs, plan.deadline))) {
+        return final(ErrorCode.UPSTREAM_FAILED, `${name} allows one request per ${this.pacing.nominatimIntervalMs} ms and the queue for it is longer than this request's time budget`);
       }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      let page: { status: number; html: string };
-      try {
-        page = await this.engine.fetchPage({
-          url: request.url,
-          headers: request.headers,
-          timeoutMs: remaining,
-          device: 'desktop',
-          acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
-          proxy: osm ? null : (this.proxies?.next('*') ?? null),
-          target: 'upstream',
-        });
-      } catch (error) {
-        const e = TrawlError.from(error);
-        last = failure(ErrorCode.UPSTREAM_FAILED, `${name} could not be reached (${e.code})`);
-        if (!e.retryable) break;
-        continue;
-      }
-      if (page.status === 429 || page.status === 403) {
-        last = failure(ErrorCode.UPSTREAM_BLOCKED, `${name} refused the request (HTTP ${page.status})`);
-        continue;
-      }
-      if (page.status >= 400) {
-        last = failure(ErrorCode.UPSTREAM_FAILED, `${name} answered HTTP ${page.status}`);
-        if (page.status >= 500) continue;
-        break;
-      }
+      const remaining = plan.deadline - Date.now();
+      if (remaining <= 0) return final(ErrorCode.UPSTREAM_FAILED, `${name} could not be reached within the request's time budget`);
+      const fetched = await fetchUpstream(this.engine, {
+        url: request.url,
+        headers: request.headers,
+        timeoutMs: remaining,
+        device: 'desktop',
+        acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
+        proxy: osm ? null : (this.proxies?.next('*') ?? null),
+        target: 'upstream',
+      }, name);
+      if (!fetched.ok) return fetched;
+      const { page } = fetched;
+      if (page.status >= 400) return final(ErrorCode.UPSTREAM_FAILED, `${name} answered HTTP ${page.status}`);
       const parsed = provider.parse(page.html, query);
       switch (parsed.verdict.kind) {
         case 'ok':
-          return { ok: true, verdict: 'ok', places: parsed.places };
+          return { ok: true, result: { ok: true, verdict: 'ok', places: parsed.places } };
         case 'not_found':
-          return { ok: true, verdict: 'not_found', reason: parsed.verdict.reason };
+          return { ok: true, result: { ok: true, verdict: 'not_found', reason: parsed.verdict.reason } };
         case 'blocked':
-          last = failure(ErrorCode.UPSTREAM_BLOCKED, `${name} answered with a ${parsed.verdict.reason.replace('_', ' ')} page`
+          return retryable(ErrorCode.UPSTREAM_BLOCKED, `${name} answered with a ${parsed.verdict.reason.replace('_', ' ')} page`
             + (parsed.verdict.detail ? ` (${parsed.verdict.detail})` : ''));
-          continue;
       }
-    }
-    return last;
+    });
   }
-}
-
-function failure(code: ErrorCode, message: string): MapsSearchResult {
-  return { ok: false, error: { code, message, kind: code === ErrorCode.UPSTREAM_BLOCKED ? 'blocked' : 'transient' } };
 }

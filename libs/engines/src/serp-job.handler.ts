@@ -4,10 +4,11 @@
  * stays blocked, or an upstream that fails, is an outcome value with UPSTREAM_BLOCKED / UPSTREAM_FAILED — never
  * "zero results".
  */
-import { ErrorCode, TrawlError, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '#contracts';
+import { ErrorCode, type ProxyProvider, type SerpSearchPayload, type SerpSearchResult } from '#contracts';
 import { detectBlock } from '#fetch';
 import type { SerpEngine } from '#serp';
 import type { PageEngine } from './page-engine.js';
+import { attemptUpstream, fetchUpstream, retryable, upstreamFailure } from './upstream-attempts.js';
 
 export class SerpJobHandler {
   constructor(
@@ -20,59 +21,33 @@ export class SerpJobHandler {
   async handle(payload: SerpSearchPayload): Promise<SerpSearchResult> {
     const searchEngine = this.searchEngines[payload.engine];
     if (!searchEngine?.buildSerpRequest || !searchEngine.parseSerp) {
-      return failure(ErrorCode.UPSTREAM_FAILED, `The ${payload.engine} engine is not configured for /serp-search`);
+      return upstreamFailure(ErrorCode.UPSTREAM_FAILED, `The ${payload.engine} engine is not configured for /serp-search`);
     }
     const request = searchEngine.buildSerpRequest(payload.query);
-    const deadline = Date.now() + payload.timeoutMs;
-    let last: SerpSearchResult = failure(ErrorCode.UPSTREAM_FAILED, 'The search engine could not be reached');
-    for (let attempt = 1; attempt <= this.attempts; attempt++) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      let page: { status: number; html: string };
-      try {
-        page = await this.engine.fetchPage({
-          url: request.url,
-          headers: request.headers,
-          timeoutMs: remaining,
-          device: payload.query.device ?? 'desktop',
-          acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
-          proxy: this.proxies?.next(payload.query.gl) ?? null,
-          target: 'upstream',
-          ...(request.browserTls ? { browserTls: true } : {}),
-        });
-      } catch (error) {
-        const e = TrawlError.from(error);
-        last = failure(ErrorCode.UPSTREAM_FAILED, `The search engine could not be reached (${e.code})`);
-        if (!e.retryable) break;
-        continue;
-      }
-      if (page.status === 429 || page.status === 403) {
-        last = failure(ErrorCode.UPSTREAM_BLOCKED, `The search engine refused the request (HTTP ${page.status})`);
-        continue;
-      }
-      if (page.status >= 500) {
-        last = failure(ErrorCode.UPSTREAM_FAILED, `The search engine answered HTTP ${page.status}`);
-        continue;
-      }
+    const plan = { attempts: this.attempts, deadline: Date.now() + payload.timeoutMs, unreachable: 'The search engine could not be reached' };
+    return attemptUpstream<SerpSearchResult>(plan, async (_n, remaining) => {
+      const fetched = await fetchUpstream(this.engine, {
+        url: request.url,
+        headers: request.headers,
+        timeoutMs: remaining,
+        device: payload.query.device ?? 'desktop',
+        acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
+        proxy: this.proxies?.next(payload.query.gl) ?? null,
+        target: 'upstream',
+        ...(request.browserTls ? { browserTls: true } : {}),
+      }, 'The search engine');
+      if (!fetched.ok) return fetched;
+      const { page } = fetched;
       // The shared detector's vendor tier (Cloudflare, Akamai, DataDome, …): the engine's own parser knows its captcha
       // pages, not a CDN's challenge in front of a self-hosted engine.
       const wall = detectBlock({ status: page.status, html: page.html });
-      if (wall.blocked && wall.tier === 1) {
-        last = failure(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered with an anti-bot page (${wall.reason})`);
-        continue;
-      }
-      const parsed = searchEngine.parseSerp(page.html, payload.query);
+      if (wall.blocked && wall.tier === 1) return retryable(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered with an anti-bot page (${wall.reason})`);
+      const parsed = searchEngine.parseSerp!(page.html, payload.query);
       if (parsed.verdict.kind === 'blocked') {
-        last = failure(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered with a ${parsed.verdict.reason.replace('_', ' ')} page`);
-        continue;
+        return retryable(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered with a ${parsed.verdict.reason.replace('_', ' ')} page`);
       }
       const response = parsed.result ?? { serp_search_results: [] };
-      return { ok: true, verdict: parsed.verdict.kind, response };
-    }
-    return last;
+      return { ok: true, result: { ok: true, verdict: parsed.verdict.kind, response } };
+    });
   }
-}
-
-function failure(code: ErrorCode, message: string): SerpSearchResult {
-  return { ok: false, error: { code, message, kind: code === ErrorCode.UPSTREAM_BLOCKED ? 'blocked' : 'transient' } };
 }

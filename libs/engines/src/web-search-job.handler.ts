@@ -7,15 +7,16 @@
  * never results and never an empty success.
  */
 import {
-  ErrorCode, TrawlError, type ProxyInfo, type ProxyProvider, type WebSearchPayload, type WebSearchJobResult,
+  ErrorCode, type ProxyInfo, type ProxyProvider, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
 import type { ExtractionPool } from '#extraction';
 import { isRepeatedPage, looksUnrelated, type SearchPage, type SerpEngine, type WebQuery } from '#serp';
 import { bingCount, bingOffset } from '#serp/bing/bing-request.js';
 import { duckDuckGoOffset } from '#serp/duckduckgo/duckduckgo-request.js';
-import type { FetchedPage, PageEngine } from './page-engine.js';
+import type { PageEngine } from './page-engine.js';
+import { attemptUpstream, fetchUpstream, final, retryable, upstreamFailure, type Attempt } from './upstream-attempts.js';
 
-type Attempt = { ok: true; result: Extract<WebSearchJobResult, { ok: true }> } | { ok: false; failure: WebSearchJobResult; retry: boolean };
+type WebSearchPageResult = Extract<WebSearchJobResult, { ok: true }>;
 
 export class WebSearchJobHandler {
   constructor(
@@ -29,22 +30,15 @@ export class WebSearchJobHandler {
   async handle(payload: WebSearchPayload): Promise<WebSearchJobResult> {
     const searchEngine = this.searchEngines[payload.engine];
     if (!searchEngine?.buildWebRequest || !searchEngine.parseSearchPage) {
-      return failure(ErrorCode.UPSTREAM_FAILED, `The ${payload.engine} engine is not configured for /search`);
+      return upstreamFailure(ErrorCode.UPSTREAM_FAILED, `The ${payload.engine} engine is not configured for /search`);
     }
     const q: WebQuery = { ...payload.query };
-    const deadline = Date.now() + payload.timeoutMs;
-    let last: WebSearchJobResult = failure(ErrorCode.UPSTREAM_FAILED, 'The search engine could not be reached');
-    for (let attempt = 1; attempt <= this.attempts; attempt++) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
+    const plan = { attempts: this.attempts, deadline: Date.now() + payload.timeoutMs, unreachable: 'The search engine could not be reached' };
+    return attemptUpstream<WebSearchJobResult>(plan, async (attempt, remaining) => {
       const proxy = this.proxyFor(payload);
-      if (proxy === undefined) return failure(ErrorCode.UPSTREAM_FAILED, `No proxy is configured for geolocation "${payload.proxyCountry}"`);
-      const outcome = await this.attempt(searchEngine, payload, q, proxy, remaining, attempt);
-      if (outcome.ok) return outcome.result;
-      last = outcome.failure;
-      if (!outcome.retry) break;
-    }
-    return last;
+      if (proxy === undefined) return final(ErrorCode.UPSTREAM_FAILED, `No proxy is configured for geolocation "${payload.proxyCountry}"`);
+      return this.attempt(searchEngine, payload, q, proxy, remaining, attempt);
+    });
   }
 
   /** The next proxy: of the asked-for country (undefined when the pool has none), else any the pool hands out, else direct. */
@@ -55,42 +49,36 @@ export class WebSearchJobHandler {
 
   private async attempt(
     searchEngine: SerpEngine, payload: WebSearchPayload, q: WebQuery, proxy: ProxyInfo | null, remaining: number, attempt: number,
-  ): Promise<Attempt> {
+  ): Promise<Attempt<WebSearchPageResult>> {
     const request = searchEngine.buildWebRequest!(q);
-    let page: FetchedPage;
-    try {
-      page = await this.engine.fetchPage({
-        url: request.url,
-        headers: request.headers,
-        timeoutMs: remaining,
-        device: q.device ?? 'desktop',
-        acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
-        proxy,
-        target: 'upstream',
-        ...(request.browserTls ? { browserTls: true } : {}),
-        ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
-      });
-    } catch (error) {
-      const e = TrawlError.from(error);
-      return { ok: false, failure: failure(ErrorCode.UPSTREAM_FAILED, `The search engine could not be reached (${e.code})`), retry: e.retryable };
-    }
-    if (page.status === 429 || page.status === 403) return blocked(ErrorCode.UPSTREAM_BLOCKED, `The search engine refused page ${q.page} (HTTP ${page.status})`);
-    if (page.status >= 500) return blocked(ErrorCode.UPSTREAM_FAILED, `The search engine answered HTTP ${page.status}`);
+    const fetched = await fetchUpstream(this.engine, {
+      url: request.url,
+      headers: request.headers,
+      timeoutMs: remaining,
+      device: q.device ?? 'desktop',
+      acceptLanguage: request.headers['accept-language'] ?? 'en-US,en;q=0.9',
+      proxy,
+      target: 'upstream',
+      ...(request.browserTls ? { browserTls: true } : {}),
+      ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
+    }, `The search engine (page ${q.page})`);
+    if (!fetched.ok) return fetched;
+    const { page } = fetched;
     const parsed = searchEngine.parseSearchPage!(page.html, q, { status: page.status, finalUrl: page.finalUrl });
     if (parsed.verdict.kind === 'blocked') {
-      return blocked(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered page ${q.page} with a ${parsed.verdict.reason.replace('_', ' ')} page`);
+      return retryable(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered page ${q.page} with a ${parsed.verdict.reason.replace('_', ' ')} page`);
     }
-    if (page.status >= 400) return blocked(ErrorCode.UPSTREAM_FAILED, `The search engine answered HTTP ${page.status}`);
+    if (page.status >= 400) return retryable(ErrorCode.UPSTREAM_FAILED, `The search engine answered HTTP ${page.status}`);
     if (parsed.page) {
       const previous = payload.previousLinks ? { search_results: payload.previousLinks.map(asResult) } : null;
       if (q.page > 1 && isRepeatedPage(previous, parsed, requestedOffset(payload.engine, q))) {
-        return blocked(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered page ${q.page} with page 1 again`);
+        return retryable(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered page ${q.page} with page 1 again`);
       }
       if (looksUnrelated(q.query, parsed.page)) {
-        return blocked(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered page ${q.page} with results unrelated to the query`);
+        return retryable(ErrorCode.UPSTREAM_BLOCKED, `The search engine answered page ${q.page} with results unrelated to the query`);
       }
     }
-    const result: Extract<WebSearchJobResult, { ok: true }> = {
+    const result: WebSearchPageResult = {
       ok: true,
       page: parsed.page ?? EMPTY_PAGE,
       pagination: parsed.page ? parsed.pagination : { ...parsed.pagination, hasNext: false },
@@ -120,12 +108,3 @@ function requestedOffset(engine: WebSearchPayload['engine'], q: WebQuery): numbe
 }
 
 const asResult = (link: string) => ({ title: '', link, date: null, snippet: '', source: '' });
-
-function failure(code: ErrorCode, message: string): WebSearchJobResult {
-  return { ok: false, error: { code, message, kind: code === ErrorCode.UPSTREAM_BLOCKED ? 'blocked' : 'transient' } };
-}
-
-/** A page to retry through another proxy. */
-function blocked(code: ErrorCode, message: string): Attempt {
-  return { ok: false, failure: failure(code, message), retry: true };
-}
