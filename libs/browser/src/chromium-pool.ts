@@ -1,6 +1,8 @@
 /**
- * The headless (or headed, under Xvfb) Chromium render pool: one shared browser, one BrowserContext per job,
- * concurrency bounded by a JobGate (slots and free memory). The browser is recycled after `pagesPerBrowser` jobs —
+ * The headless (or headed, under Xvfb) Chromium render pool: one shared browser, one BrowserContext at a time per
+ * job, concurrency bounded by a JobGate (slots and free memory). A job with an isolation key (its account) may run in
+ * a context an earlier job of the same key used, reset in between (see JobContext.reset); contexts are never shared
+ * between keys, and a job without a key always gets a context of its own. The browser is recycled after `pagesPerBrowser` jobs —
  * a new one serves new jobs while the old one finishes its in-flight jobs and is then closed — and relaunched when
  * it dies. A dead browser fails only its in-flight jobs (RENDER_FAILED, transient); nothing escapes as an
  * unhandled rejection.
@@ -32,6 +34,14 @@ export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
 ];
 
 const BROWSER_CLOSE_CAP_MS = 10_000;
+/** A reset that takes longer than this means a wedged renderer: the context is closed instead of kept. */
+const CONTEXT_RESET_CAP_MS = 5_000;
+
+/** A reset context waiting for the next job of its isolation key. */
+interface IdleContext {
+  key: string;
+  ctx: JobContext;
+}
 
 interface BrowserSlot {
   id: number;
@@ -49,6 +59,8 @@ interface BrowserSlot {
   lease: BrowserLease;
   /** A desktop JobContext opened ahead of the next job (see `prewarm`). */
   spare: Promise<JobContext> | null;
+  /** Reset contexts by isolation key, oldest first; at most `maxContexts` are kept. */
+  idle: IdleContext[];
 }
 
 export class ChromiumPool implements PageRenderer {
@@ -60,6 +72,7 @@ export class ChromiumPool implements PageRenderer {
   private launches = 0;
   private crashes = 0;
   private jobs = 0;
+  private reusedContexts = 0;
   private nextSlotId = 1;
   private closed = false;
   private readonly untrack: () => void;
@@ -84,6 +97,8 @@ export class ChromiumPool implements PageRenderer {
       launches: this.launches,
       crashes: this.crashes,
       jobs: this.jobs,
+      idleContexts: [...this.slots].reduce((n, slot) => n + slot.idle.length, 0),
+      reusedContexts: this.reusedContexts,
     };
   }
 
@@ -126,10 +141,11 @@ export class ChromiumPool implements PageRenderer {
       this.jobs++;
       slot.jobs++;
       slot.active++;
-      const context = this.contextFor(slot, job);
+      const key = this.opts.reuseContexts === false ? null : (options.isolationKey ?? null);
+      const context = this.contextFor(slot, job, key);
       if (slot.jobs >= this.opts.pagesPerBrowser) this.retire(slot);
       try {
-        return await renderPage(slot.lease, job, context);
+        return await renderPage(slot.lease, job, context, (ctx, reusable) => this.dispose(slot, key, ctx, reusable));
       } finally {
         slot.active--;
         if (slot.retired && slot.active === 0) void this.closeSlot(slot);
@@ -161,8 +177,24 @@ export class ChromiumPool implements PageRenderer {
     if (decision.verdict === 'dns-failed') throw dnsFailed(decision.code);
   }
 
-  /** The warm spare when it fits the job (desktop), else a context opened for it; a taken spare is replaced at once. */
-  private contextFor(slot: BrowserSlot, job: RenderJob): Promise<JobContext> {
+  /**
+   * A reset context of the job's isolation key and device when there is one, else the warm spare when it fits the
+   * job (desktop), else a context opened for it; a taken spare is replaced at once.
+   */
+  private contextFor(slot: BrowserSlot, job: RenderJob, key: string | null): Promise<JobContext> {
+    if (key !== null) {
+      for (let i = slot.idle.length - 1; i >= 0; i--) {
+        const { key: idleKey, ctx } = slot.idle[i];
+        if (idleKey !== key || ctx.device.kind !== job.device.kind) continue;
+        slot.idle.splice(i, 1);
+        if (!ctx.usable) {
+          void ctx.close(slot.lease);
+          continue;
+        }
+        this.reusedContexts++;
+        return Promise.resolve(ctx);
+      }
+    }
     if (slot.spare && job.device.kind === 'desktop') {
       const spare = slot.spare;
       slot.spare = null;
@@ -180,6 +212,36 @@ export class ChromiumPool implements PageRenderer {
     spare.catch(() => {
       if (slot.spare === spare) slot.spare = null;
     });
+  }
+
+  /**
+   * After a job: a context that finished cleanly and has an isolation key is reset and kept for that key's next job
+   * (the oldest kept context is closed beyond `maxContexts`); any other is closed.
+   */
+  private async dispose(slot: BrowserSlot, key: string | null, ctx: JobContext, reusable: boolean): Promise<void> {
+    const keep = (): boolean => reusable && key !== null && !this.closed && !slot.retired && !slot.dead;
+    if (!keep()) return ctx.close(slot.lease);
+    let timer: NodeJS.Timeout | undefined;
+    const reset = ctx.reset(slot.lease);
+    reset.catch(() => undefined);
+    const ok = await Promise.race([
+      reset.then(() => true, () => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), CONTEXT_RESET_CAP_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    // The pool may have retired this browser (or closed) while the reset ran.
+    if (!ok || !keep() || !ctx.usable) return ctx.close(slot.lease);
+    slot.idle.push({ key: key as string, ctx });
+    while (slot.idle.length > this.opts.maxContexts) {
+      const oldest = slot.idle.shift() as IdleContext;
+      void oldest.ctx.close(slot.lease);
+    }
+  }
+
+  private discardIdle(slot: BrowserSlot): Promise<void> {
+    const idle = slot.idle.splice(0);
+    return Promise.all(idle.map(({ ctx }) => ctx.close(slot.lease).catch(() => undefined))).then(() => undefined);
   }
 
   private discardSpare(slot: BrowserSlot): Promise<void> {
@@ -239,7 +301,7 @@ export class ChromiumPool implements PageRenderer {
     });
     gone.catch(() => undefined);
     const slot: BrowserSlot = {
-      id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null,
+      id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null, idle: [],
       lease: {
         browser,
         gone,
@@ -253,6 +315,7 @@ export class ChromiumPool implements PageRenderer {
     browser.on('disconnected', () => {
       slot.dead = true;
       void this.discardSpare(slot); // its guard proxy lives in this process
+      void this.discardIdle(slot);
       this.slots.delete(slot);
       if (this.current === slot) this.current = null;
       if (!slot.closing) this.crashes++;
@@ -276,6 +339,7 @@ export class ChromiumPool implements PageRenderer {
     slot.retired = true;
     if (this.current === slot) this.current = null;
     void this.discardSpare(slot);
+    void this.discardIdle(slot);
     if (slot.active === 0) void this.closeSlot(slot);
   }
 
@@ -283,7 +347,7 @@ export class ChromiumPool implements PageRenderer {
     if (slot.closing) return;
     slot.closing = true;
     this.slots.delete(slot);
-    await this.discardSpare(slot);
+    await Promise.all([this.discardSpare(slot), this.discardIdle(slot)]);
     if (slot.dead) return;
     let timer: NodeJS.Timeout | undefined;
     const closed = await Promise.race([

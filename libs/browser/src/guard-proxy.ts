@@ -87,6 +87,20 @@ export class GuardProxy {
     this.policy = policy;
   }
 
+  /**
+   * Unbinds the guard from its job between two jobs of a reused context: it refuses everything again, forgets the
+   * job's failures, and drops every connection — Chromium's keep-alive connections to the guard and its CONNECT
+   * tunnels were admitted under the old job's policy (and pinned to its DNS answers), so none may carry the next
+   * job's requests.
+   */
+  release(): void {
+    this.policy = null;
+    this.upstream = null;
+    this.failures.clear();
+    for (const socket of this.sockets) socket.destroy();
+    this.agent.destroy();
+  }
+
   /** The proxy URL for `browser.newContext({ proxy })`. */
   get url(): string {
     return `http://127.0.0.1:${this.port}`;

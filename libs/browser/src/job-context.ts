@@ -1,8 +1,14 @@
 /**
- * The browser state one render job owns: a guard proxy, a BrowserContext routed through it, and its one page.
+ * The browser state a render job runs in: a guard proxy, a BrowserContext routed through it, and the job's page.
  * It can be opened ahead of time as a warm spare (context and renderer start-up is the largest fixed cost of a
  * job), because everything job-specific — SSRF policy, upstream proxy, language, resource blocking — is applied by
- * `prepare()` just before navigation. Each JobContext serves exactly one job and is then closed.
+ * `prepare()` just before navigation.
+ *
+ * A context may serve several jobs of the same isolation key (the account) one after another: `reset()` between
+ * them closes the page, deletes every cookie and the storage of every origin the page touched, unbinds the guard
+ * (which drops every connection Chromium holds through it, so no tunnel admitted under one job's policy serves the
+ * next) and opens a new page. Creating a context per job was measured as the largest share of Chromium CPU per page
+ * (bench/browser/render-factors.ts); a context is never shared between isolation keys.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { DeviceProfile } from '#contracts';
@@ -38,44 +44,87 @@ export interface JobSettings {
   timezoneId?: string;
 }
 
-export class JobContext {
+/** One job's page in the context, with what is tracked about it. */
+class JobTab {
   pageCrashed = false;
   /** Host of the latest main-frame request (redirect hops included), to attribute guard failures. */
   lastNavigationHost = '';
+  /** Origins the page sent requests to: the storage `reset()` clears. */
+  readonly origins = new Set<string>();
   /** Rejects when the page's renderer crashes. */
   readonly crashed: Promise<never>;
-  private rejectCrash: (error: Error) => void = () => undefined;
+  readonly activity: NetworkActivity;
+
+  constructor(
+    readonly page: Page,
+    readonly session: CDPSession,
+    lease: BrowserLease,
+  ) {
+    let rejectCrash: (error: Error) => void = () => undefined;
+    this.crashed = new Promise<never>((_, reject) => {
+      rejectCrash = reject;
+    });
+    this.crashed.catch(() => undefined);
+    this.activity = new NetworkActivity(page);
+    page.once('crash', () => {
+      this.pageCrashed = true;
+      lease.onPageCrash();
+      rejectCrash(renderFailed('the page crashed'));
+    });
+    page.on('request', (request) => {
+      try {
+        const url = new URL(request.url());
+        if (url.protocol === 'http:' || url.protocol === 'https:') this.origins.add(url.origin);
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationHost = url.hostname;
+      } catch {
+        // a request without a frame (worker) is never the main navigation
+      }
+    });
+  }
+}
+
+export class JobContext {
+  /** Jobs this context has served (including the current one). */
+  jobs = 0;
   private closed = false;
+  /** Pages this object is opening itself (any other page of the context is a popup and is closed). */
+  private opening = 0;
 
   private constructor(
     readonly device: DeviceProfile,
     readonly guard: GuardProxy,
     private readonly context: BrowserContext,
-    readonly page: Page,
-    private readonly session: CDPSession,
-    readonly activity: NetworkActivity,
-    lease: BrowserLease,
+    private tab: JobTab,
   ) {
-    this.crashed = new Promise<never>((_, reject) => {
-      this.rejectCrash = reject;
-    });
-    this.crashed.catch(() => undefined);
-    page.once('crash', () => {
-      this.pageCrashed = true;
-      lease.onPageCrash();
-      this.rejectCrash(renderFailed('the page crashed'));
-    });
     // Popups are not part of the job; close them so they cannot hold resources.
     context.on('page', (other) => {
-      if (other !== page) other.close().catch(() => undefined);
+      if (this.opening === 0 && other !== this.tab.page) other.close().catch(() => undefined);
     });
-    page.on('request', (request) => {
-      try {
-        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationHost = new URL(request.url()).hostname;
-      } catch {
-        // a request without a frame (worker) is never the main navigation
-      }
-    });
+  }
+
+  get page(): Page {
+    return this.tab.page;
+  }
+
+  get activity(): NetworkActivity {
+    return this.tab.activity;
+  }
+
+  /** Rejects when the current page's renderer crashes. */
+  get crashed(): Promise<never> {
+    return this.tab.crashed;
+  }
+
+  get pageCrashed(): boolean {
+    return this.tab.pageCrashed;
+  }
+
+  get lastNavigationHost(): string {
+    return this.tab.lastNavigationHost;
+  }
+
+  set lastNavigationHost(host: string) {
+    this.tab.lastNavigationHost = host;
   }
 
   static async open(lease: BrowserLease, device: DeviceProfile): Promise<JobContext> {
@@ -97,7 +146,7 @@ export class JobContext {
       }));
       const page = await step(context.newPage());
       const session = await step(context.newCDPSession(page));
-      return new JobContext(device, guard, context, page, session, new NetworkActivity(page), lease);
+      return new JobContext(device, guard, context, new JobTab(page, session, lease));
     } catch (error) {
       await guard.close();
       if (context && !lease.isGone()) context.close().catch(() => undefined);
@@ -107,23 +156,51 @@ export class JobContext {
 
   /** Still fit to serve a job (a warm spare whose renderer died meanwhile is not). */
   get usable(): boolean {
-    return !this.closed && !this.pageCrashed && !this.page.isClosed();
+    return !this.closed && !this.tab.pageCrashed && !this.tab.page.isClosed();
   }
 
   /** Applies everything job-specific before navigation. */
   async prepare(job: JobSettings): Promise<void> {
+    this.jobs++;
     try {
       this.guard.assign(job.policy, job.proxy);
     } catch (error) {
       throw fromGuardFailure({ kind: 'proxy', detail: (error as Error).message });
     }
-    this.lastNavigationHost = '';
+    this.tab.lastNavigationHost = '';
+    const session = this.tab.session;
     await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
-    await applyUserAgentOverride(this.session, job.device, job.acceptLanguage);
+    await applyUserAgentOverride(session, job.device, job.acceptLanguage);
     // Per job over CDP (not at context creation), so a warm context can still serve any country.
-    if (job.locale) await this.session.send('Emulation.setLocaleOverride', { locale: job.locale });
-    if (job.timezoneId) await this.session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId });
-    if (job.blockResources) await blockHeavyResources(this.session);
+    if (job.locale) await session.send('Emulation.setLocaleOverride', { locale: job.locale });
+    if (job.timezoneId) await session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId });
+    if (job.blockResources) await blockHeavyResources(session);
+  }
+
+  /**
+   * Makes the context fit for the next job of the same isolation key: no page, cookie, origin storage or
+   * connection of this job survives it. Throws when any step fails (the caller then closes the context).
+   */
+  async reset(lease: BrowserLease): Promise<void> {
+    const old = this.tab;
+    // Cookies are per context; the rest of an origin's storage (localStorage, IndexedDB, Cache Storage, service
+    // worker registrations, file systems) is cleared for each origin the page sent a request to — iframes and
+    // subresources included, since their storage is keyed by their own origin.
+    for (const origin of old.origins) {
+      await old.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    }
+    await old.page.close();
+    await this.context.clearCookies();
+    await this.context.setExtraHTTPHeaders({});
+    this.guard.release();
+    this.opening++;
+    try {
+      const page = await Promise.race([this.context.newPage(), lease.gone]);
+      const session = await Promise.race([this.context.newCDPSession(page), lease.gone]);
+      this.tab = new JobTab(page, session, lease);
+    } finally {
+      this.opening--;
+    }
   }
 
   async close(lease: BrowserLease): Promise<void> {

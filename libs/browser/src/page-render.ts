@@ -1,8 +1,9 @@
 /**
- * One render job on a shared browser, in its own JobContext (fresh or warm): apply the job's settings, navigate
+ * One render job on a shared browser, in a JobContext (fresh, warm or reset): apply the job's settings, navigate
  * until the response commits, wait for load and then network quiet (each capped), capture HTML and an optional
- * screenshot, close the context. Every step races the job deadline and the page/browser dying, so a page that
- * never settles still yields what rendered and a crash becomes a typed error instead of a hang.
+ * screenshot, then hand the context back (reset for the same account's next job, or closed). Every step races the
+ * job deadline and the page/browser dying, so a page that never settles still yields what rendered and a crash
+ * becomes a typed error instead of a hang.
  */
 import type { Page, Response } from 'playwright-core';
 import { DEVICE_PROFILES, type DeviceProfile } from '#contracts';
@@ -40,10 +41,22 @@ function captureReserve(budgetMs: number, screenshot: boolean): number {
 }
 
 /**
- * Runs `job` in the context `source` yields (a warm spare, or one being opened for it). The context is always
- * closed afterwards — also when the job gives up before `source` even resolved.
+ * What becomes of a context after its job: `reusable` is true only when the job ended with a result (a failed job's
+ * context — crashed page, guard refusal, timeout mid-navigation — is always closed). The default closes it.
  */
-export async function renderPage(lease: BrowserLease, job: RenderJob, source: Promise<JobContext>): Promise<RenderResult> {
+export type ContextDisposal = (ctx: JobContext, reusable: boolean) => Promise<void>;
+
+/**
+ * Runs `job` in the context `source` yields (a reused or warm context, or one being opened for it). The context is
+ * always handed to `dispose` afterwards — or closed, when the job gives up before `source` even resolved.
+ */
+export async function renderPage(
+  lease: BrowserLease,
+  job: RenderJob,
+  source: Promise<JobContext>,
+  dispose: ContextDisposal = (ctx) => ctx.close(lease),
+): Promise<RenderResult> {
+  let reusable = false;
   let ctx: JobContext | undefined;
   let pending = source;
   const noContext = (): Error => renderTimeout('The browser did not open a context within the job budget');
@@ -59,7 +72,9 @@ export async function renderPage(lease: BrowserLease, job: RenderJob, source: Pr
     failure.catch(() => undefined);
     await bounded(ctx.prepare(job), job.deadline, () => renderTimeout('The page could not be prepared within the job budget'), failure);
     ctx.lastNavigationHost = job.url.hostname;
-    return await navigateAndCapture(ctx.page, ctx.activity, job, failure, ctx.guard);
+    const result = await navigateAndCapture(ctx.page, ctx.activity, job, failure, ctx.guard);
+    reusable = true;
+    return result;
   } catch (error) {
     throw toRenderError(error, {
       pageCrashed: ctx?.pageCrashed ?? false,
@@ -68,7 +83,7 @@ export async function renderPage(lease: BrowserLease, job: RenderJob, source: Pr
       proxied: job.proxy !== null,
     });
   } finally {
-    if (ctx) await ctx.close(lease);
+    if (ctx) await dispose(ctx, reusable && ctx.usable).catch(() => undefined);
     else pending.then((late) => late.close(lease)).catch(() => undefined);
   }
 }

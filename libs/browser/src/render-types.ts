@@ -31,6 +31,12 @@ export interface RenderOptions {
   locale?: string;
   /** IANA timezone for this job, e.g. `Europe/Berlin`; default: the host's. */
   timezoneId?: string;
+  /**
+   * Who the job is for (the account id): a later job with the same key may run in the same browser context after it
+   * was reset (cookies and every touched origin's storage deleted, connections dropped); jobs with different keys
+   * never share one. Without a key the job gets a context of its own.
+   */
+  isolationKey?: string;
   /** Replaces the pool's address policy for this job (e.g. an operator-configured search upstream on a private network). */
   addressPolicy?: AddressPolicy;
 }
@@ -101,6 +107,11 @@ export interface ChromiumPoolOptions {
    * context and renderer start-up is the largest fixed cost of a job, and this takes it off the job's latency.
    */
   prewarm?: boolean;
+  /**
+   * Reuse a job's context for the next job with the same `isolationKey` (reset in between). Default true: creating
+   * a context per job was the largest share of Chromium CPU per page (bench/browser/render-factors.ts).
+   */
+  reuseContexts?: boolean;
   /** Timeout for launching Chromium. Default 30 s. */
   launchTimeoutMs?: number;
 }
@@ -118,4 +129,8 @@ export interface PoolStats {
   crashes: number;
   /** Jobs started since the pool was created. */
   jobs: number;
+  /** Reset contexts kept for the next job of their isolation key. */
+  idleContexts: number;
+  /** Jobs that ran in a reused context. */
+  reusedContexts: number;
 }

@@ -118,6 +118,11 @@ export const configSchema = z.object({
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
   /** A second concurrent render waits while free memory is below this (MiB); one job always runs. 0 disables. */
   RENDER_MIN_FREE_MEMORY_MB: int(0, 1_000_000).default(512),
+  /**
+   * Run an account's rendered pages in its own browser context, reset between jobs (cookies and site storage
+   * deleted, guard connections dropped), instead of a new context per page. Never shared between accounts.
+   */
+  RENDER_REUSE_CONTEXTS: bool.default(true),
 
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
   RESIDENTIAL_PROXIES: z.string().default(''),

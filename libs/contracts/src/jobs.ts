@@ -28,6 +28,11 @@ export type JobName = (typeof JobName)[keyof typeof JobName];
 export interface CrawlPagePayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
+  /**
+   * The calling account: browser state (a reset context) is only ever reused between jobs of the same account.
+   * Absent on jobs queued before it existed; those render in a context of their own.
+   */
+  accountId?: string;
   url: string;
   formats: OutputFormats;
   device: DeviceKind;

@@ -1,4 +1,7 @@
-/** Headless Chromium from the process's render pool: one isolated context per job behind the SSRF guard proxy. */
+/**
+ * Headless Chromium from the process's render pool, every request behind the SSRF guard proxy; an account's jobs
+ * may reuse its own reset context, never another account's.
+ */
 import type { AddressPolicy, PageRenderer } from '#browser';
 import { EngineId, engineRow } from './engine-table.js';
 import type { FetchedPage, PageEngine, PageRequest } from './page-engine.js';
@@ -21,6 +24,7 @@ export class ChromiumEngine implements PageEngine {
       proxy: request.proxy,
       screenshot: request.screenshot ?? false,
       ...(request.target === 'upstream' ? { addressPolicy: this.upstreamPolicy } : {}),
+      ...(request.isolationKey ? { isolationKey: request.isolationKey } : {}),
     });
     return {
       finalUrl: rendered.finalUrl,

@@ -28,6 +28,7 @@ export class CrawlPageHandler {
         proxy: payload.geolocation ? proxyForCountry(this.proxies, payload.geolocation) : null,
         screenshot: payload.screenshot ? (payload.screenshotFullPage ? 'full' : 'viewport') : false,
         target: 'crawl',
+        ...(payload.accountId ? { isolationKey: payload.accountId } : {}),
       });
       const verdict = detectBlock({ status: page.status, html: page.html, headers: page.headers });
       if (verdict.blocked && verdict.tier !== 3) {

@@ -20,6 +20,8 @@ export interface PageRequest {
    * which may sit on a private network (a self-hosted SearXNG); metadata and link-local addresses stay refused.
    */
   target: 'crawl' | 'upstream';
+  /** Browser engines: jobs with the same key (the account) may share a reset browser context; others never do. */
+  isolationKey?: string;
   /** An upstream that checks TLS fingerprints: fetch with a browser's handshake (the render path has one anyway). */
   browserTls?: boolean;
   /** Default GET. POST (a search engine's form, e.g. DuckDuckGo) sends `body`; engines that render ignore both. */

@@ -45,6 +45,7 @@ export class CrawlService {
       async (call) => {
         const payloads: CrawlPagePayload[] = params.urls.map((url) => ({
           callId: call.callId,
+          accountId: call.principal.accountId,
           url,
           device: 'desktop',
           formats: {

@@ -73,6 +73,7 @@ export class AutoCrawl {
       }
       const payload: CrawlPagePayload = {
         callId: this.call.callId,
+        accountId: this.call.principal.accountId,
         url: item.link,
         formats: this.options.formats,
         device: this.options.device,

@@ -1,0 +1,192 @@
+/**
+ * Where a rendered page's Chromium CPU goes: the same Zyte corpus pages (loopback, same-origin CSP as in
+ * render-compare.ts) rendered 4 at a time by a ladder of variants that each add one factor of Trawl's render path to
+ * a Crawlee-like baseline (one shared context, a new page per URL, `goto` until `load`, `page.content()`), and then
+ * the render pool itself with its settings. Each variant gets its own browser (launched and warmed up outside the
+ * measured window); Chromium CPU is the utime+stime of this process's descendants sampled from /proc (CpuMeter).
+ * Rounds alternate the variant order so drifting machine load does not favour one.
+ *
+ *   npm run build && npm run bench:render-factors -- [--pages=20] [--rounds=1] [--only=name,name]
+ *     [--chromium=/usr/bin/chromium]
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from '#browser';
+import { contextDeviceOptions, applyUserAgentOverride, DEFAULT_ACCEPT_LANGUAGE } from '#browser/device-emulation.js';
+import { GuardProxy } from '#browser/guard-proxy.js';
+import { HostPolicy, systemResolve } from '#browser/host-policy.js';
+import { NetworkActivity } from '#browser/network-activity.js';
+import { blockHeavyResources } from '#browser/resource-blocking.js';
+import { DEVICE_PROFILES } from '#contracts';
+import { AddressGuard } from '#fetch';
+import { CpuMeter, loadCorpusPages, quantile, startCorpusSite } from '../support/corpus-site.js';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '1' },
+    only: { type: 'string', default: '' },
+    chromium: { type: 'string', default: '/usr/bin/chromium' },
+  },
+});
+const PAGES = Number(values.pages);
+const ROUNDS = Number(values.rounds);
+const CONCURRENCY = 4;
+const CHROMIUM = values.chromium;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** What a raw (non-pool) variant does per page, in a browser it is handed. */
+interface RawFactors {
+  sharedContext: boolean;
+  guardProxy: boolean;
+  cdpBlocking: boolean;
+  emulation: boolean;
+  networkQuiet: boolean;
+}
+
+interface Variant {
+  name: string;
+  args?: string[];
+  raw?: RawFactors;
+  pool?: { prewarm: boolean; reuseContexts?: boolean; networkIdleMs?: number; blockResources?: boolean };
+}
+
+const BASE: RawFactors = { sharedContext: true, guardProxy: false, cdpBlocking: false, emulation: false, networkQuiet: false };
+const FEWER_PROCESSES = ['--renderer-process-limit=4', '--disable-site-isolation-trials', '--disable-features=IsolateOrigins,site-per-process'];
+
+const VARIANTS: Variant[] = [
+  { name: 'a crawlee-like: shared context, load', raw: BASE },
+  { name: 'b + fresh context per page', raw: { ...BASE, sharedContext: false } },
+  { name: 'c + guard proxy', raw: { ...BASE, sharedContext: false, guardProxy: true } },
+  { name: 'd + CDP Fetch blocking', raw: { ...BASE, sharedContext: false, guardProxy: true, cdpBlocking: true } },
+  { name: 'e + device emulation/UA', raw: { ...BASE, sharedContext: false, guardProxy: true, cdpBlocking: true, emulation: true } },
+  { name: 'f + network quiet 500ms', raw: { sharedContext: false, guardProxy: true, cdpBlocking: true, emulation: true, networkQuiet: true } },
+  { name: 'g a + guard proxy (shared ctx)', raw: { ...BASE, guardProxy: true } },
+  { name: 'h a + network quiet 500ms', raw: { ...BASE, networkQuiet: true } },
+  { name: 'i a + fewer renderer processes', raw: BASE, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
+  { name: 'p pool: fresh context, spare', pool: { prewarm: true, reuseContexts: false } },
+  { name: 'q pool: fresh context, no spare', pool: { prewarm: false, reuseContexts: false } },
+  { name: 'r pool: defaults', pool: { prewarm: true } },
+  { name: 's pool: defaults, no network-quiet wait', pool: { prewarm: true, networkIdleMs: 0 } },
+  { name: 't pool: defaults, nothing blocked', pool: { prewarm: true, blockResources: false } },
+  { name: 'u pool: defaults, no spare', pool: { prewarm: false } },
+  { name: 'v pool: defaults, fewer renderer processes', pool: { prewarm: true }, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
+];
+
+const selected = values.only ? VARIANTS.filter((v) => values.only.split(',').some((o) => v.name.startsWith(o))) : VARIANTS;
+const site = await startCorpusSite(loadCorpusPages(root, PAGES), { sameOriginOnly: true });
+const policy = new AddressGuard({ allowPrivateAddresses: true });
+const meter = new CpuMeter(-1);
+const desktop = DEVICE_PROFILES.desktop;
+
+async function renderRaw(browser: Browser, shared: BrowserContext | null, f: RawFactors, url: string): Promise<number> {
+  const guard = f.guardProxy ? await GuardProxy.start() : null;
+  guard?.assign(new HostPolicy(policy, systemResolve, false), null);
+  const context =
+    shared ??
+    (await browser.newContext({
+      ...(f.emulation ? contextDeviceOptions(desktop) : {}),
+      ...(guard ? { proxy: { server: guard.url, bypass: '<-loopback>' } } : {}),
+      serviceWorkers: 'block',
+    }));
+  let page: Page | undefined;
+  try {
+    page = await context.newPage();
+    const activity = f.networkQuiet ? new NetworkActivity(page) : null;
+    if (f.cdpBlocking || f.emulation) {
+      const session = await context.newCDPSession(page);
+      if (f.emulation) await applyUserAgentOverride(session, desktop, DEFAULT_ACCEPT_LANGUAGE);
+      if (f.cdpBlocking) await blockHeavyResources(session);
+    }
+    await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+    if (activity) await activity.waitForQuiet(500, performance.now() + 3_000);
+    return (await page.content()).length;
+  } finally {
+    if (shared) await page?.close();
+    else await context.close();
+    await guard?.close();
+  }
+}
+
+/** Each variant's run: 4 workers over the URLs; returns per-page latencies. */
+async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: number; chromiumCpu: number; nodeCpu: number }> {
+  const args = v.args ?? [...DEFAULT_CHROMIUM_ARGS];
+  let render: (url: string) => Promise<number>;
+  let stop: () => Promise<void>;
+  if (v.pool) {
+    const pool = new ChromiumPool({
+      executablePath: CHROMIUM, maxContexts: CONCURRENCY, pagesPerBrowser: 10_000, allowPrivateAddresses: true,
+      prewarm: v.pool.prewarm, launchArgs: args,
+      ...(v.pool.reuseContexts !== undefined ? { reuseContexts: v.pool.reuseContexts } : {}),
+    });
+    const { networkIdleMs, blockResources } = v.pool;
+    render = async (url) =>
+      (await pool.render({
+        url, timeoutMs: 30_000, isolationKey: 'bench',
+        ...(networkIdleMs !== undefined ? { networkIdleMs } : {}),
+        ...(blockResources !== undefined ? { blockResources } : {}),
+      })).html.length;
+    stop = () => pool.close();
+  } else {
+    const raw = v.raw as RawFactors;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+    const shared = raw.sharedContext ? await browser.newContext(raw.guardProxy ? await sharedProxy() : {}) : null;
+    render = (url) => renderRaw(browser, shared, raw, url);
+    stop = () => browser.close();
+  }
+  try {
+    await Promise.all(site.urls.slice(0, CONCURRENCY).map((u) => render(u))); // launch + warm-up, not measured
+    const latencies: number[] = [];
+    const t0 = performance.now();
+    const { cpu } = await meter.measure(async () => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < site.urls.length) {
+            const url = site.urls[next++];
+            const t = performance.now();
+            if ((await render(url)) < 100) throw new Error(`${v.name}: ${url} rendered nothing`);
+            latencies.push(performance.now() - t);
+          }
+        }),
+      );
+    });
+    return { latencies, seconds: (performance.now() - t0) / 1000, chromiumCpu: cpu.benchChildren, nodeCpu: cpu.bench };
+  } finally {
+    await stop();
+  }
+}
+
+let sharedGuard: GuardProxy | null = null;
+async function sharedProxy(): Promise<{ proxy: { server: string; bypass: string } }> {
+  sharedGuard ??= await GuardProxy.start();
+  sharedGuard.assign(new HostPolicy(policy, systemResolve, false), null);
+  return { proxy: { server: sharedGuard.url, bypass: '<-loopback>' } };
+}
+
+const rows: Record<string, string | number>[] = [];
+try {
+  console.log(`${site.urls.length} pages, ${CONCURRENCY} at a time; load: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const v of round % 2 === 1 ? selected : [...selected].reverse()) {
+      const r = await runVariant(v);
+      rows.push({
+        round,
+        variant: v.name,
+        'pages/s': Number((r.latencies.length / r.seconds).toFixed(2)),
+        'p50 ms': quantile(r.latencies, 0.5),
+        'chromium cpu s/page': Number((r.chromiumCpu / r.latencies.length).toFixed(3)),
+        'node cpu s/page': Number((r.nodeCpu / r.latencies.length).toFixed(3)),
+        load1: Number(os.loadavg()[0].toFixed(2)),
+      });
+    }
+  }
+  console.table(rows);
+  console.log(JSON.stringify({ bench: 'render-factors', pages: site.urls.length, rows }));
+} finally {
+  await (sharedGuard as GuardProxy | null)?.close();
+  await site.close();
+}
