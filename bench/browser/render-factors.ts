@@ -66,6 +66,7 @@ const VARIANTS: Variant[] = [
   { name: 'f + network quiet 500ms', raw: { sharedContext: false, guardProxy: true, cdpBlocking: true, emulation: true, networkQuiet: true } },
   { name: 'g a + guard proxy (shared ctx)', raw: { ...BASE, guardProxy: true } },
   { name: 'h a + network quiet 500ms', raw: { ...BASE, networkQuiet: true } },
+  { name: 'j a + proxy, blocking, emulation, quiet (shared ctx)', raw: { sharedContext: true, guardProxy: true, cdpBlocking: true, emulation: true, networkQuiet: true } },
   { name: 'i a + fewer renderer processes', raw: BASE, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
   { name: 'p pool: fresh context, spare', pool: { prewarm: true, reuseContexts: false } },
   { name: 'q pool: fresh context, no spare', pool: { prewarm: false, reuseContexts: false } },

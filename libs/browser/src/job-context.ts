@@ -7,8 +7,9 @@
  * A context may serve several jobs of the same isolation key (the account) one after another: `reset()` between
  * them closes the page, deletes every cookie and the storage of every origin the page touched, unbinds the guard
  * (which drops every connection Chromium holds through it, so no tunnel admitted under one job's policy serves the
- * next) and opens a new page. Creating a context per job was measured as the largest share of Chromium CPU per page
- * (bench/browser/render-factors.ts); a context is never shared between isolation keys.
+ * next) and opens a new page. The HTTP cache is kept: it is the account's own. Creating a context per job was
+ * measured as the largest share of Chromium CPU per page (bench/browser/render-factors.ts); a context is never
+ * shared between isolation keys.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { DeviceProfile } from '#contracts';
