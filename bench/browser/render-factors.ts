@@ -70,11 +70,11 @@ const VARIANTS: Variant[] = [
   { name: 'i a + fewer renderer processes', raw: BASE, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
   { name: 'p pool: fresh context, spare', pool: { prewarm: true, reuseContexts: false } },
   { name: 'q pool: fresh context, no spare', pool: { prewarm: false, reuseContexts: false } },
-  { name: 'r pool: defaults', pool: { prewarm: true } },
-  { name: 's pool: defaults, no network-quiet wait', pool: { prewarm: true, networkIdleMs: 0 } },
-  { name: 't pool: defaults, nothing blocked', pool: { prewarm: true, blockResources: false } },
-  { name: 'u pool: defaults, no spare', pool: { prewarm: false } },
-  { name: 'v pool: defaults, fewer renderer processes', pool: { prewarm: true }, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
+  { name: 'r pool: reused contexts, spare', pool: { prewarm: true, reuseContexts: true } },
+  { name: 's pool: reused, no network-quiet wait', pool: { prewarm: true, reuseContexts: true, networkIdleMs: 0 } },
+  { name: 't pool: reused, nothing blocked', pool: { prewarm: true, reuseContexts: true, blockResources: false } },
+  { name: 'u pool: reused, no spare', pool: { prewarm: false, reuseContexts: true } },
+  { name: 'v pool: reused, fewer renderer processes', pool: { prewarm: true, reuseContexts: true }, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
 ];
 
 const selected = values.only ? VARIANTS.filter((v) => values.only.split(',').some((o) => v.name.startsWith(o))) : VARIANTS;

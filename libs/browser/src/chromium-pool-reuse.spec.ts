@@ -41,7 +41,7 @@ describe('ChromiumPool context reuse and isolation', () => {
         res.end(SET_PAGE);
       })
       .page('/read', READ_PAGE);
-    pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 100, allowPrivateAddresses: true });
+    pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 100, allowPrivateAddresses: true, reuseContexts: true });
   });
 
   afterAll(async () => {
@@ -117,6 +117,7 @@ describe('ChromiumPool SSRF guard in a reused context', () => {
     );
     pool = new ChromiumPool({
       executablePath: CHROMIUM, maxContexts: 1, pagesPerBrowser: 100, allowPrivateAddresses: true, addressPolicy: internalIsBlocked, resolve,
+      reuseContexts: true,
     });
   });
 

@@ -1,11 +1,11 @@
 /**
  * The headless (or headed, under Xvfb) Chromium render pool: one shared browser, one BrowserContext at a time per
- * job, concurrency bounded by a JobGate (slots and free memory). A job with an isolation key (its account) may run in
- * a context an earlier job of the same key used, reset in between (see JobContext.reset); contexts are never shared
- * between keys, and a job without a key always gets a context of its own. The browser is recycled after `pagesPerBrowser` jobs —
- * a new one serves new jobs while the old one finishes its in-flight jobs and is then closed — and relaunched when
- * it dies. A dead browser fails only its in-flight jobs (RENDER_FAILED, transient); nothing escapes as an
- * unhandled rejection.
+ * job, concurrency bounded by a JobGate (slots and free memory). With `reuseContexts`, a job with an isolation key
+ * (its account) may run in a context an earlier job of the same key used, reset in between (see JobContext.reset);
+ * contexts are never shared between keys, and a job without a key always gets a context of its own. The browser is
+ * recycled after `pagesPerBrowser` jobs — a new one serves new jobs while the old one finishes its in-flight jobs and
+ * is then closed — and relaunched when it dies. A dead browser fails only its in-flight jobs (RENDER_FAILED,
+ * transient); nothing escapes as an unhandled rejection.
  */
 import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
@@ -141,7 +141,7 @@ export class ChromiumPool implements PageRenderer {
       this.jobs++;
       slot.jobs++;
       slot.active++;
-      const key = this.opts.reuseContexts === false ? null : (options.isolationKey ?? null);
+      const key = this.opts.reuseContexts === true ? (options.isolationKey ?? null) : null;
       const context = this.contextFor(slot, job, key);
       if (slot.jobs >= this.opts.pagesPerBrowser) this.retire(slot);
       try {

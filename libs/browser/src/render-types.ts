@@ -108,8 +108,9 @@ export interface ChromiumPoolOptions {
    */
   prewarm?: boolean;
   /**
-   * Reuse a job's context for the next job with the same `isolationKey` (reset in between). Default true: creating
-   * a context per job was the largest share of Chromium CPU per page (bench/browser/render-factors.ts).
+   * Reuse a job's context for the next job with the same `isolationKey` (reset in between). Default false: in raw
+   * Playwright a context per page costs ~0.3-0.6 s more Chromium CPU than a shared one, but inside the pool the
+   * reset (storage clearing, a new page) has so far cost about as much as it saves (bench/browser/render-factors.ts).
    */
   reuseContexts?: boolean;
   /** Timeout for launching Chromium. Default 30 s. */

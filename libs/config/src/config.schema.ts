@@ -120,9 +120,10 @@ export const configSchema = z.object({
   RENDER_MIN_FREE_MEMORY_MB: int(0, 1_000_000).default(512),
   /**
    * Run an account's rendered pages in its own browser context, reset between jobs (cookies and site storage
-   * deleted, guard connections dropped), instead of a new context per page. Never shared between accounts.
+   * deleted, guard connections dropped), instead of a new context per page. Never shared between accounts. Off by
+   * default: the reset has not yet measured cheaper than a fresh context (bench/browser/render-factors.ts).
    */
-  RENDER_REUSE_CONTEXTS: bool.default(true),
+  RENDER_REUSE_CONTEXTS: bool.default(false),
 
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
   RESIDENTIAL_PROXIES: z.string().default(''),
