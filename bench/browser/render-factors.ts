@@ -41,6 +41,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 /** What a raw (non-pool) variant does per page, in a browser it is handed. */
 interface RawFactors {
   sharedContext: boolean;
+  /** With sharedContext: one context per concurrent worker (as reused contexts are) instead of one for all. */
+  contextPerWorker?: boolean;
   guardProxy: boolean;
   cdpBlocking: boolean;
   emulation: boolean;
@@ -67,6 +69,7 @@ const VARIANTS: Variant[] = [
   { name: 'g a + guard proxy (shared ctx)', raw: { ...BASE, guardProxy: true } },
   { name: 'h a + network quiet 500ms', raw: { ...BASE, networkQuiet: true } },
   { name: 'j a + proxy, blocking, emulation, quiet (shared ctx)', raw: { sharedContext: true, guardProxy: true, cdpBlocking: true, emulation: true, networkQuiet: true } },
+  { name: 'k j with one context per worker', raw: { sharedContext: true, contextPerWorker: true, guardProxy: true, cdpBlocking: true, emulation: true, networkQuiet: true } },
   { name: 'i a + fewer renderer processes', raw: BASE, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
   { name: 'p pool: fresh context, spare', pool: { prewarm: true, reuseContexts: false } },
   { name: 'q pool: fresh context, no spare', pool: { prewarm: false, reuseContexts: false } },
@@ -115,7 +118,7 @@ async function renderRaw(browser: Browser, shared: BrowserContext | null, f: Raw
 /** Each variant's run: 4 workers over the URLs; returns per-page latencies. */
 async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: number; chromiumCpu: number; nodeCpu: number }> {
   const args = v.args ?? [...DEFAULT_CHROMIUM_ARGS];
-  let render: (url: string) => Promise<number>;
+  let render: (url: string, worker: number) => Promise<number>;
   let stop: () => Promise<void>;
   if (v.pool) {
     const pool = new ChromiumPool({
@@ -134,22 +137,24 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
   } else {
     const raw = v.raw as RawFactors;
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
-    const shared = raw.sharedContext ? await browser.newContext(raw.guardProxy ? await sharedProxy() : {}) : null;
-    render = (url) => renderRaw(browser, shared, raw, url);
+    const contexts = raw.sharedContext
+      ? await Promise.all(Array.from({ length: raw.contextPerWorker ? CONCURRENCY : 1 }, async () => browser.newContext(raw.guardProxy ? await sharedProxy() : {})))
+      : [];
+    render = (url, worker) => renderRaw(browser, contexts.length > 0 ? contexts[worker % contexts.length] : null, raw, url);
     stop = () => browser.close();
   }
   try {
-    await Promise.all(site.urls.slice(0, CONCURRENCY).map((u) => render(u))); // launch + warm-up, not measured
+    await Promise.all(site.urls.slice(0, CONCURRENCY).map((u, i) => render(u, i))); // launch + warm-up, not measured
     const latencies: number[] = [];
     const t0 = performance.now();
     const { cpu } = await meter.measure(async () => {
       let next = 0;
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
+        Array.from({ length: CONCURRENCY }, async (_, worker) => {
           while (next < site.urls.length) {
             const url = site.urls[next++];
             const t = performance.now();
-            if ((await render(url)) < 100) throw new Error(`${v.name}: ${url} rendered nothing`);
+            if ((await render(url, worker)) < 100) throw new Error(`${v.name}: ${url} rendered nothing`);
             latencies.push(performance.now() - t);
           }
         }),
