@@ -142,3 +142,40 @@ describe('enhanced_html', () => {
     expect(out.enhanced_html).toContain('<p>Just a fragment of text here.</p>');
   });
 });
+
+describe('formatPage by page type', () => {
+  it('keeps Adobe Experience Manager components: their cmp- prefix is not a consent platform', () => {
+    const block = (i: number): string =>
+      `<div class="cmp-container"><div class="cmp-text"><p>Service ${i}: our consultants plan, build and run your finance systems, from the ledger to the audit, with teams in every region.</p></div></div>`;
+    const html = page(`<div class="root cmp-container"><h1 class="cmp-title">Consulting</h1>${[1, 2, 3, 4, 5].map(block).join('')}</div><div class="cmp-banner">We use cookies. Accept all?</div>`);
+    const out = formatPage(html, opts('https://corp.example/services/consulting'));
+    for (const i of [1, 2, 3, 4, 5]) expect(out.page_text).toContain(`Service ${i}: our consultants`);
+    expect(out.page_text).not.toContain('We use cookies');
+  });
+
+  it('adds a product description the page hides but its JSON-LD declares', () => {
+    const ld = JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Trail Mug',
+      description: '<h4>MADE FOR THE TRAIL.</h4><p>Hand-thrown stoneware that keeps coffee hot for an hour, glazed in small batches and fired twice for a finish that survives the dishwasher.</p>',
+      offers: { '@type': 'Offer', price: '24.00', priceCurrency: 'USD' },
+    });
+    const visible = `<main><h1>Trail Mug</h1><span class="price">$24.00</span><button>Add to cart</button><p>Ships in two days from our workshop in Vermont, packed in recycled paper.</p></main>`;
+    const html = page(`${visible}<div class="tab-panel" hidden><p>Loading…</p></div>`, `<title>Trail Mug</title><script type="application/ld+json">${ld}</script>`);
+    const out = formatPage(html, opts('https://shop.example/products/trail-mug'));
+    expect(out.metadata).toMatchObject({ pageType: 'product' });
+    expect(out.page_text).toContain('Hand-thrown stoneware that keeps coffee hot');
+    expect(out.page_text).toContain('MADE FOR THE TRAIL.');
+    expect(out.markdown).toContain('Hand-thrown stoneware');
+    expect(out.page_text).not.toContain('<p>');
+  });
+
+  it('does not repeat a product description the page already shows', () => {
+    const description = 'Hand-thrown stoneware that keeps coffee hot for an hour, glazed in small batches and fired twice for a finish that survives the dishwasher.';
+    const ld = JSON.stringify({ '@type': 'Product', name: 'Trail Mug', description });
+    const html = page(`<main><h1>Trail Mug</h1><span class="price">$24.00</span><button>Add to cart</button><p>${description}</p></main>`, `<title>Trail Mug</title><script type="application/ld+json">${ld}</script>`);
+    const out = formatPage(html, opts('https://shop.example/products/trail-mug'));
+    expect(out.page_text?.split('Hand-thrown stoneware').length).toBe(2);
+  });
+});

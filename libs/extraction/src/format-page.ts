@@ -14,6 +14,7 @@ import { markdownConverter, type MarkdownConverterName } from './markdown/conver
 import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
 import { guessPageType, type PageType } from './page-type.js';
+import { missingDescription, productDescription } from './product-description.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -215,6 +216,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
+    // Read before cleaning drops the scripts that carry it.
+    const ldDescription = pageType === 'product' && (formats.markdown || formats.page_text) ? productDescription(doc) : undefined;
     cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
@@ -223,6 +226,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (!formats.markdown && !formats.page_text) return page;
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType);
+    // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
+    const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
+    if (added) nodes.push(added);
     // No description in the head: the article's first paragraph, as Readability's excerpt (not from a whole-page fallback).
     if (!metadata.description && found) {
       const description = descriptionFromContent(nodes);
