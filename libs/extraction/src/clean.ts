@@ -35,6 +35,11 @@ const CHROME_RE =
  */
 const CONTENT_HEADER_RE =
   /[\w-]*(?:article|post|entry|story|recipe|product|single|intro|detail|news|item)[-_]*header[\w-]*|[\w-]*header[-_]*(?:article|post|entry|story|intro)[\w-]*/g;
+/**
+ * Search results are a results page's content, not the site's search box: `search-results`, `search-page-wrapper`
+ * and the like do not count as the chrome word `search`.
+ */
+const SEARCH_RESULTS_RE = /[\w-]*search[-_]*(?:results?|page|grid|list|listing|items?|hits|products)(?=$|[\s_-])[\w-]*/g;
 /** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
 const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
 
@@ -235,7 +240,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
-  let chromeWords = words.replace(CONTENT_HEADER_RE, ' ');
+  let chromeWords = words.replace(CONTENT_HEADER_RE, ' ').replace(SEARCH_RESULTS_RE, ' ');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (name === 'footer' && !insideArticle(el)) return true;

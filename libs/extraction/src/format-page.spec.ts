@@ -178,4 +178,15 @@ describe('formatPage by page type', () => {
     const out = formatPage(html, opts('https://shop.example/products/trail-mug'));
     expect(out.page_text?.split('Hand-thrown stoneware').length).toBe(2);
   });
+
+  it('keeps a results grid whose wrapper is named for search results, and drops the search box', () => {
+    const card = (i: number): string => `<li class="tile"><a href="/product/${i}">Camp Tent ${i} for four people</a><span class="cost">$${100 + i}.00</span><div>Sleeping capacity: 4-person. Seasons: 3-season. Peak height: 6${i} in.</div></li>`;
+    const grid = `<div id="search-page-wrapper"><div id="search-results"><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul></div></div>`;
+    // The shop's department menu outweighs the grid, so no "half the page's text" guard protects it.
+    const departments = `<div class="departments">${Array.from({ length: 60 }, (_, i) => `<a href="/c/dept-${i}">Department number ${i} of the store</a>`).join(' ')}</div>`;
+    const html = page(`<div class="site-search"><form><label>Search the shop for gear, clothing and more</label></form></div>${departments}<main>${grid}</main>`);
+    const out = formatPage(html, opts('https://shop.example/c/camping-tents'));
+    for (const i of [0, 5, 11]) expect(out.page_text).toContain(`Camp Tent ${i} for four people`);
+    expect(out.page_text).not.toContain('Search the shop');
+  });
 });
