@@ -20,6 +20,12 @@ const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complement
 /** class/id words of consent banners, ads, trackers and popups: removed even in conservative mode. */
 const JUNK_RE =
   /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-only|visually[-_]*hidden|screen[-_]*reader[-_]*text)(?=$|[\s_-])/;
+/**
+ * Adobe Experience Manager's core components are all named `cmp-<component>` (`cmp-container`, `cmp-text`): there
+ * `cmp` is the component prefix, not a consent-management platform, and whole service pages are built of them.
+ */
+const AEM_COMPONENT_RE =
+  /(?:^|\s)cmp-(?:accordion|button|carousel|container|contentfragment|contentfragmentlist|download|embed|experiencefragment|form|image|list|pdfviewer|progressbar|separator|tabs|teaser|text|title|table|tableofcontents)(?=$|[\s_-])[\w-]*/g;
 /** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
 const CHROME_RE =
   /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
@@ -29,6 +35,11 @@ const CHROME_RE =
  */
 const CONTENT_HEADER_RE =
   /[\w-]*(?:article|post|entry|story|recipe|product|single|intro|detail|news|item)[-_]*header[\w-]*|[\w-]*header[-_]*(?:article|post|entry|story|intro)[\w-]*/g;
+/**
+ * Search results are a results page's content, not the site's search box: `search-results`, `search-page-wrapper`
+ * and the like do not count as the chrome word `search`.
+ */
+const SEARCH_RESULTS_RE = /[\w-]*search[-_]*(?:results?|page|grid|list|listing|items?|hits|products)(?=$|[\s_-])[\w-]*/g;
 /** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
 const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
 
@@ -222,14 +233,14 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
-  if (words && JUNK_RE.test(words) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
-  let chromeWords = words.replace(CONTENT_HEADER_RE, ' ');
+  let chromeWords = words.replace(CONTENT_HEADER_RE, ' ').replace(SEARCH_RESULTS_RE, ' ');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (name === 'footer' && !insideArticle(el)) return true;

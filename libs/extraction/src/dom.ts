@@ -3,10 +3,10 @@
  * Every pipeline step works on this tree in place; nothing here throws on odd markup.
  */
 import { parseDocument } from 'htmlparser2';
-import { Document, Element, Text, isTag, isText, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
+import { Document, Element, Text, cloneNode, isTag, isText, type AnyNode, type ChildNode, type ParentNode } from 'domhandler';
 import render from 'dom-serializer';
 
-export { Document, Element, Text, isTag, isText };
+export { Document, Element, Text, cloneNode, isTag, isText };
 export type { AnyNode, ChildNode, ParentNode };
 
 export function parseHtml(html: string): Document {

@@ -4,7 +4,7 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-import { bodyOf, findAll, findFirst, hasAncestor, isTag, parseHtml, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
@@ -14,6 +14,7 @@ import { markdownConverter, type MarkdownConverterName } from './markdown/conver
 import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
 import { guessPageType, type PageType } from './page-type.js';
+import { missingDescription, productDescription } from './product-description.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -64,12 +65,11 @@ function listShare(root: Element): number {
   return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
 }
 
-/** The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. */
-function widened(html: string, url: string, pickedText: number, pageType: PageType): ParentNode[] | undefined {
-  const ratio = WIDEN_BELOW[pageType];
-  if (ratio === undefined) return undefined;
-  const doc = parseHtml(html);
-  cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
+/**
+ * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
+ * is an untouched copy of the cleaned page (the article pick prunes its own in place).
+ */
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
@@ -121,11 +121,18 @@ export function removeLinkBlocks(root: Element): void {
   visit(root, false);
 }
 
-/** Pick main content from an aggressively cleaned document; falls back to the conservatively cleaned page. */
+/**
+ * Pick main content from an aggressively cleaned document (cleaned with `keepComments` on a forum); falls back to
+ * the conservatively cleaned page.
+ */
 export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
+  const ratio = pageType === 'article' ? undefined : WIDEN_BELOW[pageType];
+  // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
+  // cleaned tree costs a fraction of parsing and cleaning the page again.
+  const copy = ratio === undefined ? undefined : cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum');
-  if (pageType === 'article') return picked;
-  const wide = widened(html, url, picked.found ? renderText(picked.nodes).length : 0, pageType);
+  if (!copy || ratio === undefined) return picked;
+  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio);
   return wide ? { nodes: wide, found: true } : picked;
 }
 
@@ -209,6 +216,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
+    // Read before cleaning drops the scripts that carry it.
+    const ldDescription = pageType === 'product' && (formats.markdown || formats.page_text) ? productDescription(doc) : undefined;
     cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
@@ -217,6 +226,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (!formats.markdown && !formats.page_text) return page;
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType);
+    // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
+    const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
+    if (added) nodes.push(added);
     // No description in the head: the article's first paragraph, as Readability's excerpt (not from a whole-page fallback).
     if (!metadata.description && found) {
       const description = descriptionFromContent(nodes);
