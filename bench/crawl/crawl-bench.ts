@@ -1,7 +1,8 @@
 /**
  * `/crawl` throughput through the whole pipeline (standalone process: auth, concurrency gate, credit reservation
  * and settlement in Postgres, BullMQ round trip, worker fetch, formats) at 1, 8 and 32 clients, beside the floor:
- * the same fetch + formats done directly in-process.
+ * the same fetch + formats done directly in-process. Each /crawl row also reports the Redis commands one request
+ * cost (INFO commandstats delta), the count the gateway levers of issue #16 aim to cut.
  *
  *   npm run build && node dist/bench/crawl/crawl-bench.js [--seconds=5] [--clients=1,8,32]
  * Needs Postgres and Redis: BENCH_PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
@@ -89,11 +90,23 @@ const floor = async () => {
   return res.status === 200;
 };
 
-const rows: Array<{ path: string } & LoadResult> = [];
+// Redis commands per /crawl request (INFO commandstats delta; commands run inside Lua scripts count too). The Redis
+// is shared, so other clients' traffic during a row inflates this: read it on an otherwise idle Redis.
+const { Redis: StatsRedis } = await import('ioredis');
+const stats = new StatsRedis(redisUrl);
+const redisCalls = async () =>
+  [...(await stats.info('commandstats')).matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+
+const rows: Array<{ path: string; redis_cmds_per_req?: number } & LoadResult> = [];
 for (const clients of clientCounts) {
   rows.push({ path: 'floor (in-process fetch + formats)', ...(await closedLoop(clients, seconds, floor)) });
-  rows.push({ path: 'trawl /crawl (standalone)', ...(await closedLoop(clients, seconds, viaTrawl)) });
+  const before = await redisCalls();
+  const result = await closedLoop(clients, seconds, viaTrawl);
+  // Minus the two INFO calls themselves.
+  const perRequest = (await redisCalls()) - before - 2;
+  rows.push({ path: 'trawl /crawl (standalone)', ...result, redis_cmds_per_req: Math.round((10 * perRequest) / Math.max(1, result.requests)) / 10 });
 }
+stats.disconnect();
 console.table(rows);
 console.log(JSON.stringify({ bench: 'crawl', seconds, rows }));
 
