@@ -2,6 +2,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import type { TrawlConfig } from '#config';
 import { createLogger, PinoNestLogger, withRequestId } from '#platform';
 import { GatewayModule } from './gateway.module.js';
@@ -23,7 +24,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
     frameworkErrors,
     loggerInstance: log,
     // Fastify's two lines per request stay below info: Trawl writes its own one line per request at info.
-    disableRequestLogging: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info',
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info' }),
   });
   recordHttpMetrics(adapter.getInstance());
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
