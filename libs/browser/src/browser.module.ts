@@ -19,6 +19,7 @@ import { ChromiumPool } from './chromium-pool.js';
           pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER,
           allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
           minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
+          maxRedirects: c.CRAWL_MAX_REDIRECTS,
         }),
     },
   ],

@@ -32,6 +32,8 @@ export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
 ];
 
 const BROWSER_CLOSE_CAP_MS = 10_000;
+/** Same default as the plain HTTP client (CRAWL_MAX_REDIRECTS). */
+const DEFAULT_MAX_REDIRECTS = 10;
 
 interface BrowserSlot {
   id: number;
@@ -116,6 +118,7 @@ export class ChromiumPool implements PageRenderer {
       ...(options.locale ? { locale: options.locale } : {}),
       ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
+      maxRedirects: this.opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
       policy,
     };
 

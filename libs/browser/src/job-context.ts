@@ -4,8 +4,8 @@
  * job), because everything job-specific — SSRF policy, upstream proxy, language, resource blocking — is applied by
  * `prepare()` just before navigation. Each JobContext serves exactly one job and is then closed.
  */
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import type { DeviceProfile } from '#contracts';
+import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
+import { ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation.js';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
@@ -36,6 +36,8 @@ export interface JobSettings {
   blockResources: boolean;
   locale?: string;
   timezoneId?: string;
+  /** HTTP redirects the main document may follow (CRAWL_MAX_REDIRECTS); Chromium's own cap is 19. */
+  maxRedirects: number;
 }
 
 export class JobContext {
@@ -44,7 +46,12 @@ export class JobContext {
   lastNavigationHost = '';
   /** Rejects when the page's renderer crashes. */
   readonly crashed: Promise<never>;
+  /** Rejects when the page exceeds one of the job's limits (redirects of the main document). */
+  readonly capped: Promise<never>;
   private rejectCrash: (error: Error) => void = () => undefined;
+  private rejectCapped: (error: Error) => void = () => undefined;
+  /** Infinity until `prepare()`: a warm spare follows nothing of its own. */
+  private maxRedirects = Number.POSITIVE_INFINITY;
   private closed = false;
 
   private constructor(
@@ -60,6 +67,10 @@ export class JobContext {
       this.rejectCrash = reject;
     });
     this.crashed.catch(() => undefined);
+    this.capped = new Promise<never>((_, reject) => {
+      this.rejectCapped = reject;
+    });
+    this.capped.catch(() => undefined);
     page.once('crash', () => {
       this.pageCrashed = true;
       lease.onPageCrash();
@@ -71,7 +82,12 @@ export class JobContext {
     });
     page.on('request', (request) => {
       try {
-        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationHost = new URL(request.url()).hostname;
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+          this.lastNavigationHost = new URL(request.url()).hostname;
+          if (redirectHops(request) > this.maxRedirects) {
+            this.rejectCapped(new TrawlError(ErrorCode.TOO_MANY_REDIRECTS, `More than ${this.maxRedirects} redirects`, 'permanent'));
+          }
+        }
       } catch {
         // a request without a frame (worker) is never the main navigation
       }
@@ -118,6 +134,7 @@ export class JobContext {
       throw fromGuardFailure({ kind: 'proxy', detail: (error as Error).message });
     }
     this.lastNavigationHost = '';
+    this.maxRedirects = job.maxRedirects;
     await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
     await applyUserAgentOverride(this.session, job.device, job.acceptLanguage);
     // Per job over CDP (not at context creation), so a warm context can still serve any country.
@@ -145,4 +162,11 @@ export class JobContext {
     }
     await this.guard.close();
   }
+}
+
+/** How many HTTP redirects led to this request (each hop's request points at the one it replaced). */
+function redirectHops(request: Request): number {
+  let hops = 0;
+  for (let previous = request.redirectedFrom(); previous; previous = previous.redirectedFrom()) hops++;
+  return hops;
 }
