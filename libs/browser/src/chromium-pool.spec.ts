@@ -80,6 +80,9 @@ describe('ChromiumPool rendering', () => {
       .redirect('/moved', '/landing')
       .page('/landing', '<!doctype html><html><body>landed</body></html>')
       .page('/host-echo', '<!doctype html><html><body>named host</body></html>');
+    // Chains of 19 and 10 HTTP redirects: Chromium itself would follow up to 19.
+    for (let hop = 1; hop <= 19; hop++) site.redirect(`/chain19/${hop}`, hop === 19 ? '/landing' : `/chain19/${hop + 1}`);
+    for (let hop = 1; hop <= 10; hop++) site.redirect(`/chain10/${hop}`, hop === 10 ? '/landing' : `/chain10/${hop + 1}`);
     pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 50, allowPrivateAddresses: true, resolve: fakeResolve });
   });
 
@@ -109,6 +112,13 @@ describe('ChromiumPool rendering', () => {
     expect(result.finalUrl).toBe(site.url('/landing'));
     expect(result.status).toBe(200);
     expect(result.html).toContain('landed');
+  });
+
+  it('caps the redirects of the main document at maxRedirects (default 10), like plain HTTP', async () => {
+    const refused = await rejection(pool.render({ url: site.url('/chain19/1'), timeoutMs: 10_000 }));
+    expect(refused.code).toBe(ErrorCode.TOO_MANY_REDIRECTS);
+    const followed = await pool.render({ url: site.url('/chain10/1'), timeoutMs: 10_000 });
+    expect(followed.finalUrl).toBe(site.url('/landing'));
   });
 
   it('returns what rendered within the budget when the page never finishes loading', async () => {

@@ -34,6 +34,8 @@ export const DEFAULT_CHROMIUM_ARGS: readonly string[] = [
 ];
 
 const BROWSER_CLOSE_CAP_MS = 10_000;
+/** Same default as the plain HTTP client (CRAWL_MAX_REDIRECTS). */
+const DEFAULT_MAX_REDIRECTS = 10;
 /** A reset that takes longer than this means a wedged renderer: the context is closed instead of kept. */
 const CONTEXT_RESET_CAP_MS = 5_000;
 
@@ -131,6 +133,7 @@ export class ChromiumPool implements PageRenderer {
       ...(options.locale ? { locale: options.locale } : {}),
       ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
+      maxRedirects: this.opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
       policy,
     };
 

@@ -49,6 +49,7 @@ const logger = new Logger('HeadfulBrowser');
           pagesPerBrowser: c.HEADFUL_PAGES_PER_BROWSER,
           allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
           minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
+          maxRedirects: c.CRAWL_MAX_REDIRECTS,
         }),
     },
     {

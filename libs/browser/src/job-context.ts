@@ -11,8 +11,8 @@
  * measured as the largest share of Chromium CPU per page (bench/browser/render-factors.ts); a context is never
  * shared between isolation keys.
  */
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import type { DeviceProfile } from '#contracts';
+import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
+import { ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation.js';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
@@ -43,6 +43,8 @@ export interface JobSettings {
   blockResources: boolean;
   locale?: string;
   timezoneId?: string;
+  /** HTTP redirects the main document may follow (CRAWL_MAX_REDIRECTS); Chromium's own cap is 19. */
+  maxRedirects: number;
 }
 
 /** One job's page in the context, with what is tracked about it. */
@@ -54,6 +56,10 @@ class JobTab {
   readonly origins = new Set<string>();
   /** Rejects when the page's renderer crashes. */
   readonly crashed: Promise<never>;
+  /** Rejects when the page exceeds one of the job's limits (redirects of the main document). */
+  readonly capped: Promise<never>;
+  /** Infinity until `prepare()`: a warm spare follows nothing of its own. */
+  maxRedirects = Number.POSITIVE_INFINITY;
   readonly activity: NetworkActivity;
 
   constructor(
@@ -66,6 +72,11 @@ class JobTab {
       rejectCrash = reject;
     });
     this.crashed.catch(() => undefined);
+    let rejectCapped: (error: Error) => void = () => undefined;
+    this.capped = new Promise<never>((_, reject) => {
+      rejectCapped = reject;
+    });
+    this.capped.catch(() => undefined);
     this.activity = new NetworkActivity(page);
     page.once('crash', () => {
       this.pageCrashed = true;
@@ -76,7 +87,12 @@ class JobTab {
       try {
         const url = new URL(request.url());
         if (url.protocol === 'http:' || url.protocol === 'https:') this.origins.add(url.origin);
-        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.lastNavigationHost = url.hostname;
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+          this.lastNavigationHost = url.hostname;
+          if (redirectHops(request) > this.maxRedirects) {
+            rejectCapped(new TrawlError(ErrorCode.TOO_MANY_REDIRECTS, `More than ${this.maxRedirects} redirects`, 'permanent'));
+          }
+        }
       } catch {
         // a request without a frame (worker) is never the main navigation
       }
@@ -114,6 +130,11 @@ export class JobContext {
   /** Rejects when the current page's renderer crashes. */
   get crashed(): Promise<never> {
     return this.tab.crashed;
+  }
+
+  /** Rejects when the current page exceeds one of its job's limits. */
+  get capped(): Promise<never> {
+    return this.tab.capped;
   }
 
   get pageCrashed(): boolean {
@@ -169,6 +190,7 @@ export class JobContext {
       throw fromGuardFailure({ kind: 'proxy', detail: (error as Error).message });
     }
     this.tab.lastNavigationHost = '';
+    this.tab.maxRedirects = job.maxRedirects;
     const session = this.tab.session;
     await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
     await applyUserAgentOverride(session, job.device, job.acceptLanguage);
@@ -223,4 +245,11 @@ export class JobContext {
     }
     await this.guard.close();
   }
+}
+
+/** How many HTTP redirects led to this request (each hop's request points at the one it replaced). */
+function redirectHops(request: Request): number {
+  let hops = 0;
+  for (let previous = request.redirectedFrom(); previous; previous = previous.redirectedFrom()) hops++;
+  return hops;
 }

@@ -68,7 +68,7 @@ export async function renderPage(
       pending = JobContext.open(lease, job.device);
       ctx = await bounded(pending, job.deadline, noContext, lease.gone);
     }
-    const failure = Promise.race([ctx.crashed, lease.gone]);
+    const failure = Promise.race([ctx.crashed, ctx.capped, lease.gone]);
     failure.catch(() => undefined);
     await bounded(ctx.prepare(job), job.deadline, () => renderTimeout('The page could not be prepared within the job budget'), failure);
     ctx.lastNavigationHost = job.url.hostname;

@@ -81,6 +81,8 @@ export interface ChromiumPoolOptions {
   maxContexts: number;
   /** Recycle the shared browser after this many jobs. */
   pagesPerBrowser: number;
+  /** HTTP redirects a page's main document may follow before the job fails with TOO_MANY_REDIRECTS. Default 10. */
+  maxRedirects?: number;
   /** Allow loopback targets (tests, local development); private networks and metadata stay refused. */
   allowPrivateAddresses: boolean;
   /** Replaces DEFAULT_CHROMIUM_ARGS when given. */

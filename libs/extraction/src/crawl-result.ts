@@ -1,5 +1,6 @@
 /** Runs the format pipeline on a fetched or rendered page and shapes the `crawl.page` job result (asked-for formats only). */
-import type { CrawlPagePayload, CrawlPageSuccess } from '#contracts';
+import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageSuccess } from '#contracts';
+import { MAX_NESTING_DEPTH, nestingDepth } from './nesting-depth.js';
 import type { ExtractionPool } from './pool.js';
 
 export interface FetchedPage {
@@ -9,7 +10,15 @@ export interface FetchedPage {
   screenshot?: string;
 }
 
+/** Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract. */
 export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: FetchedPage, extraction: ExtractionPool): Promise<CrawlPageSuccess> {
+  if (nestingDepth(page.html, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+    throw new TrawlError(
+      ErrorCode.UNSUPPORTED_CONTENT,
+      `The page nests elements more than ${MAX_NESTING_DEPTH} levels deep; its content cannot be extracted`,
+      'permanent',
+    );
+  }
   const formatted = await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats });
   return {
     ok: true,
