@@ -38,6 +38,10 @@ export interface JobSettings {
   timezoneId?: string;
   /** HTTP redirects the main document may follow (CRAWL_MAX_REDIRECTS); Chromium's own cap is 19. */
   maxRedirects: number;
+  /** Decoded bytes one response may deliver (CRAWL_MAX_BYTES, as for plain HTTP). */
+  maxResponseBytes: number;
+  /** Decoded bytes all of the job's responses may deliver together (RENDER_MAX_JOB_BYTES). */
+  maxJobBytes: number;
 }
 
 export class JobContext {
@@ -52,6 +56,11 @@ export class JobContext {
   private rejectCapped: (error: Error) => void = () => undefined;
   /** Infinity until `prepare()`: a warm spare follows nothing of its own. */
   private maxRedirects = Number.POSITIVE_INFINITY;
+  private maxResponseBytes = Number.POSITIVE_INFINITY;
+  private maxJobBytes = Number.POSITIVE_INFINITY;
+  /** Decoded bytes received so far, per CDP request id (while it loads) and for the whole job. */
+  private readonly responseBytes = new Map<string, number>();
+  private jobBytes = 0;
   private closed = false;
 
   private constructor(
@@ -121,6 +130,29 @@ export class JobContext {
     }
   }
 
+  /**
+   * Counts the decoded bytes Chromium receives (CDP Network.dataReceived, which reports them as they arrive, so a
+   * 50 MB body or a gzip bomb is stopped after the cap, not after it was read whole) and fails the job past a cap.
+   */
+  private async countReceivedBytes(): Promise<void> {
+    this.session.on('Network.dataReceived', ({ requestId, dataLength, encodedDataLength }) => {
+      // Decoded length catches compression bombs; encoded covers bodies Chromium does not decode.
+      const received = Math.max(dataLength, encodedDataLength);
+      const forResponse = (this.responseBytes.get(requestId) ?? 0) + received;
+      this.responseBytes.set(requestId, forResponse);
+      this.jobBytes += received;
+      if (forResponse > this.maxResponseBytes) {
+        this.rejectCapped(new TrawlError(ErrorCode.TOO_LARGE, `A response of the page exceeds the ${this.maxResponseBytes}-byte limit`, 'permanent'));
+      } else if (this.jobBytes > this.maxJobBytes) {
+        this.rejectCapped(new TrawlError(ErrorCode.TOO_LARGE, `The page's responses exceed the ${this.maxJobBytes}-byte limit together`, 'permanent'));
+      }
+    });
+    const done = ({ requestId }: { requestId: string }) => void this.responseBytes.delete(requestId);
+    this.session.on('Network.loadingFinished', done);
+    this.session.on('Network.loadingFailed', done);
+    await this.session.send('Network.enable');
+  }
+
   /** Still fit to serve a job (a warm spare whose renderer died meanwhile is not). */
   get usable(): boolean {
     return !this.closed && !this.pageCrashed && !this.page.isClosed();
@@ -135,6 +167,9 @@ export class JobContext {
     }
     this.lastNavigationHost = '';
     this.maxRedirects = job.maxRedirects;
+    this.maxResponseBytes = job.maxResponseBytes;
+    this.maxJobBytes = job.maxJobBytes;
+    await this.countReceivedBytes();
     await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
     await applyUserAgentOverride(this.session, job.device, job.acceptLanguage);
     // Per job over CDP (not at context creation), so a warm context can still serve any country.

@@ -118,6 +118,10 @@ export const configSchema = z.object({
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),
   /** A second concurrent render waits while free memory is below this (MiB); one job always runs. 0 disables. */
   RENDER_MIN_FREE_MEMORY_MB: int(0, 1_000_000).default(512),
+  /** Decoded bytes all responses of one rendered page may deliver together (each one is capped by CRAWL_MAX_BYTES). */
+  RENDER_MAX_JOB_BYTES: int(1024, 1024 * 1024 * 1024).default(50 * 1024 * 1024),
+  /** Elements a rendered document may hold after load; past it the URL fails with TOO_LARGE. */
+  RENDER_MAX_DOM_NODES: int(1_000, 10_000_000).default(250_000),
 
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
   RESIDENTIAL_PROXIES: z.string().default(''),
