@@ -3,6 +3,7 @@
  * browser itself defuses the page, as real content), in bounded time, and a failed URL is never charged.
  * Covered so far: a redirect chain of 19 (past CRAWL_MAX_REDIRECTS=10) and 100k nested elements.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
@@ -12,11 +13,29 @@ let site: FixtureServer;
 
 const CHAIN = 19;
 const DEEP = 100_000;
+const BIG = 50 * 1024 * 1024;
+/** 10 MiB of gzip that inflates to ~10 GiB of spaces inside a paragraph. */
+const BOMB = gzipSync(Buffer.concat([Buffer.from('<html><body><p>'), Buffer.alloc(64 * 1024 * 1024, 0x20)]), { level: 9 });
 const DEEP_PAGE = html(`${'<div>'.repeat(DEEP)}<p>The deepest paragraph of the hostile page.</p>${'</div>'.repeat(DEEP)}`);
 
 beforeAll(async () => {
   const routes: Record<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void> = {
     '/landing': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>landed after the chain</p>')),
+    '/big': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(BIG) });
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < BIG && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('error', () => undefined);
+      pump();
+    },
+    '/bomb': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(BOMB),
     '/deep': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(DEEP_PAGE),
   };
   for (let hop = 1; hop <= CHAIN; hop++) {
@@ -49,6 +68,15 @@ describe.each([
     const { result, credits, ms } = await crawl(account.apiKey, '/chain/1', render);
     expect(result.error).toMatch(/^TOO_MANY_REDIRECTS/);
     expect(result).not.toHaveProperty('page_text');
+    expect(credits).toBe(0);
+    expect(ms).toBeLessThan(15_000);
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
+  });
+
+  it.each(['/big', '/bomb'])('fails %s (50 MB body, gzip bomb) with TOO_LARGE at 0 credits', async (path) => {
+    const account = await trawl.createAccount();
+    const { result, credits, ms } = await crawl(account.apiKey, path, render);
+    expect(result.error).toMatch(/^TOO_LARGE/);
     expect(credits).toBe(0);
     expect(ms).toBeLessThan(15_000);
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);

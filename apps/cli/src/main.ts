@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     // Progress of the local services: pino lines on stderr (stdout is the command's output).
     (message) => log.info(message),
   );
-  const redis = services.redisUrl ? createRedis(services.redisUrl, 'trawl-cli') : null;
+  const redis = services.redisUrl ? createRedis(services.redisUrl, 'trawl-cli', { log }) : null;
   try {
     const outcome = await migrate(services.databaseUrl, path.join(repoRoot, 'prisma/migrations'));
     if (command === 'migrate') {

@@ -45,6 +45,11 @@ interface IdleContext {
   ctx: JobContext;
 }
 
+/** Same defaults as CRAWL_MAX_BYTES, RENDER_MAX_JOB_BYTES and RENDER_MAX_DOM_NODES. */
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_JOB_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_DOM_NODES = 250_000;
+
 interface BrowserSlot {
   id: number;
   browser: Browser;
@@ -134,6 +139,9 @@ export class ChromiumPool implements PageRenderer {
       ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
       maxRedirects: this.opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+      maxResponseBytes: this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxJobBytes: this.opts.maxJobBytes ?? DEFAULT_MAX_JOB_BYTES,
+      maxDomNodes: this.opts.maxDomNodes ?? DEFAULT_MAX_DOM_NODES,
       policy,
     };
 

@@ -50,6 +50,9 @@ const logger = new Logger('HeadfulBrowser');
           allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
           minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
           maxRedirects: c.CRAWL_MAX_REDIRECTS,
+          maxResponseBytes: c.CRAWL_MAX_BYTES,
+          maxJobBytes: c.RENDER_MAX_JOB_BYTES,
+          maxDomNodes: c.RENDER_MAX_DOM_NODES,
         }),
     },
     {

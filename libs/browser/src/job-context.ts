@@ -45,6 +45,10 @@ export interface JobSettings {
   timezoneId?: string;
   /** HTTP redirects the main document may follow (CRAWL_MAX_REDIRECTS); Chromium's own cap is 19. */
   maxRedirects: number;
+  /** Decoded bytes one response may deliver (CRAWL_MAX_BYTES, as for plain HTTP). */
+  maxResponseBytes: number;
+  /** Decoded bytes all of the job's responses may deliver together (RENDER_MAX_JOB_BYTES). */
+  maxJobBytes: number;
 }
 
 /** One job's page in the context, with what is tracked about it. */
@@ -61,6 +65,12 @@ class JobTab {
   /** Infinity until `prepare()`: a warm spare follows nothing of its own. */
   maxRedirects = Number.POSITIVE_INFINITY;
   readonly activity: NetworkActivity;
+  private rejectCapped: (error: Error) => void = () => undefined;
+  private maxResponseBytes = Number.POSITIVE_INFINITY;
+  private maxJobBytes = Number.POSITIVE_INFINITY;
+  /** Decoded bytes received so far, per CDP request id (while it loads) and for the whole job. */
+  private readonly responseBytes = new Map<string, number>();
+  private jobBytes = 0;
 
   constructor(
     readonly page: Page,
@@ -72,9 +82,8 @@ class JobTab {
       rejectCrash = reject;
     });
     this.crashed.catch(() => undefined);
-    let rejectCapped: (error: Error) => void = () => undefined;
     this.capped = new Promise<never>((_, reject) => {
-      rejectCapped = reject;
+      this.rejectCapped = reject;
     });
     this.capped.catch(() => undefined);
     this.activity = new NetworkActivity(page);
@@ -90,13 +99,38 @@ class JobTab {
         if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
           this.lastNavigationHost = url.hostname;
           if (redirectHops(request) > this.maxRedirects) {
-            rejectCapped(new TrawlError(ErrorCode.TOO_MANY_REDIRECTS, `More than ${this.maxRedirects} redirects`, 'permanent'));
+            this.rejectCapped(new TrawlError(ErrorCode.TOO_MANY_REDIRECTS, `More than ${this.maxRedirects} redirects`, 'permanent'));
           }
         }
       } catch {
         // a request without a frame (worker) is never the main navigation
       }
     });
+  }
+  /**
+   * Counts the decoded bytes Chromium receives for this page (CDP Network.dataReceived, which reports them as they
+   * arrive, so a 50 MB body or a gzip bomb is stopped after the cap, not after it was read whole) and fails the job
+   * past a cap.
+   */
+  async limitReceivedBytes(maxResponseBytes: number, maxJobBytes: number): Promise<void> {
+    this.maxResponseBytes = maxResponseBytes;
+    this.maxJobBytes = maxJobBytes;
+    this.session.on('Network.dataReceived', ({ requestId, dataLength, encodedDataLength }) => {
+      // Decoded length catches compression bombs; encoded covers bodies Chromium does not decode.
+      const received = Math.max(dataLength, encodedDataLength);
+      const forResponse = (this.responseBytes.get(requestId) ?? 0) + received;
+      this.responseBytes.set(requestId, forResponse);
+      this.jobBytes += received;
+      if (forResponse > this.maxResponseBytes) {
+        this.rejectCapped(new TrawlError(ErrorCode.TOO_LARGE, `A response of the page exceeds the ${this.maxResponseBytes}-byte limit`, 'permanent'));
+      } else if (this.jobBytes > this.maxJobBytes) {
+        this.rejectCapped(new TrawlError(ErrorCode.TOO_LARGE, `The page's responses exceed the ${this.maxJobBytes}-byte limit together`, 'permanent'));
+      }
+    });
+    const done = ({ requestId }: { requestId: string }) => void this.responseBytes.delete(requestId);
+    this.session.on('Network.loadingFinished', done);
+    this.session.on('Network.loadingFailed', done);
+    await this.session.send('Network.enable');
   }
 }
 
@@ -191,6 +225,7 @@ export class JobContext {
     }
     this.tab.lastNavigationHost = '';
     this.tab.maxRedirects = job.maxRedirects;
+    await this.tab.limitReceivedBytes(job.maxResponseBytes, job.maxJobBytes);
     const session = this.tab.session;
     await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
     await applyUserAgentOverride(session, job.device, job.acceptLanguage);

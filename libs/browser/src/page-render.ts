@@ -6,7 +6,7 @@
  * becomes a typed error instead of a hang.
  */
 import type { Page, Response } from 'playwright-core';
-import { DEVICE_PROFILES, type DeviceProfile } from '#contracts';
+import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
 import { JobContext, type BrowserLease, type JobSettings } from './job-context.js';
 import type { NetworkActivity } from './network-activity.js';
@@ -16,6 +16,8 @@ import type { RenderResult } from './render-types.js';
 const LOAD_CAP = 'load cap';
 
 export interface RenderJob extends JobSettings {
+  /** Elements the loaded document may hold; the captured HTML is capped at maxResponseBytes. */
+  maxDomNodes: number;
   url: URL;
   startedAt: number;
   deadline: number;
@@ -127,7 +129,11 @@ async function navigateAndCapture(
     : false;
   const settledAt = performance.now();
 
+  await checkDomSize(page, job, failure);
   const html = await captureHtml(page, job.deadline, failure);
+  if (Buffer.byteLength(html) > job.maxResponseBytes) {
+    throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document exceeds the ${job.maxResponseBytes}-byte limit`, 'permanent');
+  }
   let screenshot: string | undefined;
   if (job.screenshot) {
     const png = await bounded(
@@ -154,6 +160,26 @@ async function navigateAndCapture(
       settleMs: Math.round(settledAt - committedAt),
     },
   };
+}
+
+/**
+ * A page that builds a huge DOM after load (script-generated, infinite scroll) costs gigabytes in the renderer and
+ * again when serialized and extracted: fail it rather than capture it. One cheap count, before serializing.
+ */
+async function checkDomSize(page: Page, job: RenderJob, failure: Promise<never>): Promise<void> {
+  const nodes = await bounded(
+    page.evaluate(() => document.getElementsByTagName('*').length),
+    job.deadline,
+    () => renderFailed('the page stopped responding'),
+    failure,
+  ).catch((error: Error) => {
+    // A client-side navigation swapping the document: captureHtml waits for it and retries.
+    if (/Execution context was destroyed|navigating and changing the content/.test(error.message ?? '')) return 0;
+    throw error;
+  });
+  if (nodes > job.maxDomNodes) {
+    throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document has ${nodes} elements, more than the ${job.maxDomNodes} allowed`, 'permanent');
+  }
 }
 
 /** page.content() fails while a client-side navigation swaps the document; retry until the deadline. */

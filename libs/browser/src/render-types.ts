@@ -83,6 +83,12 @@ export interface ChromiumPoolOptions {
   pagesPerBrowser: number;
   /** HTTP redirects a page's main document may follow before the job fails with TOO_MANY_REDIRECTS. Default 10. */
   maxRedirects?: number;
+  /** Decoded bytes one response of a page may deliver before the job fails with TOO_LARGE. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Decoded bytes all responses of a job may deliver together before it fails with TOO_LARGE. Default 50 MiB. */
+  maxJobBytes?: number;
+  /** Elements the loaded document may hold (and bytes its captured HTML, maxResponseBytes) before TOO_LARGE. */
+  maxDomNodes?: number;
   /** Allow loopback targets (tests, local development); private networks and metadata stay refused. */
   allowPrivateAddresses: boolean;
   /** Replaces DEFAULT_CHROMIUM_ARGS when given. */

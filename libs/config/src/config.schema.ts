@@ -124,6 +124,10 @@ export const configSchema = z.object({
    * default: the reset has not yet measured cheaper than a fresh context (bench/browser/render-factors.ts).
    */
   RENDER_REUSE_CONTEXTS: bool.default(false),
+  /** Decoded bytes all responses of one rendered page may deliver together (each one is capped by CRAWL_MAX_BYTES). */
+  RENDER_MAX_JOB_BYTES: int(1024, 1024 * 1024 * 1024).default(50 * 1024 * 1024),
+  /** Elements a rendered document may hold after load; past it the URL fails with TOO_LARGE. */
+  RENDER_MAX_DOM_NODES: int(1_000, 10_000_000).default(250_000),
 
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
   RESIDENTIAL_PROXIES: z.string().default(''),

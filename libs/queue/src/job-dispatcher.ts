@@ -5,6 +5,7 @@
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
+import { duplicateRedis } from './redis.js';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
 
@@ -67,7 +68,7 @@ export class JobDispatcher {
     let entry = this.queues.get(name);
     if (!entry) {
       const queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
-      const eventsConnection = this.connection.duplicate();
+      const eventsConnection = duplicateRedis(this.connection, `trawl-events-${name}`);
       const events = new QueueEvents(name, { connection: eventsConnection, prefix: this.prefix });
       // Every waiting job adds a listener to its queue (waitUntilFinished): thousands in flight are expected.
       queue.setMaxListeners(0);

@@ -8,6 +8,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 import { metrics } from '#metrics';
+import { duplicateRedis } from './redis.js';
 
 export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
 
@@ -18,7 +19,7 @@ export interface JobWorkerOptions {
 }
 
 export function startJobWorker(connection: Redis, prefix: string, queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): Worker {
-  const workerConnection = connection.duplicate();
+  const workerConnection = duplicateRedis(connection, `trawl-worker-${queue}`);
   const worker = new Worker(
     queue,
     async (job: Job) => {

@@ -1,9 +1,53 @@
 /** ioredis connections configured the way BullMQ needs them (no per-command retry limit on blocking clients). */
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createLogger } from '#platform/logger.js';
 
-export function createRedis(url: string, name: string): Redis {
+/** One log line per connection per window while Redis is down: an outage retries every few hundred ms. */
+export const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
+
+let defaultLog: Logger | undefined;
+
+export interface RedisLogOptions {
+  /** Where connection errors go (the CLI passes its stderr logger); a pino logger on stdout by default. */
+  log?: Pick<Logger, 'warn'>;
+  intervalMs?: number;
+}
+
+export function createRedis(url: string, name: string, options: RedisLogOptions = {}): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: name, lazyConnect: false });
-  // Connection errors are retried by ioredis; health checks report them. Never crash the process on one.
-  redis.on('error', () => undefined);
+  logRedisErrors(redis, name, options);
   return redis;
+}
+
+/**
+ * A second connection with `connection`'s options, for a blocking client (BullMQ Worker, QueueEvents). ioredis'
+ * `duplicate()` copies options but not listeners: without its own 'error' listener a duplicate prints
+ * "Unhandled error event" stack traces on every reconnect attempt during an outage.
+ */
+export function duplicateRedis(connection: Redis, name: string, options: RedisLogOptions = {}): Redis {
+  const duplicate = connection.duplicate({ connectionName: name });
+  logRedisErrors(duplicate, name, options);
+  return duplicate;
+}
+
+/**
+ * Connection errors are retried by ioredis and health checks report them, so they must never crash the process:
+ * log them as JSON, the first at once and then one line per interval with the count of those not logged.
+ */
+export function logRedisErrors(redis: Redis, name: string, options: RedisLogOptions = {}): void {
+  const intervalMs = options.intervalMs ?? REDIS_ERROR_LOG_INTERVAL_MS;
+  let lastLoggedAt = Number.NEGATIVE_INFINITY;
+  let suppressed = 0;
+  redis.on('error', (error: Error) => {
+    const now = Date.now();
+    if (now - lastLoggedAt < intervalMs) {
+      suppressed++;
+      return;
+    }
+    const log = options.log ?? (defaultLog ??= createLogger('warn', 'trawl-redis'));
+    log.warn({ err: error, connection: name, suppressed }, 'redis connection error');
+    lastLoggedAt = now;
+    suppressed = 0;
+  });
 }
