@@ -3,12 +3,9 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { QueueName } from '#contracts';
 import { logTo } from '#platform/logger.js';
 import { pollUntil } from '#test/support/poll.js';
-import { JobDispatcher } from './job-dispatcher.js';
-import { startJobWorker } from './job-worker.js';
-import { createRedis } from './redis.js';
+import { createRedis, duplicateRedis } from './redis.js';
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -36,7 +33,7 @@ afterEach(async () => {
 
 describe('Redis connection errors', () => {
   jest.setTimeout(40_000);
-  it('are logged once per interval per connection, including the duplicates of a worker and a dispatcher', async () => {
+  it('are logged once per interval per connection, including the duplicates a job worker and a dispatcher make', async () => {
     const port = await freePort();
     const { url, child } = await startRedis(port);
     cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
@@ -46,21 +43,20 @@ describe('Redis connection errors', () => {
     logTo({ write: (line: string) => void lines.push(JSON.parse(line)) });
     cleanups.push(() => logTo(undefined));
 
+    // The shared connection and two duplicates, as a job worker and a dispatcher's QueueEvents make them.
     const redis = createRedis(url, 'spec-main');
-    const worker = startJobWorker(redis, 'redis-spec', QueueName.http, {}, { concurrency: 1, lockMs: 5_000 });
-    const dispatcher = new JobDispatcher(redis, 'redis-spec', { attempts: 1, backoffMs: 0 });
-    await dispatcher.clean();
-    await worker.waitUntilReady();
-    cleanups.push(() => redis.disconnect(), () => worker.close(true), () => dispatcher.close());
+    const worker = duplicateRedis(redis, 'trawl-worker-http');
+    const events = duplicateRedis(redis, 'trawl-events-http');
+    await Promise.all([redis, worker, events].map((connection) => connection.ping()));
+    cleanups.push(() => redis.disconnect(), () => worker.disconnect(), () => events.disconnect());
 
     child.kill('SIGKILL');
     await once(child, 'exit');
     const connections = await pollUntil(() => {
       const names = new Set(lines.map((line) => line.connection));
-      return names.has('spec-main') && names.has(`trawl-worker-${QueueName.http}`) && names.has(`trawl-events-${QueueName.http}`) ? names : null;
+      return names.size === 3 ? names : null;
     }, 'every connection logs the outage');
-    // The dispatcher opened (and its QueueEvents duplicated a connection for) every queue; all of them must log.
-    expect([...connections].sort()).toEqual(['spec-main', ...Object.values(QueueName).map((name) => `trawl-events-${name}`), `trawl-worker-${QueueName.http}`].sort());
+    expect([...connections].sort()).toEqual(['spec-main', 'trawl-events-http', 'trawl-worker-http']);
     // ioredis retries every few hundred ms; within the 30 s window each connection logs only its first error.
     for (const name of connections) expect(lines.filter((line) => line.connection === name)).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, msg: 'redis connection error', suppressed: 0, err: { message: expect.any(String) } });
@@ -69,6 +65,8 @@ describe('Redis connection errors', () => {
     // Redis back on the same port: the connections recover and close cleanly.
     const restarted = await startRedis(port);
     cleanups.unshift(() => restarted.child.exitCode === null && restarted.child.kill('SIGKILL')); // stopped last
-    await pollUntil(async () => (await redis.ping().catch(() => null)) === 'PONG', 'the shared connection reconnects');
+    for (const connection of [redis, worker, events]) {
+      await pollUntil(async () => (await connection.ping().catch(() => null)) === 'PONG', 'every connection reconnects');
+    }
   });
 });
