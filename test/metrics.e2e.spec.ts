@@ -44,7 +44,9 @@ beforeAll(async () => {
   trawl = await startHarness({
     METRICS_PORT: String(metricsPort),
     JOB_ATTEMPTS: '1',
-    CRAWL_TIMEOUT_MS: '2000',
+    // The first rendered page also waits for Chromium's cold start; on a loaded 2-core CI machine that alone
+    // approached 2 s and failed the job before it had a context.
+    CRAWL_TIMEOUT_MS: '15000',
     // Countries no test here asks for: the pools are only read by the proxy metrics.
     PROXIES: 'fr=http://127.0.0.1:9',
     RESIDENTIAL_PROXIES: 'de=http://127.0.0.1:9|http://u:secret-pw@127.0.0.1:10',
