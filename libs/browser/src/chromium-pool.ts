@@ -5,10 +5,13 @@
  * contexts are never shared between keys, and a job without a key always gets a context of its own. The browser is
  * recycled after `pagesPerBrowser` jobs — a new one serves new jobs while the old one finishes its in-flight jobs and
  * is then closed — and relaunched when it dies. A dead browser fails only its in-flight jobs (RENDER_FAILED,
- * transient); nothing escapes as an unhandled rejection.
+ * transient); nothing escapes as an unhandled rejection. While a browser has jobs its memory is watched
+ * (MemoryWatch): a renderer past `maxPageMemoryMb` is killed and its job fails as TOO_LARGE; the browser past
+ * `maxBrowserMemoryMb` is killed with its whole process tree, its in-flight jobs fail as RENDER_FAILED (transient)
+ * and the next job gets a new browser. V8's own heap cap (`--max-old-space-size`) is set to the page limit too.
  */
 import os from 'node:os';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type CDPSession } from 'playwright-core';
 import { ErrorCode, TrawlError } from '#contracts';
 import { AddressGuard } from '#fetch';
 import { metrics } from '#metrics';
@@ -18,7 +21,9 @@ import { JobGate } from './job-gate.js';
 import { JobContext, type BrowserLease } from './job-context.js';
 import { nativeDesktopProfile } from './device-emulation.js';
 import { deviceProfile, renderPage, type RenderJob } from './page-render.js';
-import { blockedAddress, dnsFailed, renderFailed, renderTimeout } from './render-errors.js';
+import { MemoryWatch, procMemoryProbe } from './memory-watch.js';
+import { killProcess, processTreeMemory } from './process-memory.js';
+import { blockedAddress, dnsFailed, renderFailed, renderTimeout, type OutOfMemory } from './render-errors.js';
 import type { AddressPolicy, ChromiumPoolOptions, PageRenderer, PoolStats, RenderOptions, RenderResult } from './render-types.js';
 
 /** Launch flags that work on these machines (see ENVIRONMENT.md), plus WebRTC kept off non-proxied UDP. */
@@ -49,6 +54,10 @@ interface IdleContext {
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_JOB_BYTES = 50 * 1024 * 1024;
 const DEFAULT_MAX_DOM_NODES = 250_000;
+/** Same defaults as RENDER_MAX_PAGE_MEMORY_MB, RENDER_MAX_BROWSER_MEMORY_MB and RENDER_MEMORY_SAMPLE_MS. */
+const DEFAULT_MAX_PAGE_MEMORY_MB = 1024;
+const DEFAULT_MAX_BROWSER_MEMORY_MB = 3072;
+const DEFAULT_MEMORY_SAMPLE_MS = 250;
 
 interface BrowserSlot {
   id: number;
@@ -68,6 +77,9 @@ interface BrowserSlot {
   spare: Promise<JobContext> | null;
   /** Reset contexts by isolation key, oldest first; at most `maxContexts` are kept. */
   idle: IdleContext[];
+  watch: MemoryWatch;
+  /** The browser's private memory (MiB) when it was killed for going past its memory limit; null otherwise. */
+  killedAtMb: number | null;
 }
 
 export class ChromiumPool implements PageRenderer {
@@ -80,6 +92,8 @@ export class ChromiumPool implements PageRenderer {
   private crashes = 0;
   private jobs = 0;
   private reusedContexts = 0;
+  private memoryKills = 0;
+  private peakBrowserMb = 0;
   private nextSlotId = 1;
   private closed = false;
   private readonly untrack: () => void;
@@ -106,6 +120,8 @@ export class ChromiumPool implements PageRenderer {
       jobs: this.jobs,
       idleContexts: [...this.slots].reduce((n, slot) => n + slot.idle.length, 0),
       reusedContexts: this.reusedContexts,
+      memoryKills: this.memoryKills + [...this.slots].reduce((n, slot) => n + slot.watch.rendererKills, 0),
+      peakBrowserMb: Math.round(Math.max(this.peakBrowserMb, ...[...this.slots].map((slot) => slot.watch.peakMb))),
     };
   }
 
@@ -152,6 +168,7 @@ export class ChromiumPool implements PageRenderer {
       this.jobs++;
       slot.jobs++;
       slot.active++;
+      slot.watch.start();
       const key = this.opts.reuseContexts === true ? (options.isolationKey ?? null) : null;
       const context = this.contextFor(slot, job, key);
       if (slot.jobs >= this.opts.pagesPerBrowser) this.retire(slot);
@@ -159,6 +176,7 @@ export class ChromiumPool implements PageRenderer {
         return await renderPage(slot.lease, job, context, (ctx, reusable) => this.dispose(slot, key, ctx, reusable));
       } finally {
         slot.active--;
+        if (slot.active === 0) slot.watch.stop();
         if (slot.retired && slot.active === 0) void this.closeSlot(slot);
       }
     } finally {
@@ -296,7 +314,7 @@ export class ChromiumPool implements PageRenderer {
         headless: this.opts.headless ?? true,
         ...(env ? { env } : {}),
         ...(this.opts.ignoreDefaultArgs ? { ignoreDefaultArgs: this.opts.ignoreDefaultArgs } : {}),
-        args: [...(this.opts.launchArgs ?? DEFAULT_CHROMIUM_ARGS)],
+        args: this.launchArgs(),
         timeout: this.opts.launchTimeoutMs ?? 30_000,
         // The worker owns shutdown (it calls close()); Playwright still kills the browser when the process exits.
         handleSIGINT: false,
@@ -313,6 +331,8 @@ export class ChromiumPool implements PageRenderer {
     gone.catch(() => undefined);
     const slot: BrowserSlot = {
       id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null, idle: [],
+      killedAtMb: null,
+      watch: new MemoryWatch(this.memoryLimits(), procMemoryProbe(processLister(browser)), (totalMb) => this.killForMemory(slot, totalMb)),
       lease: {
         browser,
         gone,
@@ -321,15 +341,19 @@ export class ChromiumPool implements PageRenderer {
           this.crashes++;
         },
         markWedged: () => this.retire(slot),
+        outOfMemory: (pageCrashed) => this.outOfMemory(slot, pageCrashed),
       },
     };
     browser.on('disconnected', () => {
+      slot.watch.stop();
+      this.peakBrowserMb = Math.max(this.peakBrowserMb, slot.watch.peakMb);
+      this.memoryKills += slot.watch.rendererKills;
       slot.dead = true;
       void this.discardSpare(slot); // its guard proxy lives in this process
       void this.discardIdle(slot);
       this.slots.delete(slot);
       if (this.current === slot) this.current = null;
-      if (!slot.closing) this.crashes++;
+      if (!slot.closing && slot.killedAtMb === null) this.crashes++;
       markGone(renderFailed('the browser closed during the job'));
     });
     slot.pid = await browserPid(browser);
@@ -342,6 +366,44 @@ export class ChromiumPool implements PageRenderer {
     this.current = slot;
     this.refillSpare(slot);
     return slot;
+  }
+
+  private launchArgs(): string[] {
+    const args = [...(this.opts.launchArgs ?? DEFAULT_CHROMIUM_ARGS)];
+    const pageMb = this.memoryLimits().pageMb;
+    // V8's heap cap per renderer: a script hoarding objects dies of it even between two samples of the watch.
+    if (pageMb > 0 && !args.some((arg) => arg.startsWith('--js-flags='))) args.push(`--js-flags=--max-old-space-size=${pageMb}`);
+    return args;
+  }
+
+  private memoryLimits() {
+    return {
+      pageMb: this.opts.maxPageMemoryMb ?? DEFAULT_MAX_PAGE_MEMORY_MB,
+      browserMb: this.opts.maxBrowserMemoryMb ?? DEFAULT_MAX_BROWSER_MEMORY_MB,
+      sampleMs: this.opts.memorySampleMs ?? DEFAULT_MEMORY_SAMPLE_MS,
+    };
+  }
+
+  /**
+   * The browser went past its memory limit: kill its whole process tree at once (a polite close could wait on a
+   * renderer that is busy allocating), stop giving it jobs; its disconnect fails the in-flight jobs.
+   */
+  private killForMemory(slot: BrowserSlot, totalMb: number): void {
+    if (slot.dead || slot.killedAtMb !== null) return;
+    slot.killedAtMb = totalMb;
+    this.memoryKills++;
+    if (this.current === slot) this.current = null;
+    const tree = slot.pid === null ? [] : processTreeMemory(slot.pid).map((p) => p.pid);
+    for (const pid of tree) killProcess(pid);
+    if (tree.length === 0) void slot.browser.close().catch(() => undefined);
+  }
+
+  /** Why a failed job's page or browser died, when it was memory (see MemoryWatch for the attribution). */
+  private async outOfMemory(slot: BrowserSlot, pageCrashed: boolean): Promise<OutOfMemory | undefined> {
+    const limits = this.memoryLimits();
+    if (slot.killedAtMb !== null) return { scope: 'browser', limitMb: limits.browserMb };
+    if (pageCrashed && limits.pageMb > 0 && (await slot.watch.pageOutOfMemory())) return { scope: 'page', limitMb: limits.pageMb };
+    return undefined;
   }
 
   /** Stop giving the browser new jobs; it closes once its in-flight jobs are done. */
@@ -371,7 +433,7 @@ export class ChromiumPool implements PageRenderer {
       }),
     ]);
     clearTimeout(timer);
-    if (!closed && slot.pid !== null) killQuietly(slot.pid);
+    if (!closed && slot.pid !== null) killProcess(slot.pid);
   }
 }
 
@@ -401,6 +463,22 @@ async function browserUserAgent(browser: Browser): Promise<string | null> {
 }
 
 /** Playwright's launched Browser does not expose its process; Chromium reports it over CDP. */
+/** Lists the browser's processes (browser, renderers, GPU, utilities) over one browser-level CDP session. */
+function processLister(browser: Browser): () => Promise<{ pid: number; type: string }[]> {
+  let session: Promise<CDPSession> | null = null;
+  return async () => {
+    session ??= browser.newBrowserCDPSession();
+    const current = session;
+    try {
+      const info = await (await current).send('SystemInfo.getProcessInfo');
+      return info.processInfo.map((p) => ({ pid: p.id, type: p.type }));
+    } catch (error) {
+      if (session === current) session = null;
+      throw error;
+    }
+  };
+}
+
 async function browserPid(browser: Browser): Promise<number | null> {
   try {
     const session = await browser.newBrowserCDPSession();
@@ -412,10 +490,3 @@ async function browserPid(browser: Browser): Promise<number | null> {
   }
 }
 
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}

@@ -53,6 +53,9 @@ const logger = new Logger('HeadfulBrowser');
           maxResponseBytes: c.CRAWL_MAX_BYTES,
           maxJobBytes: c.RENDER_MAX_JOB_BYTES,
           maxDomNodes: c.RENDER_MAX_DOM_NODES,
+          maxPageMemoryMb: c.RENDER_MAX_PAGE_MEMORY_MB,
+          maxBrowserMemoryMb: c.RENDER_MAX_BROWSER_MEMORY_MB,
+          memorySampleMs: c.RENDER_MEMORY_SAMPLE_MS,
         }),
     },
     {

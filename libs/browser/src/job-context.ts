@@ -17,7 +17,7 @@ import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
 import { NetworkActivity } from './network-activity.js';
-import { fromGuardFailure, renderFailed } from './render-errors.js';
+import { fromGuardFailure, renderFailed, type OutOfMemory } from './render-errors.js';
 import { blockHeavyResources } from './resource-blocking.js';
 import type { ProxyInfo } from '#contracts';
 
@@ -33,6 +33,8 @@ export interface BrowserLease {
   onPageCrash(): void;
   /** A context could not be closed in time: the browser should be replaced. */
   markWedged(): void;
+  /** Whether a failed job's page (when it crashed) or browser died of memory. */
+  outOfMemory(pageCrashed: boolean): Promise<OutOfMemory | undefined>;
 }
 
 export interface JobSettings {

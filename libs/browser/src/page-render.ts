@@ -78,9 +78,12 @@ export async function renderPage(
     reusable = true;
     return result;
   } catch (error) {
+    const pageCrashed = ctx?.pageCrashed ?? false;
+    const browserGone = lease.isGone();
     throw toRenderError(error, {
-      pageCrashed: ctx?.pageCrashed ?? false,
-      browserGone: lease.isGone(),
+      pageCrashed,
+      browserGone,
+      outOfMemory: pageCrashed || browserGone ? await lease.outOfMemory(pageCrashed) : undefined,
       guardFailure: ctx ? ctx.guard.failureFor(ctx.lastNavigationHost) : undefined,
       proxied: job.proxy !== null,
     });

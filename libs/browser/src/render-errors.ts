@@ -15,6 +15,13 @@ export interface RenderFailureContext {
   guardFailure?: GuardFailure;
   /** The job used an upstream proxy. */
   proxied: boolean;
+  /** The page's renderer or the whole browser was killed (or died) for going past its memory limit. */
+  outOfMemory?: OutOfMemory;
+}
+
+export interface OutOfMemory {
+  scope: 'page' | 'browser';
+  limitMb: number;
 }
 
 const fail = (code: ErrorCode, message: string, kind: ErrorKind): TrawlError => new TrawlError(code, message, kind);
@@ -90,6 +97,15 @@ const CLOSED = /Target page, context or browser has been closed|Browser has been
 
 /** Converts anything thrown during a render job into a TrawlError. */
 export function toRenderError(error: unknown, ctx: RenderFailureContext): TrawlError {
+  const memory = ctx.outOfMemory;
+  // The page itself went past its limit: another attempt would only do it again.
+  if (memory?.scope === 'page' && ctx.pageCrashed) {
+    return fail(ErrorCode.TOO_LARGE, `The page used more than ${memory.limitMb} MiB of memory`, 'permanent');
+  }
+  // Which page of several drove the whole browser past its limit is not known: each of them may be tried again.
+  if (memory?.scope === 'browser' && ctx.browserGone) {
+    return renderFailed(`the browser went past its ${memory.limitMb} MiB memory limit and was restarted`);
+  }
   if (error instanceof TrawlError) return error;
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof Error ? error.name : '';

@@ -121,6 +121,15 @@ export interface ChromiumPoolOptions {
    * reset (storage clearing, a new page) has so far cost about as much as it saves (bench/browser/render-factors.ts).
    */
   reuseContexts?: boolean;
+  /**
+   * Private resident memory (anonymous + shared pages) one renderer process (one page's context) may reach, MiB, before it is killed and its job fails with
+   * TOO_LARGE; also V8's heap cap (`--max-old-space-size`) unless `launchArgs` set `--js-flags`. Default 1024; 0 = off.
+   */
+  maxPageMemoryMb?: number;
+  /** Private resident memory all of a browser's processes may reach together, MiB, before it is killed and relaunched. Default 3072; 0 = off. */
+  maxBrowserMemoryMb?: number;
+  /** How often a browser with jobs is sampled for the memory limits. Default 250 ms. */
+  memorySampleMs?: number;
   /** Timeout for launching Chromium. Default 30 s. */
   launchTimeoutMs?: number;
 }
@@ -142,4 +151,8 @@ export interface PoolStats {
   idleContexts: number;
   /** Jobs that ran in a reused context. */
   reusedContexts: number;
+  /** Renderers and browsers killed for going past their memory limit. */
+  memoryKills: number;
+  /** Highest private memory one browser (all its processes) was sampled at, MiB. */
+  peakBrowserMb: number;
 }

@@ -8,6 +8,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** 0 (off) or an integer in [min, max]. */
+const intOrOff = (min: number, max: number) =>
+  z.coerce.number().int().refine((v) => v === 0 || (v >= min && v <= max), `must be 0 (off) or between ${min} and ${max}`);
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -128,6 +131,18 @@ export const configSchema = z.object({
   RENDER_MAX_JOB_BYTES: int(1024, 1024 * 1024 * 1024).default(50 * 1024 * 1024),
   /** Elements a rendered document may hold after load; past it the URL fails with TOO_LARGE. */
   RENDER_MAX_DOM_NODES: int(1_000, 10_000_000).default(250_000),
+  /**
+   * Private resident memory (RssAnon + RssShmem) one page's renderer process may reach (MiB) before it is killed and the URL fails with TOO_LARGE at 0 credits;
+   * also V8's heap cap per renderer (--max-old-space-size). 0 disables both.
+   */
+  RENDER_MAX_PAGE_MEMORY_MB: intOrOff(64, 65_536).default(1024),
+  /**
+   * Private resident memory a whole Chromium (every process) may reach (MiB) before it is killed and relaunched; its in-flight URLs fail
+   * with RENDER_FAILED and are retried once. 0 disables it.
+   */
+  RENDER_MAX_BROWSER_MEMORY_MB: intOrOff(256, 1_048_576).default(3072),
+  /** How often a rendering browser's memory is sampled for the two limits above. */
+  RENDER_MEMORY_SAMPLE_MS: int(50, 10_000).default(250),
 
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
   RESIDENTIAL_PROXIES: z.string().default(''),

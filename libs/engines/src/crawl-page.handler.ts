@@ -4,7 +4,8 @@
  * (block detector tiers 1–2: vendor challenges, walls, refusing statuses) is a per-URL UPSTREAM_BLOCKED error, not
  * content; structurally empty pages (tier 3) stay results here, since /crawl returns what a page is. Expected failures
  * (bad address, refused by the guard, oversize, unsupported content, a timeout that used the URL's budget) are
- * returned as values; faults a retry can fix (resets, a crashed browser) are thrown so the queue retries them.
+ * returned as values; faults a retry can fix (resets, a crashed browser) are thrown so the queue retries them — a
+ * render failure only once.
  */
 import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageResult, type ProxyProvider } from '#contracts';
 import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
@@ -18,7 +19,8 @@ export class CrawlPageHandler {
     private readonly extraction: ExtractionPool,
   ) {}
 
-  async handle(payload: CrawlPagePayload): Promise<CrawlPageResult> {
+  /** `attemptsMade`: earlier attempts of this job that failed (BullMQ's count; 0 on the first run). */
+  async handle(payload: CrawlPagePayload, attemptsMade = 0): Promise<CrawlPageResult> {
     try {
       const page = await this.engine.fetchPage({
         url: payload.url,
@@ -43,6 +45,11 @@ export class CrawlPageHandler {
     } catch (error) {
       // A timeout spent the URL's whole budget: retrying would run past it (CRAWL_TIMEOUT_MS is per URL, across attempts).
       if (error instanceof TrawlError && (!error.retryable || error.code === ErrorCode.TIMEOUT)) {
+        return { ok: false, url: payload.url, error: error.toJSON() };
+      }
+      // A crashed page or browser (a memory limit included) gets one more attempt: that saves the innocent pages
+      // a dying browser took down with it, while a page that crashes its renderer every time is not run again and again.
+      if (error instanceof TrawlError && error.code === ErrorCode.RENDER_FAILED && attemptsMade >= 1) {
         return { ok: false, url: payload.url, error: error.toJSON() };
       }
       throw error;

@@ -102,7 +102,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       kind: this.engine.row.workerKind,
       queue: this.engine.row.queue,
       handlers: {
-        [JobName.crawlPage]: (payload) => this.crawl.handle(payload),
+        [JobName.crawlPage]: (payload, job) => this.crawl.handle(payload, job.attemptsMade),
         [JobName.serpSearch]: (payload) => this.serp.handle(payload),
         [JobName.mapsSearch]: (payload) => this.maps.handle(payload),
         [JobName.serpWeb]: (payload) => this.web.handle(payload),

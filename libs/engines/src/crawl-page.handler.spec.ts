@@ -1,0 +1,46 @@
+/** The crawl.page handler's retry decisions over a fake engine: which failures the queue may run again, and how often. */
+import { describe, expect, it } from '@jest/globals';
+import { ErrorCode, TrawlError, type CrawlPagePayload, type ProxyProvider } from '#contracts';
+import type { ExtractionPool } from '#extraction';
+import { CrawlPageHandler } from './crawl-page.handler.js';
+import type { PageEngine } from './page-engine.js';
+
+const failing = (error: TrawlError): PageEngine => ({
+  row: {} as PageEngine['row'],
+  fetchPage: async () => {
+    throw error;
+  },
+  close: async () => undefined,
+});
+
+const proxies: ProxyProvider = { next: () => null, countries: () => [] };
+const extraction = {} as ExtractionPool;
+const payload: CrawlPagePayload = {
+  callId: 'c',
+  url: 'http://site.example/',
+  formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true },
+  device: 'desktop',
+  timeoutMs: 5_000,
+};
+const browserOverMemory = new TrawlError(ErrorCode.RENDER_FAILED, 'Rendering failed: the browser went past its 3072 MiB memory limit and was restarted', 'transient');
+
+describe('CrawlPageHandler retries', () => {
+  it('throws a render failure on the first attempt, so the queue runs the page once more', async () => {
+    await expect(new CrawlPageHandler(failing(browserOverMemory), proxies, extraction).handle(payload, 0)).rejects.toBe(browserOverMemory);
+  });
+
+  it('returns a render failure of a retry as the URL result: a page that keeps crashing its browser is not run again', async () => {
+    const result = await new CrawlPageHandler(failing(browserOverMemory), proxies, extraction).handle(payload, 1);
+    expect(result).toEqual({ ok: false, url: payload.url, error: browserOverMemory.toJSON() });
+  });
+
+  it('keeps retrying other transient faults up to the queue attempts', async () => {
+    const reset = new TrawlError(ErrorCode.CONNECTION_FAILED, 'The connection failed (ECONNRESET)', 'transient');
+    await expect(new CrawlPageHandler(failing(reset), proxies, extraction).handle(payload, 1)).rejects.toBe(reset);
+  });
+
+  it('returns a page past its memory limit at once (permanent)', async () => {
+    const tooLarge = new TrawlError(ErrorCode.TOO_LARGE, 'The page used more than 1024 MiB of memory', 'permanent');
+    expect(await new CrawlPageHandler(failing(tooLarge), proxies, extraction).handle(payload, 0)).toMatchObject({ ok: false, error: { code: 'TOO_LARGE' } });
+  });
+});
