@@ -116,11 +116,24 @@ export interface StandaloneOptions {
   env: Record<string, string>;
   /** Node flags for the standalone process, e.g. `--cpu-prof` (which NODE_OPTIONS does not accept). */
   nodeArgs?: string[];
+  /** Plans of further accounts to create beside the 'scale' one (soak: several plans over their limits). */
+  plans?: string[];
+}
+
+export interface BenchAccount {
+  plan: string;
+  accountId: string;
+  apiKey: string;
 }
 
 export interface TrawlStandalone {
   baseUrl: string;
   apiKey: string;
+  /** The accounts of `plans`, in order. */
+  accounts: BenchAccount[];
+  /** The run's own database (dropped by stop()) and Redis key prefix, for invariant checks. */
+  databaseUrl: string;
+  redisPrefix: string;
   pid: number;
   /** Stops the process (SIGTERM, SIGKILL after 10 s), drops its database and deletes its Redis keys. Idempotent. */
   stop(): Promise<void>;
@@ -159,7 +172,10 @@ export async function startTrawlStandalone(opts: StandaloneOptions): Promise<Tra
     const accounts = new AccountsRepository(db);
     const ledger = new LedgerRepository(db);
     const auth = new AuthService(accounts, systemClock, 0, null, 'bench');
-    const account = await new AccountAdminService(accounts, ledger, auth, systemClock).create('bench', 'scale');
+    const accountAdmin = new AccountAdminService(accounts, ledger, auth, systemClock);
+    const account = await accountAdmin.create('bench', 'scale');
+    const extra: BenchAccount[] = [];
+    for (const [i, plan] of (opts.plans ?? []).entries()) extra.push({ plan, ...(await accountAdmin.create(`bench-${plan}-${i}`, plan)) });
     await db.close();
 
     const port = 20000 + Math.floor(Math.random() * 20000);
@@ -195,6 +211,9 @@ export async function startTrawlStandalone(opts: StandaloneOptions): Promise<Tra
     return {
       baseUrl: `http://127.0.0.1:${port}`,
       apiKey: account.apiKey,
+      accounts: extra,
+      databaseUrl: dbUrl.toString(),
+      redisPrefix,
       pid: proc.pid!,
       stop: () => (stopped ??= stopChild(proc).then(dropState)),
     };

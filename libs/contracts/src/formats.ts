@@ -23,4 +23,6 @@ export interface FormattedPage {
   markdown?: string;
   page_text?: string;
   metadata: PageMetadata;
+  /** Set when the page cannot be extracted (e.g. nested too deeply): why, and every format is left out. */
+  unextractable?: string;
 }

@@ -92,6 +92,10 @@ export class HeadfulPageHandler {
         url: page.finalUrl,
         formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: false, [payload.format]: true },
       });
+      if (formatted.unextractable && payload.format !== 'raw_html') {
+        const error: SerializedError = { code: ErrorCode.UNSUPPORTED_CONTENT, message: formatted.unextractable, kind: 'permanent' };
+        return { ok: false, url: payload.url, blocked: false, attempts, error };
+      }
       const content = payload.format === 'raw_html' ? page.html : (formatted[payload.format] ?? '');
       let screenshotKey: string | undefined;
       if (page.screenshot) {

@@ -1,6 +1,5 @@
 /** Runs the format pipeline on a fetched or rendered page and shapes the `crawl.page` job result (asked-for formats only). */
-import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageSuccess } from '#contracts';
-import { MAX_NESTING_DEPTH, nestingDepth } from './nesting-depth.js';
+import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageSuccess, type FormattedPage } from '#contracts';
 import type { ExtractionPool } from './pool.js';
 
 export interface FetchedPage {
@@ -10,16 +9,15 @@ export interface FetchedPage {
   screenshot?: string;
 }
 
+/** A formatted page, or UNSUPPORTED_CONTENT (permanent, so never charged) for a page the pipeline could not extract. */
+export function assertExtractable(page: FormattedPage): FormattedPage {
+  if (page.unextractable) throw new TrawlError(ErrorCode.UNSUPPORTED_CONTENT, page.unextractable, 'permanent');
+  return page;
+}
+
 /** Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract. */
 export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: FetchedPage, extraction: ExtractionPool): Promise<CrawlPageSuccess> {
-  if (nestingDepth(page.html, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
-    throw new TrawlError(
-      ErrorCode.UNSUPPORTED_CONTENT,
-      `The page nests elements more than ${MAX_NESTING_DEPTH} levels deep; its content cannot be extracted`,
-      'permanent',
-    );
-  }
-  const formatted = await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats });
+  const formatted = assertExtractable(await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats }));
   return {
     ok: true,
     url: payload.url,

@@ -4,7 +4,8 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent } from './main-content.js';
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
@@ -202,13 +203,17 @@ function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata 
   return page;
 }
 
-/** Run the pipeline for the requested formats. Pure and synchronous; never throws. */
+/**
+ * Run the pipeline for the requested formats. Pure and synchronous; never throws. A page it cannot extract (nested
+ * past MAX_NESTING_DEPTH) comes back with `unextractable` set and no formats: see assertExtractable.
+ */
 export function formatPage(html: string, options: FormatOptions): FormattedPage {
   const input = typeof html === 'string' ? html : '';
   const { formats, url } = options;
   let metadata: PageMetadata = {};
   try {
-    const doc = parseHtml(input);
+    const { doc, tooDeep } = parseHtmlWithin(input, MAX_NESTING_DEPTH);
+    if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
     metadata = extractMetadataFromDocument(doc, url);
     const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
     const pageType = guess.selectAs;

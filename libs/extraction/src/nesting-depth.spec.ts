@@ -1,16 +1,38 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_NESTING_DEPTH, nestingDepth } from './nesting-depth.js';
+import { parseHtml, parseHtmlWithin, serialize } from './dom.js';
+import { formatPage } from './format-page.js';
+import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 
-describe('nestingDepth', () => {
-  it('counts element nesting, with implied closes and void elements not adding depth', () => {
-    expect(nestingDepth('<html><body><p>a<p>b<p>c<br><img><ul><li>x<li>y</ul></body></html>')).toBe(4);
-    expect(nestingDepth('<div><div><span>x</span></div></div><div></div>')).toBe(3);
-    expect(nestingDepth('plain text')).toBe(0);
+const ALL = { raw_html: false, enhanced_html: true, markdown: true, page_text: true };
+
+describe('parseHtmlWithin', () => {
+  it('parses as parseHtml does when the page nests within the cap, implied closes and void elements not adding depth', () => {
+    const page = '<html><body><p>a<p>b<p>c<br><img><ul><li>x<li>y</ul></body></html>';
+    expect(parseHtmlWithin(page, 4)).toEqual({ doc: expect.anything(), tooDeep: false });
+    expect(serialize(parseHtmlWithin(page, 4).doc)).toBe(serialize(parseHtml(page)));
+    expect(parseHtmlWithin(page, 3).tooDeep).toBe(true);
+    expect(parseHtmlWithin('<div><div><span>x</span></div></div><div></div>', 3).tooDeep).toBe(false);
+    expect(parseHtmlWithin('plain text', 0).tooDeep).toBe(false);
   });
 
-  it('measures 100k unclosed nested elements without a tree, stopping just past the cap', () => {
-    const deep = '<div>'.repeat(100_000);
-    expect(nestingDepth(deep, MAX_NESTING_DEPTH)).toBe(MAX_NESTING_DEPTH + 1);
-    expect(nestingDepth('<div>'.repeat(MAX_NESTING_DEPTH), MAX_NESTING_DEPTH)).toBe(MAX_NESTING_DEPTH);
+  it('stops at once on 100k nested elements (a full parse of them is quadratic: about a minute)', () => {
+    const started = performance.now();
+    expect(parseHtmlWithin('<div>'.repeat(100_000) + '</div>'.repeat(100_000), MAX_NESTING_DEPTH).tooDeep).toBe(true);
+    expect(parseHtmlWithin('<div>'.repeat(MAX_NESTING_DEPTH), MAX_NESTING_DEPTH).tooDeep).toBe(false);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('formatPage on a page nested past the cap', () => {
+  it('returns no formats and says why, instead of an empty page that would be charged', () => {
+    const deep = `${'<div>'.repeat(100_000)}<p>The deepest paragraph.</p>${'</div>'.repeat(100_000)}`;
+    expect(formatPage(deep, { url: 'https://example.com/', formats: ALL })).toEqual({ metadata: {}, unextractable: TOO_DEEP_MESSAGE });
+  });
+
+  it('extracts a page nested up to the cap', () => {
+    const deep = `${'<div>'.repeat(MAX_NESTING_DEPTH - 3)}<p>The deepest paragraph.</p>${'</div>'.repeat(MAX_NESTING_DEPTH - 3)}`;
+    const page = formatPage(`<html><body>${deep}</body></html>`, { url: 'https://example.com/', formats: ALL });
+    expect(page.unextractable).toBeUndefined();
+    expect(page.page_text).toContain('The deepest paragraph.');
   });
 });

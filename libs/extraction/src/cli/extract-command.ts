@@ -120,6 +120,10 @@ export async function runExtractCommand(
     page_text: all || parsed.format === 'page_text',
   };
   const page = formatPage(text, { url: parsed.url ?? loaded.finalUrl, formats, markdownConverter: parsed.converter });
+  if (page.unextractable) {
+    io.stderr.write(`${page.unextractable}\n`);
+    return 1;
+  }
   let out: string;
   if (all) out = JSON.stringify({ url: parsed.url ?? loaded.finalUrl, charset, ...page }, null, 2);
   else out = page[parsed.format as Exclude<CliFormat, 'json'>] ?? '';
