@@ -22,7 +22,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { startTrawlStandalone, type BenchAccount } from '../support/corpus-site.js';
-import { mib, peakRss, treeMemory } from '../support/proc-memory.js';
+import { processTreeMemory } from '#browser/process-memory.js';
 
 const { values } = parseArgs({
   options: {
@@ -170,14 +170,15 @@ const samples: Sample[] = [];
 const started = Date.now();
 const sampler = setInterval(() => {
   void (async () => {
-    const memory = treeMemory(trawl.pid);
+    const [self, ...chromium] = processTreeMemory(trawl.pid);
     const state = await redisState();
     const sample: Sample = {
       minute: Number(((Date.now() - started) / 60_000).toFixed(2)),
-      trawlRss: mib(memory.self),
-      chromiumRss: mib(memory.descendants),
-      chromiumProcesses: memory.processes,
-      redisMemory: mib(state.usedMemory),
+      trawlRss: Math.round(self?.rssMb ?? 0),
+      // A sum of RSS: pages shared between Chromium's processes count once per process (an upper bound).
+      chromiumRss: Math.round(chromium.reduce((sum, p) => sum + p.rssMb, 0)),
+      chromiumProcesses: chromium.length,
+      redisMemory: Math.round(state.usedMemory / 2 ** 20),
       redisKeys: state.keys,
       open: await openReservations(),
       sent: [...tallies.values()].reduce((sum, t) => sum + t.sent, 0),
@@ -228,7 +229,7 @@ const summary = {
   requestsSent: accounts.reduce((sum, a) => sum + a.sent, 0),
   accounts,
   openReservationsAfterDrain: await openReservations(),
-  trawlRssMiB: { ...drift((s) => s.trawlRss), vmHwm: mib(peakRss(trawl.pid)) },
+  trawlRssMiB: drift((s) => s.trawlRss),
   chromiumRssMiB: drift((s) => s.chromiumRss),
   redisMemoryMiB: drift((s) => s.redisMemory),
   redisKeys: { ...drift((s) => s.redisKeys), final: final.keys },
