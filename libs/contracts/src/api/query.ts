@@ -80,7 +80,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value)) invalid(`${name} was given more than once`);
-    const field = shape[name];
+    // Own fields only: `constructor`, `toString`, `__proto__` … are unknown parameters, not Object.prototype members.
+    const field = Object.hasOwn(shape, name) ? shape[name] : undefined;
     input[name] = field && typeof value === 'string' ? coerce(name, value, wireKind(field)) : value;
   }
   return parseInput(schema, input);
