@@ -10,7 +10,7 @@ import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
-import { clientErrorHandler, contractErrorBody, expectationFailed, frameworkErrors, requireHostHeader } from './http/low-level-errors.js';
+import { clientErrorHandler, contractErrorBody, expectationFailed, frameworkErrors, refuseConnect, requireHostHeader } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
   // One pino instance for Fastify's lines and Nest's, so every line has the same shape.
@@ -50,7 +50,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
       void reply.header('content-type', 'application/json; charset=utf-8');
       return rewritten;
     });
-  app.getHttpServer().on('checkExpectation', expectationFailed);
+  app.getHttpServer().on('checkExpectation', expectationFailed).on('connect', refuseConnect);
   return app;
 }
 

@@ -63,6 +63,16 @@ export function expectationFailed(_request: IncomingMessage, response: ServerRes
   response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
 }
 
+/** CONNECT (a proxy tunnel): Node drops the connection unless the server listens for it; this is no proxy, so say so. */
+export function refuseConnect(_request: IncomingMessage, socket: Socket): void {
+  const text = body(ErrorCode.INVALID_REQUEST, 'CONNECT is not supported: this server is not a proxy');
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      `Allow: GET, HEAD, POST\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
 /** Fastify's router errors (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH, …). */
 export function frameworkErrors(error: Error & { code?: string; statusCode?: number }, _request: FastifyRequest, reply: FastifyReply): void {
   const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : (error.statusCode ?? 400);
