@@ -50,12 +50,15 @@ function coerce(name: string, value: string, kind: WireKind): unknown {
   }
 }
 
-/** Validates typed input (MCP arguments, or coerced query values) with an endpoint schema; the first issue is the 400. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/**
+ * Validates typed input (MCP arguments, or coerced query values) with an endpoint schema; the first issue is the 400.
+ * `whole` names the input in a message about the input as a whole (a JSON body that is not an object).
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, whole = 'query'): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const param = issue.path.join('.') || 'query';
+    const param = issue.path.join('.') || whole;
     const message = issue.message.startsWith(param) ? issue.message : `${param}: ${issue.message}`;
     invalid(message);
   }
