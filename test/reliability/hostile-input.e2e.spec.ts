@@ -16,7 +16,7 @@ import { GatewayModule } from '#apps/gateway/src/gateway.module.js';
 import { MCP_TOOLS } from '#apps/gateway/src/mcp/mcp-tools.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/poll.js';
-import { adminBodyProbes, adminIdProbes, adminTokenProbes } from './hostile-input/admin-probes.js';
+import { adminBodyProbes, adminTokenProbes, pathParamProbes } from './hostile-input/admin-probes.js';
 import { COMMON_RAW, URL_ENTRIES } from './hostile-input/hostile-values.js';
 import { apiKeyProbes, framingProbes, methodProbes, openRouteProbes } from './hostile-input/http-probes.js';
 import { drainToZero, ledgerSnapshot, type LedgerSnapshot } from './hostile-input/ledger-snapshot.js';
@@ -38,6 +38,8 @@ let keys: ProbeKeys;
 let secrets: string[];
 const accounts: Record<'funded' | 'broke', { id: string; before?: LedgerSnapshot }> = { funded: { id: '' }, broke: { id: '' } };
 let tried = 0;
+/** Inputs tried per test, for the closing line. */
+const triedBy: Record<string, number> = {};
 let routes: Route[];
 
 /** Path parameters of the route catalogue: an account id that exists nowhere, a screenshot key. */
@@ -67,7 +69,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  console.log(`hostile-input: ${tried} inputs tried`);
+  const parts = Object.entries(triedBy).map(([name, n]) => `${name} ${n}`);
+  console.log(`hostile-input: ${tried} inputs tried (${parts.join(', ')})`);
   closeAgent();
   await trawl?.close();
 });
@@ -75,6 +78,8 @@ afterAll(async () => {
 async function expectNoDefects(probes: Probe[]): Promise<void> {
   const run = await runProbes(probes, CONCURRENCY, secrets);
   tried += run.tried;
+  const name = expect.getState().currentTestName?.replace(/^hostile input /, '').split(/[,:(]/)[0].trim() ?? 'other';
+  triedBy[name] = (triedBy[name] ?? 0) + run.tried;
   expect(run.failures.slice(0, 40)).toEqual([]);
 }
 
@@ -108,13 +113,13 @@ describe('hostile input', () => {
     await expectNoDefects([...mcpToolProbes(tools, schemaOf, port, keys), ...mcpProtocolProbes(port, keys)]);
   }, 120_000);
 
-  it('admin API: bodies from each handler schema, ids that name no account, token tricks', async () => {
+  it('admin API: bodies from each handler schema and token tricks; path parameters of every route', async () => {
     const victim = await trawl.createAccount();
     const admin = routes.filter((route) => route.controller === AdminController.name);
     await expectNoDefects([
       ...adminBodyProbes(AdminController, ADMIN_BODIES, port, ADMIN_TOKEN, victim.accountId),
-      ...adminIdProbes(admin, port, ADMIN_TOKEN),
       ...adminTokenProbes(admin, port, ADMIN_TOKEN, keys.funded),
+      ...pathParamProbes(routes, port, { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-api-key': keys.funded }),
     ]);
   }, 120_000);
 
@@ -139,12 +144,36 @@ describe('hostile input', () => {
       tried += 1;
       expect(res.status).toBe(200);
       expect(res.body.credits).toBe(0);
+      for (const secret of secrets) expect(JSON.stringify(res.body)).not.toContain(secret);
       for (const result of res.body.results as Array<{ url: string; error?: string }>) expect(result.error ?? `${result.url} was fetched`).toMatch(/^(BLOCKED_ADDRESS|DNS_FAILED|INVALID_URL): /);
     }
     const after = await ledgerSnapshot(trawl.db, account.accountId);
     expect({ balance: after.balance, sum: after.ledgerSum }).toEqual({ balance: before.balance, sum: before.ledgerSum });
     const { rows } = await trawl.db.pool.query(`SELECT count(*)::int AS open FROM reservations WHERE account_id = $1 AND status = 'open'`, [account.accountId]);
     expect(rows[0].open).toBe(0);
+  }, 120_000);
+
+  it.each([
+    ['plain', false],
+    ['rendered', true],
+  ])('a proxy that fails (geolocation) fails the URL at 0 credits without showing its password (%s)', async (_mode, render) => {
+    const account = await trawl.createAccount('scale');
+    const before = await ledgerSnapshot(trawl.db, account.accountId);
+    for (const country of ['us', 'DE', 'random']) {
+      const res = await trawl.get(`/crawl?urls=${encodeURIComponent('https://example.com/')}&geolocation=${country}&render_js=${render}`, key(account.apiKey));
+      tried += 1;
+      if (country === 'random') {
+        // /crawl takes a country code only; random belongs to /search.
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/geolocation/);
+        continue;
+      }
+      expect(res.status).toBe(200);
+      expect(res.body.credits).toBe(0);
+      expect(res.body.results[0].error).toMatch(/^[A-Z_]+: /);
+      for (const secret of secrets) expect(JSON.stringify(res.body)).not.toContain(secret);
+    }
+    expect((await ledgerSnapshot(trawl.db, account.accountId)).balance).toBe(before.balance);
   }, 120_000);
 
   it('leaves the gateway healthy', async () => {

@@ -91,24 +91,28 @@ export function adminBodyProbes(controller: Type<unknown>, bodies: Record<string
   return probes;
 }
 
-/** Path segments that are no account id (as written into the path). */
-const HOSTILE_IDS = [
+/** Path segments that name nothing (as written into the path): no account id, no screenshot key. */
+const HOSTILE_SEGMENTS = [
   '%20', '-'.repeat(36), '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
   '00000000-0000-0000-0000-000000000000x', "'%20OR%201=1--", '%00', '..%2F..%2Fplans', '%2e%2e', '%zz', '%ED%A0%80', '%F0%9F%92%A9',
   'a'.repeat(200), 'a'.repeat(201), '0', '-1', 'null', 'undefined', '__proto__', 'constructor', '%2F', '%5C', 'g'.repeat(36),
+  '..%2F..%2F..%2Fetc%2Fpasswd.png', '%2Fetc%2Fpasswd',
 ];
 
-/** Every admin route that takes `:id`, with ids that name no account: a 4xx, never an account's data or a 5xx. */
-export function adminIdProbes(routes: readonly Route[], port: number, token: string): Probe[] {
-  const headers = { ...json, authorization: `Bearer ${token}` };
+/**
+ * Every route with a path parameter (admin `:id`, screenshot `:key`), with segments that name nothing: a 4xx, never
+ * someone's data or a 5xx. Sent with every credential (`headers`) so that only the segment can be wrong.
+ */
+export function pathParamProbes(routes: readonly Route[], port: number, headers: Record<string, string>): Probe[] {
   return routes
-    .filter((route) => route.pattern.includes(':id'))
+    .filter((route) => /:\w+/.test(route.pattern))
     .flatMap((route) =>
       [...route.methods].flatMap((method) =>
-        HOSTILE_IDS.map((id) => ({
-          label: `${method} ${route.pattern} id=${id.slice(0, 40)}`,
-          send: () => sendRequest(port, method, route.pattern.replace(':id', id), headers, method === 'GET' ? undefined : '{}'),
-          check: (a: HttpAnswer) => (a.status >= 400 && a.status < 500 ? null : 'expected a 4xx for an id that names no account'),
+        HOSTILE_SEGMENTS.map((segment) => ({
+          label: `${method} ${route.pattern} with ${segment.slice(0, 40)}`,
+          send: () =>
+            sendRequest(port, method, `${route.pattern.replace(/:\w+/g, segment)}?expires=1&signature=%00`, { ...json, ...headers }, method === 'GET' ? undefined : '{}'),
+          check: (a: HttpAnswer) => (a.status >= 400 && a.status < 500 ? null : 'expected a 4xx for a path segment that names nothing'),
         })),
       ),
     );
