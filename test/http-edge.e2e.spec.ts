@@ -65,6 +65,24 @@ describe('errors refused below the routes', () => {
     expect(bad.body).toEqual(errorShape);
   });
 
+  it('an overlong URL → 414, not 431, in the error shape', async () => {
+    const res = await raw(`GET /crawl?urls=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(414);
+    expect(res.body).toEqual({ error: { code: 'INVALID_REQUEST', message: 'The request URL is too long' } });
+  });
+
+  it('no Host header on HTTP/1.1 → 400 in the error shape (Node answered with an empty body)', async () => {
+    const res = await raw('GET /health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'INVALID_REQUEST', message: 'The Host header is required' } });
+  });
+
+  it('an Expect other than 100-continue → 417 in the error shape (Node answered with an empty body)', async () => {
+    const res = await raw('GET /health HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(417);
+    expect(res.body).toEqual(errorShape);
+  });
+
   it('an overlong path parameter → 414 in the error shape', async () => {
     const res = await raw(`GET /admin/accounts/${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expect(res.status).toBe(414);

@@ -10,7 +10,7 @@ import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
-import { clientErrorHandler, contractErrorBody, frameworkErrors } from './http/low-level-errors.js';
+import { clientErrorHandler, contractErrorBody, expectationFailed, frameworkErrors, refuseConnect, requireHostHeader } from './http/low-level-errors.js';
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
   // One pino instance for Fastify's lines and Nest's, so every line has the same shape.
@@ -22,6 +22,8 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     clientErrorHandler,
     frameworkErrors,
+    // Checked by requireHostHeader instead, so the 400 has the contract's body.
+    http: { requireHostHeader: false },
     loggerInstance: log,
     // Fastify's two lines per request stay below info: Trawl writes its own one line per request at info.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info' }),
@@ -31,6 +33,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
     void reply.header(REQUEST_ID_HEADER, request.id);
     withRequestId(request.id, done);
   });
+  adapter.getInstance().addHook('onRequest', requireHostHeader);
   const root = GatewayModule.forRoot(config);
   root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
@@ -47,6 +50,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
       void reply.header('content-type', 'application/json; charset=utf-8');
       return rewritten;
     });
+  app.getHttpServer().on('checkExpectation', expectationFailed).on('connect', refuseConnect);
   return app;
 }
 

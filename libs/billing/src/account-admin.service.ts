@@ -21,6 +21,9 @@ export interface AccountReport {
   usage: UsageSummary;
 }
 
+/** An account id; anything else (e.g. 36 dashes, which Postgres refuses as a uuid) names no account. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** One grant's ceiling; balances themselves are 64-bit (several grants add up past 2^31 − 1). */
 const MAX_GRANT = 1_000_000_000;
 
@@ -132,7 +135,7 @@ export class AccountAdminService {
   }
 
   private async requireAccount(accountId: string): Promise<AccountView> {
-    const account = /^[0-9a-f-]{36}$/i.test(accountId) ? await this.accounts.view(accountId) : null;
+    const account = UUID.test(accountId) ? await this.accounts.view(accountId) : null;
     if (!account) throw new TrawlError(ErrorCode.NOT_FOUND, `No account ${accountId}`);
     return account;
   }

@@ -1,15 +1,9 @@
 /** The admin HTTP API: the same operations as `npm run trawl -- accounts:…`. */
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { z } from 'zod';
 import { AccountAdminService } from '#billing';
 import { parseInput } from '#contracts';
+import { ADMIN_BODIES } from './admin-bodies.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
-
-const createSchema = z.object({ name: z.string({ error: 'name is required' }).min(1, 'name is required'), plan: z.string().default('free') });
-const planSchema = z.object({ plan: z.string({ error: 'plan is required' }) });
-const grantSchema = z.object({ credits: z.number({ error: 'credits must be a positive integer' }).int('credits must be a positive integer').positive('credits must be a positive integer') });
-const revokeSchema = z.object({ prefix: z.string().optional() });
-const expirySchema = z.object({ expiresAt: z.string().datetime({ error: 'expiresAt must be an ISO 8601 date-time' }).nullable() });
 
 @Controller('admin')
 @UseGuards(AdminTokenGuard)
@@ -28,7 +22,7 @@ export class AdminController {
 
   @Post('accounts')
   create(@Body() body: unknown) {
-    const { name, plan } = parseInput(createSchema, body);
+    const { name, plan } = parseInput(ADMIN_BODIES.create, body, 'body');
     return this.admin.create(name, plan);
   }
 
@@ -45,14 +39,14 @@ export class AdminController {
   @Post('accounts/:id/keys/revoke')
   @HttpCode(200)
   async revoke(@Param('id') id: string, @Body() body: unknown) {
-    const { prefix } = parseInput(revokeSchema, body ?? {});
+    const { prefix } = parseInput(ADMIN_BODIES.revoke, body ?? {}, 'body');
     return { revoked: await this.admin.revokeKeys(id, prefix) };
   }
 
   @Post('accounts/:id/plan')
   @HttpCode(200)
   async setPlan(@Param('id') id: string, @Body() body: unknown) {
-    await this.admin.setPlan(id, parseInput(planSchema, body).plan);
+    await this.admin.setPlan(id, parseInput(ADMIN_BODIES.setPlan, body, 'body').plan);
     return this.admin.report(id);
   }
 
@@ -73,7 +67,7 @@ export class AdminController {
   @Post('accounts/:id/subscription')
   @HttpCode(200)
   async subscription(@Param('id') id: string, @Body() body: unknown) {
-    const { expiresAt } = parseInput(expirySchema, body);
+    const { expiresAt } = parseInput(ADMIN_BODIES.subscription, body, 'body');
     await this.admin.setSubscriptionExpiry(id, expiresAt ? new Date(expiresAt) : null);
     return this.admin.report(id);
   }
@@ -81,7 +75,7 @@ export class AdminController {
   @Post('accounts/:id/grant')
   @HttpCode(200)
   async grant(@Param('id') id: string, @Body() body: unknown) {
-    return { balance: await this.admin.grant(id, parseInput(grantSchema, body).credits) };
+    return { balance: await this.admin.grant(id, parseInput(ADMIN_BODIES.grant, body, 'body').credits) };
   }
 
   @Post('accounts/:id/reset-period')

@@ -4,27 +4,72 @@
  * shape as everything else.
  */
 import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ErrorCode } from '#contracts';
 
 function body(code: string, message: string): string {
   return JSON.stringify({ error: { code, message } });
 }
 
+/** A request line longer than this is answered 414 rather than 431 (nginx's default request-line buffer). */
+const MAX_REQUEST_LINE = 8 * 1024;
+
+/**
+ * Node reports an overlong URL as a header overflow (its limit counts the request line too). The bytes that overflowed
+ * tell them apart: a packet that starts a request whose first line is still unfinished, or longer than
+ * MAX_REQUEST_LINE, is a long URL.
+ */
+function isLongRequestLine(error: Error & { rawPacket?: unknown }): boolean {
+  const packet = error.rawPacket;
+  if (!Buffer.isBuffer(packet) || !/^[A-Z]+ \S/.test(packet.subarray(0, 32).toString('latin1'))) return false;
+  const lineEnd = packet.indexOf('\n');
+  return lineEnd < 0 || lineEnd > MAX_REQUEST_LINE;
+}
+
 /** Node's `clientError`: the request never became a request. Answer on the raw socket and close it. */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'HPE_URI_TOO_LONG' ? 414 : 400;
+  const overflow = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = (overflow && isLongRequestLine(error)) || error.code === 'HPE_URI_TOO_LONG' ? 414 : overflow ? 431 : 400;
   const message =
     status === 431 ? 'The request headers are too large' : status === 414 ? 'The request URL is too long' : 'Malformed HTTP request';
   const text = body(ErrorCode.INVALID_REQUEST, message);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check answers 400 with an empty body, so it is turned
+ * off (`requireHostHeader: false`) and done here, in the contract's shape.
+ */
+export function requireHostHeader(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+    void reply.code(400).type('application/json; charset=utf-8').send(body(ErrorCode.INVALID_REQUEST, 'The Host header is required'));
+    return;
+  }
+  done();
+}
+
+/** An `Expect` other than 100-continue: Node answers 417 with an empty body unless the server listens for this. */
+export function expectationFailed(_request: IncomingMessage, response: ServerResponse): void {
+  const text = body(ErrorCode.INVALID_REQUEST, 'Only "Expect: 100-continue" is supported');
+  response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
+}
+
+/** CONNECT (a proxy tunnel): Node drops the connection unless the server listens for it; this is no proxy, so say so. */
+export function refuseConnect(_request: IncomingMessage, socket: Socket): void {
+  const text = body(ErrorCode.INVALID_REQUEST, 'CONNECT is not supported: this server is not a proxy');
+  socket.on('error', () => undefined);
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+      `Allow: GET, HEAD, POST\r\nConnection: close\r\n\r\n${text}`,
   );
 }
 

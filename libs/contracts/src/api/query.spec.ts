@@ -23,6 +23,12 @@ describe('parseQuery: the query-string layer over typed schemas', () => {
     expect(parseQuery(schema, {})).toEqual({ on: false, n: 3, names: [] });
   });
 
+  it('ignores unknown parameters, including names of Object.prototype members (a 500 before: they were looked up as fields)', () => {
+    const query = Object.assign(Object.create(null) as Record<string, string>, { n: '2', foo: 'x', constructor: '1', toString: '1', hasOwnProperty: '1', valueOf: '1' });
+    query['__proto__'] = '1';
+    expect(parseQuery(schema, query)).toEqual({ on: false, n: 2, names: [] });
+  });
+
   it('takes booleans exactly as true or false, nothing else', () => {
     for (const value of ['TRUE', ' True ', 'yes', '1', '']) {
       expect(errorOf(() => parseQuery(schema, { on: value }))).toEqual({ code: 'INVALID_PARAMETER', message: 'on must be true or false' });

@@ -50,12 +50,15 @@ function coerce(name: string, value: string, kind: WireKind): unknown {
   }
 }
 
-/** Validates typed input (MCP arguments, or coerced query values) with an endpoint schema; the first issue is the 400. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/**
+ * Validates typed input (MCP arguments, or coerced query values) with an endpoint schema; the first issue is the 400.
+ * `whole` names the input in a message about the input as a whole (a JSON body that is not an object).
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, whole = 'query'): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const param = issue.path.join('.') || 'query';
+    const param = issue.path.join('.') || whole;
     const message = issue.message.startsWith(param) ? issue.message : `${param}: ${issue.message}`;
     invalid(message);
   }
@@ -80,7 +83,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value)) invalid(`${name} was given more than once`);
-    const field = shape[name];
+    // Own fields only: `constructor`, `toString`, `__proto__` … are unknown parameters, not Object.prototype members.
+    const field = Object.hasOwn(shape, name) ? shape[name] : undefined;
     input[name] = field && typeof value === 'string' ? coerce(name, value, wireKind(field)) : value;
   }
   return parseInput(schema, input);
