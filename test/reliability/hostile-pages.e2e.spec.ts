@@ -232,7 +232,8 @@ describe.each([
     expect(site.hits.get('/drip')).toBe(hits + 1); // one attempt: the budget is per URL, across attempts
     if (render) {
       // The browser shows what arrived by the budget's end (a page that never settles yields what rendered).
-      expect(result.page_text).toMatch(/^drip d/);
+      // How much has dripped in by then depends on timing; at least the first word has.
+      expect(result.page_text).toMatch(/^drip/);
       expect(credits).toBe(10);
     } else {
       expect(result.error).toMatch(/^TIMEOUT/);

@@ -20,6 +20,7 @@ import { ChromiumPool } from './chromium-pool.js';
           allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
           minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
           reuseContexts: c.RENDER_REUSE_CONTEXTS,
+          shareContexts: c.RENDER_SHARE_CONTEXTS,
           maxRedirects: c.CRAWL_MAX_REDIRECTS,
           maxResponseBytes: c.CRAWL_MAX_BYTES,
           maxJobBytes: c.RENDER_MAX_JOB_BYTES,

@@ -19,8 +19,9 @@ import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 import { HostPolicy, systemResolve } from './host-policy.js';
 import { JobGate } from './job-gate.js';
 import { JobContext, type BrowserLease } from './job-context.js';
+import { SharedContext, type SharedTab } from './shared-context.js';
 import { nativeDesktopProfile } from './device-emulation.js';
-import { deviceProfile, renderPage, type RenderJob } from './page-render.js';
+import { deviceProfile, renderPage, type RenderJob, type SurfaceSource } from './page-render.js';
 import { MemoryWatch, procMemoryProbe } from './memory-watch.js';
 import { killProcess, processTreeMemory } from './process-memory.js';
 import { blockedAddress, dnsFailed, renderFailed, renderTimeout, type OutOfMemory } from './render-errors.js';
@@ -43,6 +44,15 @@ const BROWSER_CLOSE_CAP_MS = 10_000;
 const DEFAULT_MAX_REDIRECTS = 10;
 /** A reset that takes longer than this means a wedged renderer: the context is closed instead of kept. */
 const CONTEXT_RESET_CAP_MS = 5_000;
+
+/** How long a shared context outlives its last job (the account's next jobs reuse it meanwhile). */
+const SHARED_IDLE_MS = 10_000;
+
+/** The context one isolation key's concurrent jobs share on a browser (see SharedContext). */
+interface SharedEntry {
+  ctx: Promise<SharedContext>;
+  idleTimer: NodeJS.Timeout | null;
+}
 
 /** A reset context waiting for the next job of its isolation key. */
 interface IdleContext {
@@ -77,6 +87,8 @@ interface BrowserSlot {
   spare: Promise<JobContext> | null;
   /** Reset contexts by isolation key, oldest first; at most `maxContexts` are kept. */
   idle: IdleContext[];
+  /** Shared contexts by key (isolation key, upstream proxy, device), with `shareContexts`. */
+  shared: Map<string, SharedEntry>;
   watch: MemoryWatch;
   /** The browser's private memory (MiB) when it was killed for going past its memory limit; null otherwise. */
   killedAtMb: number | null;
@@ -119,6 +131,7 @@ export class ChromiumPool implements PageRenderer {
       crashes: this.crashes,
       jobs: this.jobs,
       idleContexts: [...this.slots].reduce((n, slot) => n + slot.idle.length, 0),
+      sharedContexts: [...this.slots].reduce((n, slot) => n + slot.shared.size, 0),
       reusedContexts: this.reusedContexts,
       memoryKills: this.memoryKills + [...this.slots].reduce((n, slot) => n + slot.watch.rendererKills, 0),
       peakBrowserMb: Math.round(Math.max(this.peakBrowserMb, ...[...this.slots].map((slot) => slot.watch.peakMb))),
@@ -169,11 +182,16 @@ export class ChromiumPool implements PageRenderer {
       slot.jobs++;
       slot.active++;
       slot.watch.start();
+      const shareKey = this.opts.shareContexts === true && options.isolationKey && !options.addressPolicy
+        ? `${options.isolationKey}\n${proxy?.server ?? ''}\n${proxy?.username ?? ''}\n${JSON.stringify(job.device)}`
+        : null;
       const key = this.opts.reuseContexts === true ? (options.isolationKey ?? null) : null;
-      const context = this.contextFor(slot, job, key);
+      const from: SurfaceSource<SharedTab> | SurfaceSource<JobContext> = shareKey
+        ? this.sharedTab(slot, shareKey, job, policy)
+        : { source: this.contextFor(slot, job, key), reopen: () => JobContext.open(slot.lease, job.device), dispose: (ctx: JobContext, reusable: boolean) => this.dispose(slot, key, ctx, reusable) };
       if (slot.jobs >= this.opts.pagesPerBrowser) this.retire(slot);
       try {
-        return await renderPage(slot.lease, job, context, (ctx, reusable) => this.dispose(slot, key, ctx, reusable));
+        return await renderPage<SharedTab | JobContext>(slot.lease, job, from as SurfaceSource<SharedTab | JobContext>);
       } finally {
         slot.active--;
         if (slot.active === 0) slot.watch.stop();
@@ -231,6 +249,72 @@ export class ChromiumPool implements PageRenderer {
       return spare;
     }
     return JobContext.open(slot.lease, job.device);
+  }
+
+  /**
+   * A tab in the shared context of `key` on this browser, opening the context for the key's first job. The context
+   * closes SHARED_IDLE_MS after its last tab does, or as soon as its browser retires.
+   */
+  private sharedTab(slot: BrowserSlot, key: string, job: RenderJob, policy: HostPolicy): SurfaceSource<SharedTab> {
+    let entry = slot.shared.get(key);
+    if (entry) this.reusedContexts++;
+    else {
+      const created: SharedEntry = { ctx: SharedContext.open(slot.lease, job.device, policy, job.proxy), idleTimer: null };
+      created.ctx.catch(() => {
+        if (slot.shared.get(key) === created) slot.shared.delete(key);
+      });
+      slot.shared.set(key, created);
+      entry = created;
+    }
+    const held = entry;
+    if (held.idleTimer) clearTimeout(held.idleTimer);
+    held.idleTimer = null;
+    const open = async () => {
+      const ctx = await held.ctx;
+      ctx.users++;
+      try {
+        return await ctx.openTab(slot.lease, () => this.releaseShared(slot, key, held, ctx));
+      } catch (error) {
+        this.releaseShared(slot, key, held, ctx);
+        throw error;
+      }
+    };
+    return { source: open(), reopen: open, dispose: (tab) => tab.close(slot.lease) };
+  }
+
+  /** A tab of a shared context closed: the context stays for the key's next jobs, then closes when idle. */
+  private releaseShared(slot: BrowserSlot, key: string, entry: SharedEntry, ctx: SharedContext): void {
+    ctx.users--;
+    if (ctx.users > 0) return;
+    const close = () => {
+      if (slot.shared.get(key) === entry) slot.shared.delete(key);
+      void ctx.close(slot.lease);
+    };
+    if (slot.retired || slot.dead || this.closed || !ctx.usable) return close();
+    entry.idleTimer = setTimeout(() => {
+      entry.idleTimer = null;
+      if (ctx.users === 0) close();
+    }, SHARED_IDLE_MS);
+    entry.idleTimer.unref();
+  }
+
+  /** Closes the shared contexts nobody uses (all of them when `all`: the browser is going away). */
+  private discardShared(slot: BrowserSlot, all: boolean): Promise<void> {
+    const closing: Promise<void>[] = [];
+    for (const [key, entry] of slot.shared) {
+      closing.push(
+        entry.ctx.then(
+          (ctx) => {
+            if (!all && ctx.users > 0) return;
+            if (entry.idleTimer) clearTimeout(entry.idleTimer);
+            if (slot.shared.get(key) === entry) slot.shared.delete(key);
+            return ctx.close(slot.lease);
+          },
+          () => undefined,
+        ),
+      );
+    }
+    return Promise.all(closing).then(() => undefined);
   }
 
   private refillSpare(slot: BrowserSlot): void {
@@ -331,7 +415,7 @@ export class ChromiumPool implements PageRenderer {
     gone.catch(() => undefined);
     const slot: BrowserSlot = {
       id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null, idle: [],
-      killedAtMb: null,
+      shared: new Map(), killedAtMb: null,
       watch: new MemoryWatch(this.memoryLimits(), procMemoryProbe(processLister(browser)), (totalMb) => this.killForMemory(slot, totalMb)),
       lease: {
         browser,
@@ -351,6 +435,7 @@ export class ChromiumPool implements PageRenderer {
       slot.dead = true;
       void this.discardSpare(slot); // its guard proxy lives in this process
       void this.discardIdle(slot);
+      void this.discardShared(slot, true);
       this.slots.delete(slot);
       if (this.current === slot) this.current = null;
       if (!slot.closing && slot.killedAtMb === null) this.crashes++;
@@ -413,6 +498,7 @@ export class ChromiumPool implements PageRenderer {
     if (this.current === slot) this.current = null;
     void this.discardSpare(slot);
     void this.discardIdle(slot);
+    void this.discardShared(slot, false);
     if (slot.active === 0) void this.closeSlot(slot);
   }
 
@@ -420,7 +506,7 @@ export class ChromiumPool implements PageRenderer {
     if (slot.closing) return;
     slot.closing = true;
     this.slots.delete(slot);
-    await Promise.all([this.discardSpare(slot), this.discardIdle(slot)]);
+    await Promise.all([this.discardSpare(slot), this.discardIdle(slot), this.discardShared(slot, true)]);
     if (slot.dead) return;
     let timer: NodeJS.Timeout | undefined;
     const closed = await Promise.race([

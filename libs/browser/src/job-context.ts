@@ -53,8 +53,22 @@ export interface JobSettings {
   maxJobBytes: number;
 }
 
+/** What a render job needs of the page it runs in: a JobContext of its own, or a tab of a SharedContext. */
+export interface RenderSurface {
+  readonly guard: GuardProxy;
+  readonly page: Page;
+  readonly activity: NetworkActivity;
+  readonly crashed: Promise<never>;
+  readonly capped: Promise<never>;
+  readonly pageCrashed: boolean;
+  readonly usable: boolean;
+  lastNavigationHost: string;
+  prepare(job: JobSettings): Promise<void>;
+  close(lease: BrowserLease): Promise<void>;
+}
+
 /** One job's page in the context, with what is tracked about it. */
-class JobTab {
+export class JobTab {
   pageCrashed = false;
   /** Host of the latest main-frame request (redirect hops included), to attribute guard failures. */
   lastNavigationHost = '';
@@ -134,9 +148,68 @@ class JobTab {
     this.session.on('Network.loadingFailed', done);
     await this.session.send('Network.enable');
   }
+
+  /** Applies everything job-specific to this page before navigation (the guard's policy is the context's). */
+  async prepare(job: JobSettings): Promise<void> {
+    this.lastNavigationHost = '';
+    this.maxRedirects = job.maxRedirects;
+    await this.limitReceivedBytes(job.maxResponseBytes, job.maxJobBytes);
+    const session = this.session;
+    // Per page, so that tabs of a shared context each send their own job's language.
+    await this.page.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
+    await applyUserAgentOverride(session, job.device, job.acceptLanguage);
+    // Per job over CDP (not at context creation), so a warm context can still serve any country.
+    if (job.locale) await session.send('Emulation.setLocaleOverride', { locale: job.locale });
+    if (job.timezoneId) await session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId });
+    if (job.blockResources) await blockHeavyResources(session);
+  }
 }
 
-export class JobContext {
+/** Each step of opening a context or tab also ends when the browser dies, so a half-open one never outlives it. */
+function step<T>(lease: BrowserLease, work: Promise<T>): Promise<T> {
+  work.catch(() => undefined);
+  return Promise.race([work, lease.gone]);
+}
+
+/** A context routed through its guard proxy, with the device's emulation. */
+export function openGuardedContext(lease: BrowserLease, device: DeviceProfile, guard: GuardProxy): Promise<BrowserContext> {
+  return step(lease, lease.browser.newContext({
+    ...contextDeviceOptions(device),
+    // Loopback must go through the guard too ('<-loopback>' removes Chromium's implicit bypass).
+    proxy: { server: guard.url, bypass: '<-loopback>' },
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    ignoreHTTPSErrors: true,
+  }));
+}
+
+/** A page of `context` with its CDP session, as a JobTab. */
+export async function openTab(lease: BrowserLease, context: BrowserContext): Promise<JobTab> {
+  const page = await step(lease, context.newPage());
+  const session = await step(lease, context.newCDPSession(page));
+  return new JobTab(page, session, lease);
+}
+
+/** Closes a context (bounded: a context that will not close marks the browser wedged) and then its guard. */
+export async function closeGuardedContext(lease: BrowserLease, context: BrowserContext, guard: GuardProxy): Promise<void> {
+  if (!lease.isGone()) {
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      context.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), CONTEXT_CLOSE_CAP_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!closed) lease.markWedged();
+  }
+  await guard.close();
+}
+
+export class JobContext implements RenderSurface {
   /** Jobs this context has served (including the current one). */
   jobs = 0;
   private closed = false;
@@ -188,23 +261,9 @@ export class JobContext {
   static async open(lease: BrowserLease, device: DeviceProfile): Promise<JobContext> {
     const guard = await GuardProxy.start();
     let context: BrowserContext | undefined;
-    // Each step also ends when the browser dies, so a half-open context never outlives it.
-    const step = <T>(work: Promise<T>): Promise<T> => {
-      work.catch(() => undefined);
-      return Promise.race([work, lease.gone]);
-    };
     try {
-      context = await step(lease.browser.newContext({
-        ...contextDeviceOptions(device),
-        // Loopback must go through the guard too ('<-loopback>' removes Chromium's implicit bypass).
-        proxy: { server: guard.url, bypass: '<-loopback>' },
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        ignoreHTTPSErrors: true,
-      }));
-      const page = await step(context.newPage());
-      const session = await step(context.newCDPSession(page));
-      return new JobContext(device, guard, context, new JobTab(page, session, lease));
+      context = await openGuardedContext(lease, device, guard);
+      return new JobContext(device, guard, context, await openTab(lease, context));
     } catch (error) {
       await guard.close();
       if (context && !lease.isGone()) context.close().catch(() => undefined);
@@ -225,16 +284,7 @@ export class JobContext {
     } catch (error) {
       throw fromGuardFailure({ kind: 'proxy', detail: (error as Error).message });
     }
-    this.tab.lastNavigationHost = '';
-    this.tab.maxRedirects = job.maxRedirects;
-    await this.tab.limitReceivedBytes(job.maxResponseBytes, job.maxJobBytes);
-    const session = this.tab.session;
-    await this.context.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
-    await applyUserAgentOverride(session, job.device, job.acceptLanguage);
-    // Per job over CDP (not at context creation), so a warm context can still serve any country.
-    if (job.locale) await session.send('Emulation.setLocaleOverride', { locale: job.locale });
-    if (job.timezoneId) await session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId });
-    if (job.blockResources) await blockHeavyResources(session);
+    await this.tab.prepare(job);
   }
 
   /**
@@ -251,13 +301,10 @@ export class JobContext {
     }
     await old.page.close();
     await this.context.clearCookies();
-    await this.context.setExtraHTTPHeaders({});
     this.guard.release();
     this.opening++;
     try {
-      const page = await Promise.race([this.context.newPage(), lease.gone]);
-      const session = await Promise.race([this.context.newCDPSession(page), lease.gone]);
-      this.tab = new JobTab(page, session, lease);
+      this.tab = await openTab(lease, this.context);
     } finally {
       this.opening--;
     }
@@ -266,21 +313,7 @@ export class JobContext {
   async close(lease: BrowserLease): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (!lease.isGone()) {
-      let timer: NodeJS.Timeout | undefined;
-      const closed = await Promise.race([
-        this.context.close().then(
-          () => true,
-          () => true,
-        ),
-        new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), CONTEXT_CLOSE_CAP_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (!closed) lease.markWedged();
-    }
-    await this.guard.close();
+    await closeGuardedContext(lease, this.context, this.guard);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * One render job on a shared browser, in a JobContext (fresh, warm or reset): apply the job's settings, navigate
+ * One render job on a shared browser, in a JobContext (fresh, warm or reset) or a tab of a SharedContext: apply the job's settings, navigate
  * until the response commits, wait for load and then network quiet (each capped), capture HTML and an optional
  * screenshot, then hand the context back (reset for the same account's next job, or closed). Every step races the
  * job deadline and the page/browser dying, so a page that never settles still yields what rendered and a crash
@@ -8,7 +8,7 @@
 import type { Page, Response } from 'playwright-core';
 import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
-import { JobContext, type BrowserLease, type JobSettings } from './job-context.js';
+import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
 import type { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
 import type { RenderResult } from './render-types.js';
@@ -43,31 +43,32 @@ function captureReserve(budgetMs: number, screenshot: boolean): number {
 }
 
 /**
- * What becomes of a context after its job: `reusable` is true only when the job ended with a result (a failed job's
- * context — crashed page, guard refusal, timeout mid-navigation — is always closed). The default closes it.
+ * Where a job's page comes from and where it goes: `source` yields it (a reused or warm context, a tab of a shared
+ * one, or one being opened for the job); `reopen` opens a fresh one when the first turns out dead (a warm spare
+ * whose renderer died while waiting); `dispose` takes it afterwards, `reusable` being true only when the job ended
+ * with a result (a failed job's context — crashed page, guard refusal, timeout mid-navigation — is never reused).
  */
-export type ContextDisposal = (ctx: JobContext, reusable: boolean) => Promise<void>;
+export interface SurfaceSource<S extends RenderSurface> {
+  source: Promise<S>;
+  reopen: () => Promise<S>;
+  dispose: (surface: S, reusable: boolean) => Promise<void>;
+}
 
 /**
- * Runs `job` in the context `source` yields (a reused or warm context, or one being opened for it). The context is
- * always handed to `dispose` afterwards — or closed, when the job gives up before `source` even resolved.
+ * Runs `job` on the surface `from.source` yields. The surface is always handed to `from.dispose` afterwards — or
+ * closed, when the job gives up before it even resolved.
  */
-export async function renderPage(
-  lease: BrowserLease,
-  job: RenderJob,
-  source: Promise<JobContext>,
-  dispose: ContextDisposal = (ctx) => ctx.close(lease),
-): Promise<RenderResult> {
+export async function renderPage<S extends RenderSurface>(lease: BrowserLease, job: RenderJob, from: SurfaceSource<S>): Promise<RenderResult> {
   let reusable = false;
-  let ctx: JobContext | undefined;
-  let pending = source;
+  let ctx: S | undefined;
+  let pending = from.source;
   const noContext = (): Error => renderTimeout('The browser did not open a context within the job budget');
   try {
     ctx = await bounded(pending, job.deadline, noContext, lease.gone);
     if (!ctx.usable) {
       void ctx.close(lease); // a warm spare that died while waiting: open a fresh one
       ctx = undefined;
-      pending = JobContext.open(lease, job.device);
+      pending = from.reopen();
       ctx = await bounded(pending, job.deadline, noContext, lease.gone);
     }
     const failure = Promise.race([ctx.crashed, ctx.capped, lease.gone]);
@@ -88,7 +89,7 @@ export async function renderPage(
       proxied: job.proxy !== null,
     });
   } finally {
-    if (ctx) await dispose(ctx, reusable && ctx.usable).catch(() => undefined);
+    if (ctx) await from.dispose(ctx, reusable && ctx.usable).catch(() => undefined);
     else pending.then((late) => late.close(lease)).catch(() => undefined);
   }
 }

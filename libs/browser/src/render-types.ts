@@ -122,6 +122,12 @@ export interface ChromiumPoolOptions {
    */
   reuseContexts?: boolean;
   /**
+   * Run the concurrent jobs of one `isolationKey` (with the same upstream proxy and device) as tabs of one shared
+   * context (see SharedContext): cookies, storage and cache are then shared among that key's jobs, never between
+   * keys. Takes precedence over `reuseContexts` for jobs with a key. Default false.
+   */
+  shareContexts?: boolean;
+  /**
    * Private resident memory (anonymous + shared pages) one renderer process (one page's context) may reach, MiB, before it is killed and its job fails with
    * TOO_LARGE; also V8's heap cap (`--max-old-space-size`) unless `launchArgs` set `--js-flags`. Default 1024; 0 = off.
    */
@@ -149,7 +155,9 @@ export interface PoolStats {
   jobs: number;
   /** Reset contexts kept for the next job of their isolation key. */
   idleContexts: number;
-  /** Jobs that ran in a reused context. */
+  /** Shared contexts open (one per isolation key, proxy and device in use). */
+  sharedContexts: number;
+  /** Jobs that ran in a reused or shared context. */
   reusedContexts: number;
   /** Renderers and browsers killed for going past their memory limit. */
   memoryKills: number;

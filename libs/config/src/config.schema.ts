@@ -127,6 +127,7 @@ export const configSchema = z.object({
    * default: the reset has not yet measured cheaper than a fresh context (bench/browser/render-factors.ts).
    */
   RENDER_REUSE_CONTEXTS: bool.default(false),
+  RENDER_SHARE_CONTEXTS: bool.default(true),
   /** Decoded bytes all responses of one rendered page may deliver together (each one is capped by CRAWL_MAX_BYTES). */
   RENDER_MAX_JOB_BYTES: int(1024, 1024 * 1024 * 1024).default(50 * 1024 * 1024),
   /** Elements a rendered document may hold after load; past it the URL fails with TOO_LARGE. */
