@@ -10,8 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +21,7 @@ import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
 import { formatPage } from '#extraction';
 import { UndiciHttpClient } from '#fetch';
 import { closedLoop, type LoadResult } from '../support/load.js';
+import { startSmallPageSite } from '../support/small-page.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, clients: { type: 'string', default: '1,8,32' } } });
 const seconds = Number(values.seconds);
@@ -31,15 +30,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const pgAdmin = process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench page</title></head><body>
-<nav><a href="/">Home</a></nav><main><article><h1>A small page</h1>
-${'<p>Trawling is a method of fishing that involves pulling a fishing net through the water behind one or more boats.</p>'.repeat(12)}
-</article></main><footer>footer</footer></body></html>`;
-
 // Fixture site: a small page (~1.6 KB), keep-alive.
-const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE));
-await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-const pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/page`;
+const site = await startSmallPageSite();
+const pageUrl = site.url;
 
 // Fresh database.
 const dbName = `trawl_bench_${randomBytes(3).toString('hex')}`;
@@ -125,4 +118,4 @@ await http.close();
 await db.close();
 await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
 await admin.end();
-site.close();
+await site.close();

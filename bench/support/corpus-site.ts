@@ -7,19 +7,17 @@
  *  - CPU accounting from /proc, to tell how CPU splits between Trawl (with its Chromium), the load side (or Crawlee)
  *    and Postgres + Redis.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import type { Pool } from 'undici';
-import { AccountAdminService, AuthService } from '#billing';
-import { systemClock } from '#platform';
-import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
+import { createBenchState, type BenchAccount } from './bench-state.js';
+import { spawnNodeApp } from './node-app.js';
+import { measureCpu, SERVICE_PROCESSES } from './process-cpu.js';
+
+export type { BenchAccount } from './bench-state.js';
 
 const ZYTE_HTML = 'extraction/zyte-article-extraction-benchmark/html';
 
@@ -120,15 +118,11 @@ export interface StandaloneOptions {
   plans?: string[];
 }
 
-export interface BenchAccount {
-  plan: string;
-  accountId: string;
-  apiKey: string;
-}
-
 export interface TrawlStandalone {
   baseUrl: string;
   apiKey: string;
+  /** The 'scale' account behind `apiKey`. */
+  accountId: string;
   /** The accounts of `plans`, in order. */
   accounts: BenchAccount[];
   /** The run's own database (dropped by stop()) and Redis key prefix, for invariant checks. */
@@ -141,123 +135,44 @@ export interface TrawlStandalone {
 
 /** Starts `dist/apps/standalone/src/main.js` on a fresh, migrated database with one 'scale' account (as crawl-bench.ts). */
 export async function startTrawlStandalone(opts: StandaloneOptions): Promise<TrawlStandalone> {
-  const dbName = `trawl_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: opts.pgAdminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const dbUrl = new URL(opts.pgAdminUrl);
-  dbUrl.pathname = `/${dbName}`;
-  const redisPrefix = `trawl-bench-${dbName}`;
-  let child: ChildProcess | undefined;
-  const dropState = async (): Promise<void> => {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-    const redis = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      for (let cursor = '0'; ; ) {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}:*`, 'COUNT', 500);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = next;
-        if (cursor === '0') break;
-      }
-    } finally {
-      redis.disconnect();
-    }
-  };
-  let stopped: Promise<void> | undefined;
+  const state = await createBenchState({ ...opts, plans: ['scale', ...(opts.plans ?? [])] });
   try {
-    await migrate(dbUrl.toString(), path.join(opts.repoRoot, 'prisma/migrations'));
-    const db = new Database(dbUrl.toString(), 2);
-    const accounts = new AccountsRepository(db);
-    const ledger = new LedgerRepository(db);
-    const auth = new AuthService(accounts, systemClock, 0, null, 'bench');
-    const accountAdmin = new AccountAdminService(accounts, ledger, auth, systemClock);
-    const account = await accountAdmin.create('bench', 'scale');
-    const extra: BenchAccount[] = [];
-    for (const [i, plan] of (opts.plans ?? []).entries()) extra.push({ plan, ...(await accountAdmin.create(`bench-${plan}-${i}`, plan)) });
-    await db.close();
-
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), path.join(opts.repoRoot, 'dist/apps/standalone/src/main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl.toString(),
+    const app = spawnNodeApp(
+      path.join(opts.repoRoot, 'dist/apps/standalone/src/main.js'),
+      {
+        DATABASE_URL: state.databaseUrl,
         REDIS_URL: opts.redisUrl,
-        REDIS_PREFIX: redisPrefix,
+        REDIS_PREFIX: state.redisPrefix,
         PORT: String(port),
         LOG_LEVEL: 'error',
         ALLOW_PRIVATE_ADDRESSES: 'true',
         DATABASE_POOL_SIZE: '20',
         ...opts.env,
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      /listening/,
+      opts.nodeArgs,
+    );
+    await app.ready.catch(async (error: unknown) => {
+      await app.stop();
+      throw error;
     });
-    child = proc;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('trawl did not report listening within 60 s')), 60_000);
-      proc.stdout!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('listening')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`trawl exited with ${code}`));
-      });
-    });
-    proc.stdout!.resume();
+    const [scale, ...accounts] = state.accounts;
+    let stopped: Promise<void> | undefined;
     return {
       baseUrl: `http://127.0.0.1:${port}`,
-      apiKey: account.apiKey,
-      accounts: extra,
-      databaseUrl: dbUrl.toString(),
-      redisPrefix,
-      pid: proc.pid!,
-      stop: () => (stopped ??= stopChild(proc).then(dropState)),
+      apiKey: scale.apiKey,
+      accountId: scale.accountId,
+      accounts,
+      databaseUrl: state.databaseUrl,
+      redisPrefix: state.redisPrefix,
+      pid: app.pid,
+      stop: () => (stopped ??= app.stop().then(state.drop)),
     };
   } catch (error) {
-    if (child) await stopChild(child);
-    await dropState();
+    await state.drop();
     throw error;
   }
-}
-
-async function stopChild(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-interface ProcStat {
-  pid: number;
-  ppid: number;
-  comm: string;
-  /** utime + stime in ticks (all threads of the process; not its children). */
-  ticks: number;
-}
-
-function readProcs(): ProcStat[] {
-  const out: ProcStat[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the parenthesised command name: state(3) ppid(4) ... utime(14) stime(15).
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      out.push({ pid: Number(entry), ppid: f[1], comm, ticks: f[11] + f[12] });
-    } catch {
-      // the process exited while we listed /proc
-    }
-  }
-  return out;
 }
 
 /**
@@ -272,15 +187,9 @@ export interface CpuSplit {
   benchChildren: number;
   services: number;
 }
-type Group = keyof CpuSplit;
-const SERVICES = new Set(['postgres', 'redis-server']);
+const CPU_GROUPS = ['trawl', 'trawlChildren', 'bench', 'benchChildren', 'services'] as const;
 
-/**
- * Measures CpuSplit by sampling /proc every `intervalMs`: each process is put in a group when first seen (by
- * ancestry, or by name for the services) and credited with the ticks it gained while seen. Sampling, rather than one
- * reading of a tree at each end, keeps the CPU of processes that exit mid-window (Chromium renderers, a recycled
- * browser) whose time would otherwise vanish with them; at most the last interval of a short-lived one is lost.
- */
+/** Measures CpuSplit (by ancestry, or by name for the services) with measureCpu's /proc sampling. */
 export class CpuMeter {
   constructor(
     private readonly trawlPid: number,
@@ -288,53 +197,24 @@ export class CpuMeter {
     private readonly intervalMs = 200,
   ) {}
 
-  async measure<T>(work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
-    const seen = new Map<number, { group: Group; first: number; last: number }>();
-    let initial = true;
-    const sample = (): void => {
-      const procs = readProcs();
-      const parentOf = new Map(procs.map((p) => [p.pid, p.ppid]));
-      const under = (pid: number, root: number): boolean => {
-        for (let p = parentOf.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parentOf.get(p), hops++) {
-          if (p === root) return true;
-        }
-        return false;
-      };
-      for (const p of procs) {
-        const known = seen.get(p.pid);
-        if (known) {
-          known.last = p.ticks;
-          continue;
-        }
-        const group: Group | undefined =
-          p.pid === this.trawlPid
-            ? 'trawl'
-            : under(p.pid, this.trawlPid)
-              ? 'trawlChildren'
-              : p.pid === this.benchPid
-                ? 'bench'
-                : under(p.pid, this.benchPid)
-                  ? 'benchChildren'
-                  : SERVICES.has(p.comm)
-                    ? 'services'
-                    : undefined;
-        // A process already running when the window opens is counted from then; one born later from its birth.
-        if (group) seen.set(p.pid, { group, first: initial ? p.ticks : 0, last: p.ticks });
-      }
-      initial = false;
-    };
-    sample();
-    const timer = setInterval(sample, this.intervalMs);
-    try {
-      const result = await work();
-      sample();
-      const cpu: CpuSplit = { trawl: 0, trawlChildren: 0, bench: 0, benchChildren: 0, services: 0 };
-      for (const { group, first, last } of seen.values()) cpu[group] += (last - first) / TICKS_PER_SECOND;
-      for (const g of Object.keys(cpu) as Group[]) cpu[g] = Number(cpu[g].toFixed(2));
-      return { result, cpu };
-    } finally {
-      clearInterval(timer);
-    }
+  measure<T>(work: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
+    return measureCpu<keyof CpuSplit, T>(
+      CPU_GROUPS,
+      (p, under) =>
+        p.pid === this.trawlPid
+          ? 'trawl'
+          : under(this.trawlPid)
+            ? 'trawlChildren'
+            : p.pid === this.benchPid
+              ? 'bench'
+              : under(this.benchPid)
+                ? 'benchChildren'
+                : SERVICE_PROCESSES.has(p.comm)
+                  ? 'services'
+                  : undefined,
+      work,
+      this.intervalMs,
+    );
   }
 }
 

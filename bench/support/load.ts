@@ -1,4 +1,7 @@
-/** A closed-loop load generator: `concurrency` clients, each sending its next request when the last returns. */
+/**
+ * A closed-loop load generator: `concurrency` clients, each sending its next request when the last returns. `send`
+ * gets the client's index (0 .. concurrency-1), e.g. to spread clients over several gateways.
+ */
 export interface LoadResult {
   concurrency: number;
   requests: number;
@@ -10,15 +13,15 @@ export interface LoadResult {
   p99: number;
 }
 
-export async function closedLoop(concurrency: number, seconds: number, send: () => Promise<boolean>, warmupSeconds = 1): Promise<LoadResult> {
+export async function closedLoop(concurrency: number, seconds: number, send: (client: number) => Promise<boolean>, warmupSeconds = 1): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const warmupEnd = Date.now() + warmupSeconds * 1000;
   const end = warmupEnd + seconds * 1000;
-  const client = async () => {
+  const client = async (_: unknown, index: number) => {
     while (Date.now() < end) {
       const start = performance.now();
-      const ok = await send().catch(() => false);
+      const ok = await send(index).catch(() => false);
       const ms = performance.now() - start;
       if (Date.now() < warmupEnd) continue;
       if (ok) latencies.push(ms);
