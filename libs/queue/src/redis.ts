@@ -51,3 +51,30 @@ export function logRedisErrors(redis: Redis, name: string, options: RedisLogOpti
     suppressed = 0;
   });
 }
+
+/**
+ * Runs a graceful close that needs Redis (a Worker finishing its jobs, QUIT, a last ZREM) — unless Redis is
+ * unreachable: then the commands would wait in ioredis' offline queue until it returns (`maxRetriesPerRequest:
+ * null`), and a SIGTERM during an outage would never end the process. When the connection is not ready, or drops
+ * while waiting, the close is abandoned and `abandon` (drop the connections, never wait on them) runs instead.
+ */
+export async function closeUnlessRedisDown(connection: Redis, close: () => Promise<unknown>, abandon: () => unknown = () => undefined): Promise<'closed' | 'abandoned'> {
+  if (connection.status !== 'ready') {
+    await abandon();
+    return 'abandoned';
+  }
+  let onDown = (): void => undefined;
+  const down = new Promise<'abandoned'>((resolve) => {
+    onDown = () => resolve('abandoned');
+    connection.once('close', onDown);
+  });
+  // An error while closing is not worth failing the shutdown for; the connection goes anyway.
+  const closed = close().then(
+    () => 'closed' as const,
+    () => 'closed' as const,
+  );
+  const outcome = await Promise.race([closed, down]);
+  connection.off('close', onDown);
+  if (outcome === 'abandoned') await abandon();
+  return outcome;
+}
