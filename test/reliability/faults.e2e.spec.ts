@@ -352,6 +352,10 @@ describe('faults during load', () => {
       peakRssMiB: Object.fromEntries(Object.entries(peakRss).map(([role, kib]) => [role, Math.round(kib / 1024)])),
       keys,
     };
+    // After all that, every process still shuts down gracefully on SIGTERM (no hung close after the outages).
+    const exits = await Promise.all([...roles.keys()].map(async (role) => [role, await stopGracefully(role, 30_000)] as const));
+    for (const [role, exit] of exits) expect([role, exit]).not.toEqual([role, 'SIGKILL']);
+    note('every process stopped gracefully');
     writeFileSync(path.join(tmpdir(), 'trawl-faults-summary.json'), JSON.stringify(summary, null, 2));
     console.log(`faults during load: ${JSON.stringify(summary)}`);
     expect(load.count('ok')).toBeGreaterThan(50);
