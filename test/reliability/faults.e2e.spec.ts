@@ -263,8 +263,15 @@ describe('faults during load', () => {
     // 3. Redis crashes and comes back empty. While it is down a worker is told to stop: it must still exit.
     await respawned; // the other worker-http serves while this one is stopped
     await fault('restart Redis', true, async () => {
+      const down = Date.now();
       await redis.kill();
       expect(await stopGracefully('worker-http-1', 20_000)).not.toBe('SIGKILL');
+      // Down long enough for calls to arrive meanwhile: they are refused at once, not held until Redis returns.
+      await pollUntil(
+        () => load.outcomes.some((o) => o.startedAt > down && o.code === 'SERVICE_UNAVAILABLE'),
+        'a call made during the Redis outage to be refused with 503',
+        REQUEST_DEADLINE_MS,
+      );
       await redis.start();
       respawned = startApp('worker-http-1', 'worker-http');
     });
@@ -313,6 +320,9 @@ describe('faults during load', () => {
         (o.code !== 'SERVICE_UNAVAILABLE' || !faults.some((f) => f.outage && o.startedAt <= f.end + OUTAGE_GRACE_MS && o.endedAt >= f.start)),
     );
     expect(outside.slice(0, 10)).toEqual([]);
+    // No call outlived its deadline by more than settling takes, whatever fault it met.
+    const slowest = load.outcomes.reduce((max, o) => Math.max(max, o.endedAt - o.startedAt), 0);
+    expect(slowest).toBeLessThan(REQUEST_DEADLINE_MS + 10_000);
     // The gateway kill cut calls off mid-way (their reservations are the reconciler's to close below).
     expect(load.count('connection')).toBeGreaterThan(0);
     expect(faults.map((f) => f.name)).toEqual(['SIGKILL worker-http', 'SIGKILL gateway', 'restart Redis', 'restart Postgres', 'kill Chromium']);
@@ -349,6 +359,7 @@ describe('faults during load', () => {
       faultsInjected: faults.length,
       faults: faults.map((f) => `${f.name} ${f.end - f.start} ms`),
       timeline,
+      slowestCallMs: load.outcomes.reduce((max, o) => Math.max(max, o.endedAt - o.startedAt), 0),
       peakRssMiB: Object.fromEntries(Object.entries(peakRss).map(([role, kib]) => [role, Math.round(kib / 1024)])),
       keys,
     };

@@ -65,6 +65,10 @@ describe('closing during a Redis outage', () => {
 
     await server.kill();
     await pollUntil(() => redis.status !== 'ready', 'the connection to notice the outage');
+    // A new call is refused at once rather than held until Redis returns.
+    await expect(within(2_000, dispatcher.runAll(QueueName.http, JobName.crawlPage, [{ ...base, url: 'https://b.example/' }], Date.now() + 60_000))).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
     expect(await within(10_000, consumer.close().then(() => 'closed'))).toBe('closed');
     expect(await within(10_000, dispatcher.close().then(() => 'closed'))).toBe('closed');
     expect(await within(10_000, closeUnlessRedisDown(redis, () => redis.quit(), () => redis.disconnect()))).toBe('abandoned');

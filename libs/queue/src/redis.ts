@@ -17,7 +17,25 @@ export interface RedisLogOptions {
 export function createRedis(url: string, name: string, options: RedisLogOptions = {}): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: name, lazyConnect: false });
   logRedisErrors(redis, name, options);
+  trackOutages(redis);
   return redis;
+}
+
+/** Connections that lost Redis and have not been ready since (between retries ioredis passes through 'connecting'). */
+const lost = new WeakSet<Redis>();
+
+function trackOutages(redis: Redis): void {
+  redis.on('close', () => lost.add(redis));
+  redis.on('ready', () => lost.delete(redis));
+}
+
+/**
+ * Whether Redis is unreachable on this connection: it dropped and has not come back. A command sent now would wait
+ * in ioredis' offline queue until Redis returns (`maxRetriesPerRequest: null`), past any request deadline, so
+ * callers on a request's path refuse instead. A connection still making its first connection is not down.
+ */
+export function isRedisDown(redis: Redis): boolean {
+  return lost.has(redis) || redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end';
 }
 
 /**
