@@ -14,6 +14,16 @@ if { ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; } || !
   fi
 fi
 
+# The reliability suite runs a private Postgres it can stop and restart: it needs the server binaries (initdb).
+if [ -z "${PG_BIN:-}" ] && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test: installing the Postgres server binaries (apt) …" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/dev/null
+  else
+    echo "test: initdb is missing; install postgresql or set PG_BIN (test/reliability needs a private Postgres)" >&2
+  fi
+fi
+
 # Real Postgres and Redis: the machine's own if reachable, else the embedded/local ones of `npm start`.
 export TEST_PG_ADMIN_URL="${TEST_PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
 export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"

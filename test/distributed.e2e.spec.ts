@@ -6,69 +6,32 @@
  * exits cleanly and leaves /health.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { REPO_ROOT, TEST_REDIS_URL } from './support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
+import { freePort } from './support/free-port.js';
 import { pollUntil } from './support/poll.js';
+import { assertBuilt, READY, startTrawlApp, type TrawlApp, type TrawlAppName } from './support/trawl-app.js';
 
 const run = promisify(execFile);
 const ADMIN_TOKEN = 'distributed-admin-token-0123456789';
-interface App {
-  child: ChildProcess;
-  output: () => string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
 
 let database: TestDatabase;
 let site: FixtureServer;
 let env: Record<string, string>;
 let dataDir: string;
-const apps: App[] = [];
+const apps: TrawlApp[] = [];
 const gateways: string[] = [];
 let workerMetricsPorts: number[];
-let httpWorkers: App[] = [];
+let httpWorkers: TrawlApp[] = [];
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as import('node:net').AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-/** Starts `node dist/apps/<app>/src/main.js`; resolves with the first match of `ready` in its stdout. */
-async function start(app: string, ready: RegExp, extra: Record<string, string> = {}): Promise<{ app: App; match: RegExpExecArray }> {
-  const entry = `${REPO_ROOT}/dist/apps/${app}/src/main.js`;
-  let output = '';
-  const child = spawn(process.execPath, [entry], { cwd: REPO_ROOT, env: { ...process.env, ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const handle: App = {
-    child,
-    output: () => output,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
-  };
-  apps.push(handle);
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = ready.exec(output);
-      if (m) resolve(m);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => reject(new Error(`${app} exited (${code}) before it was ready: ${output.slice(-2000)}`)));
-  });
-  return { app: handle, match };
-}
+const start = (app: TrawlAppName, ready: RegExp, extra: Record<string, string> = {}) => startTrawlApp(app, ready, { ...env, ...extra }, (a) => apps.push(a));
 
 const getJson = async (url: string, headers: Record<string, string> = {}) => {
   const response = await fetch(url, { headers });
@@ -76,9 +39,7 @@ const getJson = async (url: string, headers: Record<string, string> = {}) => {
 };
 
 beforeAll(async () => {
-  for (const app of ['cli', 'gateway', 'worker-http', 'worker-render']) {
-    if (!existsSync(`${REPO_ROOT}/dist/apps/${app}/src/main.js`)) throw new Error(`dist/apps/${app} is missing: run \`npm run build\` (npm test does it)`);
-  }
+  assertBuilt('cli', 'gateway', 'worker-http', 'worker-render');
   site = await startFixtureServer({ '/article': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE) });
   database = await createTestDatabase({ migrate: false });
   dataDir = mkdtempSync(path.join(tmpdir(), 'trawl-data-'));
@@ -101,11 +62,11 @@ beforeAll(async () => {
 
   workerMetricsPorts = [await freePort(), await freePort()];
   const started = await Promise.all([
-    start('gateway', /gateway listening on (http:\/\/\S+)"/),
-    start('gateway', /gateway listening on (http:\/\/\S+)"/),
-    start('worker-http', /consuming/, { METRICS_PORT: String(workerMetricsPorts[0]) }),
-    start('worker-http', /consuming/, { METRICS_PORT: String(workerMetricsPorts[1]) }),
-    start('worker-render', /consuming/),
+    start('gateway', READY.gateway),
+    start('gateway', READY.gateway),
+    start('worker-http', READY.worker, { METRICS_PORT: String(workerMetricsPorts[0]) }),
+    start('worker-http', READY.worker, { METRICS_PORT: String(workerMetricsPorts[1]) }),
+    start('worker-render', READY.worker),
   ]);
   gateways.push(started[0].match[1], started[1].match[1]);
   httpWorkers = [started[2].app, started[3].app];

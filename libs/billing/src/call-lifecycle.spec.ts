@@ -10,7 +10,7 @@ const NOW = new Date('2026-11-23T12:00:00Z');
 const principal: Principal = { accountId: 'acc-1', accountName: 'A', planId: 'free', concurrencyLimit: 5, periodEnd: new Date('2026-12-01T00:00:00Z') };
 const plan: MeteringPlan = { endpoint: '/crawl', reserve: 10, insufficient: ErrorCode.CREDITS_EXHAUSTED };
 
-function fakes(options: { lease?: boolean; reserveFails?: boolean } = {}) {
+function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?: Error } = {}) {
   const events: string[] = [];
   const log: RequestLogEntry[] = [];
   const ports: LifecyclePorts = {
@@ -24,6 +24,7 @@ function fakes(options: { lease?: boolean; reserveFails?: boolean } = {}) {
       reserve: async (_a, id, amount, code) => {
         events.push(`reserve ${id} ${amount}`);
         if (options.reserveFails) throw new TrawlError(code, 'not enough');
+        if (options.reserveError) throw options.reserveError;
       },
       settle: async (id, reserved, charged) => {
         events.push(`settle ${id} ${reserved} ${charged}`);
@@ -42,6 +43,17 @@ function fakes(options: { lease?: boolean; reserveFails?: boolean } = {}) {
 }
 
 describe('CallLifecycle', () => {
+  it('answers a lost database or Redis as 503 SERVICE_UNAVAILABLE (an outage, not a bug) and logs it so', async () => {
+    const lost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const { lifecycle, log } = fakes({ reserveError: lost });
+    const failed = await lifecycle.run(principal, plan, async () => ({ body: 'never', charge: 0 })).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(TrawlError);
+    expect(failed).toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
+    expect(wasMetered(failed)).toBe(true);
+    expect(log[0]).toMatchObject({ status: 503, errorCode: ErrorCode.SERVICE_UNAVAILABLE, credits: 0 });
+  });
+
+
   it('leases, reserves, works, settles, releases — in that order — and logs one row under the call id', async () => {
     const { lifecycle, events, log } = fakes();
     const out = await lifecycle.run(principal, plan, async (call) => {

@@ -11,6 +11,7 @@ import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import type { RequestLogEntry } from '#db';
 import { metrics } from '#metrics';
 import type { Clock } from '#platform/clock.js';
+import { outageError } from '#platform/outage.js';
 import type { Principal } from './auth.service.js';
 import { markMetered, type CallContext } from './call-context.js';
 import type { Lease } from './concurrency-gate.js';
@@ -108,11 +109,13 @@ export class CallLifecycle {
         await lease.release().catch(() => undefined);
       }
     } catch (error) {
-      const code = error instanceof TrawlError ? error.code : ErrorCode.INTERNAL;
+      // Postgres or Redis lost mid-call is an outage (503), not a bug (500): the client may retry.
+      const failure = outageError(error) ?? error;
+      const code = failure instanceof TrawlError ? failure.code : ErrorCode.INTERNAL;
       call.meter.errorCode = code;
       status = httpStatusOf(code);
-      markMetered(error);
-      throw error;
+      markMetered(failure);
+      throw failure;
     } finally {
       if (call.meter.charged > 0) metrics.creditsCharged.inc({ endpoint: plan.endpoint }, call.meter.charged);
       log.write({

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ErrorCode, TrawlError } from '#contracts';
+import { isRedisDown } from '#queue/redis.js';
 
 const ACQUIRE = `
 local now = redis.call('TIME')
@@ -46,8 +48,15 @@ export class ConcurrencyGate {
     this.redis = redis as GateRedis;
   }
 
-  /** A lease, or null when the account already has `limit` requests in flight. */
+  /**
+   * A lease, or null when the account already has `limit` requests in flight. Refused at once with 503
+   * SERVICE_UNAVAILABLE while Redis is unreachable: ioredis would hold the command until Redis returns, and the
+   * call with it, past any deadline.
+   */
   async acquire(accountId: string, limit: number): Promise<Lease | null> {
+    if (isRedisDown(this.redis)) {
+      throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The queue (Redis) is unavailable; retry shortly', 'transient');
+    }
     const key = this.key(accountId);
     const id = randomUUID();
     const ok = await this.redis.trawlGateAcquire(key, limit, this.leaseMs, id);
@@ -63,6 +72,8 @@ export class ConcurrencyGate {
         if (released) return;
         released = true;
         clearInterval(timer);
+        // During an outage the lease is not worth waiting for: it expires by itself within CONCURRENCY_LEASE_MS.
+        if (isRedisDown(this.redis)) return;
         await this.redis.zrem(key, id);
       },
     };

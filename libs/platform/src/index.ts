@@ -6,3 +6,4 @@ export * from './nest-logger.js';
 export * from './redis.module.js';
 export * from './tokens.js';
 export * from './local-services.js';
+export * from './outage.js';

@@ -2,7 +2,7 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { createRedis, WorkerRegistry } from '#queue';
+import { closeUnlessRedisDown, createRedis, WorkerRegistry } from '#queue';
 import { systemClock } from './clock.js';
 import { CLOCK, REDIS } from './tokens.js';
 
@@ -30,6 +30,10 @@ export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeUnlessRedisDown(
+      this.redis,
+      () => this.redis.quit().catch(() => this.redis.disconnect()),
+      () => this.redis.disconnect(),
+    );
   }
 }

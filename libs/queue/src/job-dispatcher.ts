@@ -5,7 +5,7 @@
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
-import { duplicateRedis } from './redis.js';
+import { closeUnlessRedisDown, duplicateRedis, isRedisDown } from './redis.js';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
 
@@ -29,6 +29,10 @@ export class JobDispatcher {
 
   /** Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved. */
   async runAll<N extends JobName>(queueName: QueueName, name: N, payloads: JobPayload<N>[], deadline: number): Promise<JobOutcome<N>[]> {
+    // While Redis is unreachable the commands below would wait for it to return, past the deadline: refuse now.
+    if (isRedisDown(this.connection)) {
+      throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The queue (Redis) is unavailable; retry shortly', 'transient');
+    }
     const { queue, events } = await this.open(queueName);
     const jobs = (await queue.addBulk(
       payloads.map((data) => ({
@@ -102,12 +106,25 @@ export class JobDispatcher {
     return queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
   }
 
+  /** Closes every queue; during a Redis outage drops the connections instead of waiting for Redis to return. */
   async close(): Promise<void> {
-    for (const { queue, events, eventsConnection } of this.queues.values()) {
-      await events.close();
-      await queue.close();
-      eventsConnection.disconnect();
-    }
+    const entries = [...this.queues.values()];
     this.queues.clear();
+    await closeUnlessRedisDown(
+      this.connection,
+      async () => {
+        for (const { queue, events, eventsConnection } of entries) {
+          await events.close();
+          await queue.close();
+          eventsConnection.disconnect();
+        }
+      },
+      () => {
+        for (const { events, eventsConnection } of entries) {
+          events.disconnect().catch(() => undefined);
+          eventsConnection.disconnect();
+        }
+      },
+    );
   }
 }

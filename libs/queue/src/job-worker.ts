@@ -8,7 +8,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 import { metrics } from '#metrics';
-import { duplicateRedis } from './redis.js';
+import { closeUnlessRedisDown, duplicateRedis } from './redis.js';
 
 export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
 
@@ -18,7 +18,17 @@ export interface JobWorkerOptions {
   onError?: (error: unknown) => void;
 }
 
-export function startJobWorker(connection: Redis, prefix: string, queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): Worker {
+export interface JobWorker {
+  readonly worker: Worker;
+  /**
+   * Stops taking jobs and waits for those in hand, as BullMQ's close does — unless Redis is down: their results
+   * could not be written anyway (the jobs are taken back once their locks expire), so the worker drops its
+   * connections and returns at once instead of waiting for Redis to come back.
+   */
+  close(): Promise<void>;
+}
+
+export function startJobWorker(connection: Redis, prefix: string, queue: QueueName, handlers: JobHandlers, options: JobWorkerOptions): JobWorker {
   const workerConnection = duplicateRedis(connection, `trawl-worker-${queue}`);
   const worker = new Worker(
     queue,
@@ -53,7 +63,15 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
   worker.on('error', (error) => options.onError?.(error));
   // The Worker does not own a connection it was given: drop it once the worker has closed.
   worker.on('closed', () => workerConnection.disconnect());
-  return worker;
+  return {
+    worker,
+    close: async () => {
+      // pause() stops taking jobs and waits for those in hand (what close() would wait for); then nothing is left
+      // that needs Redis, and a forced close drops the blocking connection instead of sending it QUIT.
+      await closeUnlessRedisDown(workerConnection, () => worker.pause());
+      await worker.close(true);
+    },
+  };
 }
 
 /** A handler's expected failures are values (`{ ok: false, error }`): count them by their code too. */

@@ -17,7 +17,25 @@ export interface RedisLogOptions {
 export function createRedis(url: string, name: string, options: RedisLogOptions = {}): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: name, lazyConnect: false });
   logRedisErrors(redis, name, options);
+  trackOutages(redis);
   return redis;
+}
+
+/** Connections that lost Redis and have not been ready since (between retries ioredis passes through 'connecting'). */
+const lost = new WeakSet<Redis>();
+
+function trackOutages(redis: Redis): void {
+  redis.on('close', () => lost.add(redis));
+  redis.on('ready', () => lost.delete(redis));
+}
+
+/**
+ * Whether Redis is unreachable on this connection: it dropped and has not come back. A command sent now would wait
+ * in ioredis' offline queue until Redis returns (`maxRetriesPerRequest: null`), past any request deadline, so
+ * callers on a request's path refuse instead. A connection still making its first connection is not down.
+ */
+export function isRedisDown(redis: Redis): boolean {
+  return lost.has(redis) || redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end';
 }
 
 /**
@@ -50,4 +68,31 @@ export function logRedisErrors(redis: Redis, name: string, options: RedisLogOpti
     lastLoggedAt = now;
     suppressed = 0;
   });
+}
+
+/**
+ * Runs a graceful close that needs Redis (a Worker finishing its jobs, QUIT, a last ZREM) — unless Redis is
+ * unreachable: then the commands would wait in ioredis' offline queue until it returns (`maxRetriesPerRequest:
+ * null`), and a SIGTERM during an outage would never end the process. When the connection is not ready, or drops
+ * while waiting, the close is abandoned and `abandon` (drop the connections, never wait on them) runs instead.
+ */
+export async function closeUnlessRedisDown(connection: Redis, close: () => Promise<unknown>, abandon: () => unknown = () => undefined): Promise<'closed' | 'abandoned'> {
+  if (connection.status !== 'ready') {
+    await abandon();
+    return 'abandoned';
+  }
+  let onDown = (): void => undefined;
+  const down = new Promise<'abandoned'>((resolve) => {
+    onDown = () => resolve('abandoned');
+    connection.once('close', onDown);
+  });
+  // An error while closing is not worth failing the shutdown for; the connection goes anyway.
+  const closed = close().then(
+    () => 'closed' as const,
+    () => 'closed' as const,
+  );
+  const outcome = await Promise.race([closed, down]);
+  connection.off('close', onDown);
+  if (outcome === 'abandoned') await abandon();
+  return outcome;
 }

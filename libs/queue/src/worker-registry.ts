@@ -1,6 +1,7 @@
 /** Workers announce themselves every few seconds; /health reports the kinds seen recently. */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { closeUnlessRedisDown } from './redis.js';
 
 const BEAT_MS = 5_000;
 export const WORKER_SEEN_WINDOW_MS = 20_000;
@@ -28,7 +29,8 @@ export class WorkerRegistry {
     timer.unref();
     return async () => {
       clearInterval(timer);
-      await this.redis.zrem(key, id).catch(() => 0);
+      // Leaving at once is a courtesy to /health; during an outage the entry ages out of the window instead.
+      await closeUnlessRedisDown(this.redis, () => this.redis.zrem(key, id));
     };
   }
 

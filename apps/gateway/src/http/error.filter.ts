@@ -7,6 +7,7 @@ import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestLogWriter, wasMetered } from '#billing';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
+import { outageError } from '#platform/outage.js';
 import { principalOf } from './principal.js';
 
 const UNLOGGED = /^\/(health|admin)(\/|$)/;
@@ -70,6 +71,12 @@ export class ErrorFilter implements ExceptionFilter {
     const fastifyStatus = (exception as { statusCode?: number } | null)?.statusCode;
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
       return { status: 400, code: ErrorCode.INVALID_PARAMETER, message: 'Malformed request' };
+    }
+    // Postgres or Redis unreachable (e.g. while authenticating): a clear, retryable 503 rather than a 500.
+    const outage = outageError(exception);
+    if (outage) {
+      this.logger.warn({ err: exception, reqId: request.id }, 'dependency unavailable');
+      return { status: httpStatusOf(outage.code), code: outage.code, message: outage.message };
     }
     this.logger.error({ err: exception, reqId: request.id }, 'Unhandled error');
     return { status: 500, code: ErrorCode.INTERNAL, message: 'Internal server error' };
