@@ -84,7 +84,8 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
     throw toRenderError(error, {
       pageCrashed,
       browserGone,
-      outOfMemory: pageCrashed || browserGone ? await lease.outOfMemory(pageCrashed) : undefined,
+      // Asked even when the browser does not look gone yet: Playwright's "closed" error can beat the disconnect event.
+      outOfMemory: await lease.outOfMemory(pageCrashed),
       guardFailure: ctx ? ctx.guard.failureFor(ctx.lastNavigationHost) : undefined,
       proxied: job.proxy !== null,
     });
