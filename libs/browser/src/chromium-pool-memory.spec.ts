@@ -17,7 +17,9 @@ const HOG_CEILING_MB = 1500;
 function hog(chunk: string, chunkMb: number, loop: 'timer' | 'tight'): string {
   const step = `if (hoard.length * ${chunkMb} < ${HOG_CEILING_MB}) hoard.push(${chunk});`;
   const run = loop === 'timer' ? `setInterval(() => { for (let i = 0; i < 4; i++) { ${step} } }, 10);` : `setTimeout(() => { while (hoard.length * ${chunkMb} < ${HOG_CEILING_MB}) { ${step} } }, 0);`;
-  return `<!doctype html><html><body><p>hoarding</p><script>const hoard = []; ${run}</script></body></html>`;
+  // A script that never arrives keeps the page from loading, so the render lasts until the watch acts: without it a
+  // render could end (load, network quiet, capture) before the first sample on a busy machine.
+  return `<!doctype html><html><body><p>hoarding</p><script>const hoard = []; ${run}</script><script src="/never.js"></script></body></html>`;
 }
 
 const JS_ARRAYS = 'new Array(1e6).fill(Math.random())'; // ~8 MiB of doubles on V8's heap
@@ -34,7 +36,8 @@ describe('ChromiumPool memory limits, per page', () => {
       .page('/ok', '<!doctype html><html><body><p>still serving</p></body></html>')
       .page('/hog-arrays', hog(JS_ARRAYS, 8, 'timer'))
       .page('/hog-tight', hog(JS_ARRAYS, 8, 'tight'))
-      .page('/hog-buffers', hog(BUFFERS, 16, 'timer'));
+      .page('/hog-buffers', hog(BUFFERS, 16, 'timer'))
+      .hang('/never.js');
     site.route('/slow', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.write('<!doctype html><html><body><p>a slow neighbour</p>');
@@ -83,7 +86,7 @@ describe('ChromiumPool memory limits, per browser', () => {
 
   beforeAll(async () => {
     await site.start();
-    site.page('/ok', '<!doctype html><html><body><p>relaunched</p></body></html>').page('/hog-buffers', hog(BUFFERS, 16, 'timer'));
+    site.page('/ok', '<!doctype html><html><body><p>relaunched</p></body></html>').page('/hog-buffers', hog(BUFFERS, 16, 'timer')).hang('/never.js');
   });
 
   afterAll(async () => {

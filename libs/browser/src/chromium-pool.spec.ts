@@ -130,6 +130,18 @@ describe('ChromiumPool rendering', () => {
     expect(result.timings.totalMs).toBeLessThan(budget + 500);
   });
 
+  it('fails a document still arriving at the end of the budget as TIMEOUT, rather than returning its fragment', async () => {
+    site.route('/dripping', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<!doctype html><html><body><p>the first part of a page that never ends</p>');
+    });
+    const budget = 4_000;
+    const started = performance.now();
+    const error = await rejection(pool.render({ url: site.url('/dripping'), timeoutMs: budget }));
+    expect(error.code).toBe(ErrorCode.TIMEOUT);
+    expect(performance.now() - started).toBeLessThan(budget + 1_000);
+  });
+
   it('stops waiting for network quiet at the settle cap when a long poll never ends', async () => {
     const result = await pool.render({ url: site.url('/long-polling'), timeoutMs: 10_000, settleCapMs: 800 });
     expect(result.html).toContain('data-state="polling"');

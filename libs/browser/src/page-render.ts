@@ -84,7 +84,8 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
     throw toRenderError(error, {
       pageCrashed,
       browserGone,
-      outOfMemory: pageCrashed || browserGone ? await lease.outOfMemory(pageCrashed) : undefined,
+      // Asked even when the browser does not look gone yet: Playwright's "closed" error can beat the disconnect event.
+      outOfMemory: await lease.outOfMemory(pageCrashed),
       guardFailure: ctx ? ctx.guard.failureFor(ctx.lastNavigationHost) : undefined,
       proxied: job.proxy !== null,
     });
@@ -109,6 +110,9 @@ async function navigateAndCapture(
     failure,
   );
   const committedAt = performance.now();
+  // Whether the document's own body has arrived whole (see below); subresources may keep loading.
+  let documentArrived = response === null;
+  response?.finished().then(() => (documentArrived = true), () => undefined);
   // The guard answered the main document itself (refused hop, unreachable upstream). The header alone is not
   // trusted — a site could send it — only together with the failure the guard recorded for that host.
   if (response?.headers()[GUARD_HEADER]) {
@@ -133,6 +137,9 @@ async function navigateAndCapture(
     : false;
   const settledAt = performance.now();
 
+  // A document still arriving when the budget ends (a body dripping in) is a timeout, as over plain HTTP: what it
+  // shows is a fragment of a page nobody finished sending, and it is not charged.
+  if (!loaded && !documentArrived) throw renderTimeout('The page was still arriving when the URL budget ended');
   await checkDomSize(page, job, failure);
   const html = await captureHtml(page, job.deadline, failure);
   if (Buffer.byteLength(html) > job.maxResponseBytes) {

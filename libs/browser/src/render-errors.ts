@@ -103,7 +103,8 @@ export function toRenderError(error: unknown, ctx: RenderFailureContext): TrawlE
     return fail(ErrorCode.TOO_LARGE, `The page used more than ${memory.limitMb} MiB of memory`, 'permanent');
   }
   // Which page of several drove the whole browser past its limit is not known: each of them may be tried again.
-  if (memory?.scope === 'browser' && ctx.browserGone) {
+  // The pool killed the browser: whatever this job saw of it (a closed page, a lost connection) came from that.
+  if (memory?.scope === 'browser') {
     return renderFailed(`the browser went past its ${memory.limitMb} MiB memory limit and was restarted`);
   }
   if (error instanceof TrawlError) return error;
