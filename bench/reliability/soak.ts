@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { sendBigBody } from '../support/big-body.js';
 import { startTrawlStandalone, type BenchAccount } from '../support/corpus-site.js';
 import { processTreeMemory } from '#browser/process-memory.js';
 
@@ -55,18 +56,7 @@ const routes: Array<{ weight: number; path: string; serve: (req: IncomingMessage
     weight: 2,
     path: '/big/',
     serve: (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(BIG) });
-      const chunk = Buffer.alloc(1024 * 1024, 0x61);
-      let sent = 0;
-      const pump = (): void => {
-        while (sent < BIG && !res.destroyed) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      res.on('error', () => undefined);
-      pump();
+      sendBigBody(res, BIG);
     },
   },
 ];

@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChromiumPool } from '#browser';
 import { processTreeMemory, residentMb } from '#browser/process-memory.js';
+import { sendBigBody } from '#bench/support/big-body.js';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/poll.js';
@@ -38,7 +39,7 @@ const DOWNLOAD_MARKER = `trawl-hostile-download-${process.pid}`;
 const HOG_PAGE = html(`<p>Hoarding memory.</p><script>
   const hoard = [];
   setInterval(() => { for (let i = 0; i < 4 && hoard.length * 16 < ${HOG_CEILING_MB}; i++) hoard.push(new Uint8Array(16 << 20).fill(7)); }, 10);
-</script>`);
+</script><script src="/never.js"></script>`); // the script never arrives: the page stays up until the memory watch acts
 const SCROLL_PAGE = html(`<h1>Endless feed</h1><div id="feed"><p>The first story of the endless feed.</p></div><script>
   const feed = document.getElementById('feed'); let n = 0;
   const more = () => { for (let i = 0; i < 20; i++) { const p = document.createElement('p'); p.textContent = 'Story number ' + (++n); feed.appendChild(p); } };
@@ -118,18 +119,7 @@ beforeAll(async () => {
   const routes: Record<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void> = {
     '/landing': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>landed after the chain</p>')),
     '/big': (_q, res) => {
-      res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(BIG) });
-      const chunk = Buffer.alloc(1024 * 1024, 0x61);
-      let sent = 0;
-      const pump = (): void => {
-        while (sent < BIG && !res.destroyed) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      res.on('error', () => undefined);
-      pump();
+      sendBigBody(res, BIG);
     },
     '/bomb': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(BOMB),
     '/deep': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(DEEP_PAGE),
@@ -139,6 +129,7 @@ beforeAll(async () => {
     },
     '/endless-headers': (req) => endlessHeaders(req),
     '/hog': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(HOG_PAGE),
+    '/never.js': () => undefined, // never answered (the server's close ends the socket)
     '/scroll': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(SCROLL_PAGE),
     '/popups': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(POPUP_PAGE),
     '/popup-target': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>a popup</p>')),

@@ -209,24 +209,9 @@ export async function closeGuardedContext(lease: BrowserLease, context: BrowserC
   await guard.close();
 }
 
-export class JobContext implements RenderSurface {
-  /** Jobs this context has served (including the current one). */
-  jobs = 0;
-  private closed = false;
-  /** Pages this object is opening itself (any other page of the context is a popup and is closed). */
-  private opening = 0;
-
-  private constructor(
-    readonly device: DeviceProfile,
-    readonly guard: GuardProxy,
-    private readonly context: BrowserContext,
-    private tab: JobTab,
-  ) {
-    // Popups are not part of the job; close them so they cannot hold resources.
-    context.on('page', (other) => {
-      if (this.opening === 0 && other !== this.tab.page) other.close().catch(() => undefined);
-    });
-  }
+/** What a job reads of its page, from the JobTab it currently runs in (shared by JobContext and SharedTab). */
+export abstract class TabView {
+  protected abstract get tab(): JobTab;
 
   get page(): Page {
     return this.tab.page;
@@ -257,6 +242,27 @@ export class JobContext implements RenderSurface {
   set lastNavigationHost(host: string) {
     this.tab.lastNavigationHost = host;
   }
+}
+
+export class JobContext extends TabView implements RenderSurface {
+  /** Jobs this context has served (including the current one). */
+  jobs = 0;
+  private closed = false;
+  /** Pages this object is opening itself (any other page of the context is a popup and is closed). */
+  private opening = 0;
+
+  private constructor(
+    readonly device: DeviceProfile,
+    readonly guard: GuardProxy,
+    private readonly context: BrowserContext,
+    private current: JobTab,
+  ) {
+    super();
+    // Popups are not part of the job; close them so they cannot hold resources.
+    context.on('page', (other) => {
+      if (this.opening === 0 && other !== this.tab.page) other.close().catch(() => undefined);
+    });
+  }
 
   static async open(lease: BrowserLease, device: DeviceProfile): Promise<JobContext> {
     const guard = await GuardProxy.start();
@@ -269,6 +275,10 @@ export class JobContext implements RenderSurface {
       if (context && !lease.isGone()) context.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  protected get tab(): JobTab {
+    return this.current;
   }
 
   /** Still fit to serve a job (a warm spare whose renderer died meanwhile is not). */
@@ -304,7 +314,7 @@ export class JobContext implements RenderSurface {
     this.guard.release();
     this.opening++;
     try {
-      this.tab = await openTab(lease, this.context);
+      this.current = await openTab(lease, this.context);
     } finally {
       this.opening--;
     }

@@ -12,8 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { DeviceProfile, ProxyInfo } from '#contracts';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
-import { closeGuardedContext, openGuardedContext, openTab, type BrowserLease, type JobSettings, type JobTab, type RenderSurface } from './job-context.js';
-import type { NetworkActivity } from './network-activity.js';
+import { TabView, closeGuardedContext, openGuardedContext, openTab, type BrowserLease, type JobSettings, type JobTab, type RenderSurface } from './job-context.js';
 import { fromGuardFailure } from './render-errors.js';
 
 /** How long closing a tab may take before the browser is considered wedged. */
@@ -81,46 +80,25 @@ export class SharedContext {
 }
 
 /** One job's tab of a SharedContext; closing it closes the page only. */
-export class SharedTab implements RenderSurface {
+export class SharedTab extends TabView implements RenderSurface {
   private done = false;
 
   constructor(
     private readonly owner: SharedContext,
-    private readonly tab: JobTab,
+    private readonly own: JobTab,
     private readonly onClose: () => void,
-  ) {}
+  ) {
+    super();
+  }
+
+  protected get tab(): JobTab {
+    return this.own;
+  }
 
   get guard(): GuardProxy {
     return this.owner.guard;
   }
 
-  get page(): Page {
-    return this.tab.page;
-  }
-
-  get activity(): NetworkActivity {
-    return this.tab.activity;
-  }
-
-  get crashed(): Promise<never> {
-    return this.tab.crashed;
-  }
-
-  get capped(): Promise<never> {
-    return this.tab.capped;
-  }
-
-  get pageCrashed(): boolean {
-    return this.tab.pageCrashed;
-  }
-
-  get lastNavigationHost(): string {
-    return this.tab.lastNavigationHost;
-  }
-
-  set lastNavigationHost(host: string) {
-    this.tab.lastNavigationHost = host;
-  }
 
   get usable(): boolean {
     return this.owner.usable && !this.done && !this.tab.pageCrashed && !this.tab.page.isClosed();
