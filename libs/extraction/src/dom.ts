@@ -10,7 +10,19 @@ export { Document, Element, Text, cloneNode, isTag, isText };
 export type { AnyNode, ChildNode, ParentNode };
 
 export function parseHtml(html: string): Document {
-  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  return parseDocument(html.includes('<![CDATA[') ? htmlCdata(html) : html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+}
+
+/** A CDATA opener in HTML content, or a script or style element (raw text, where it is only text), matched in one pass. */
+const CDATA_RE = /(<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>)|<!\[CDATA\[([^>]*)>/gi;
+
+/**
+ * In HTML (outside SVG and MathML) `<![CDATA[` opens a bogus comment that ends at the next `>`, as browsers parse it;
+ * htmlparser2 reads a CDATA section up to `]]>` instead, and a stray opener in a page's body swallowed everything after
+ * it (a forum thread came out empty). Rewritten as the comment a browser sees; script and style text is left alone.
+ */
+export function htmlCdata(html: string): string {
+  return html.replace(CDATA_RE, (match, raw: string | undefined, inner: string | undefined) => raw ?? `<!--[CDATA[${inner ?? ''}-->`);
 }
 
 export function serialize(node: AnyNode | AnyNode[]): string {
