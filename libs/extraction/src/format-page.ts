@@ -13,6 +13,7 @@ import { descriptionFromContent, extractMetadataFromDocument } from './metadata.
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
+import { removeRecirculation } from './recirculation.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 
@@ -45,9 +46,11 @@ export interface MainContent {
  * shop's category over a grid of cards, a forum over its posts, documentation over a main column beside the
  * navigation. When the article-style pick holds less than this share of the `<main>` region's text (else of the
  * whole cleaned page's), the region is the content. Documentation keeps its `<main>` most readily: beside it are
- * only navigation and TOCs, which cleaning removes.
+ * only navigation and TOCs, which cleaning removes. An article widens only when its pick is a sliver of the page: a
+ * listing or a hub page that declares itself an article (SEO plugins do) and whose pick is its intro paragraph.
  */
-const WIDEN_BELOW: Partial<Record<PageType, number>> = {
+const WIDEN_BELOW: Record<PageType, number> = {
+  article: 0.1,
   documentation: 0.8,
   product: 0.6,
   listing: 0.3,
@@ -126,12 +129,11 @@ export function removeLinkBlocks(root: Element): void {
  * the conservatively cleaned page.
  */
 export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
-  const ratio = pageType === 'article' ? undefined : WIDEN_BELOW[pageType];
+  const ratio = WIDEN_BELOW[pageType];
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
-  const copy = ratio === undefined ? undefined : cloneNode(doc, true);
+  const copy = cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum');
-  if (!copy || ratio === undefined) return picked;
   const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio);
   return wide ? { nodes: wide, found: true } : picked;
 }
@@ -226,6 +228,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (!formats.markdown && !formats.page_text) return page;
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType);
+    removeRecirculation(nodes);
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
     if (added) nodes.push(added);
