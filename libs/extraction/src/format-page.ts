@@ -72,16 +72,17 @@ function listShare(root: Element): number {
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
  */
-function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number): ParentNode[] | undefined {
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, proseLike: boolean): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
   if (region && pickedText < ratio * renderText(region).length) wide = region;
   else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
   if (!wide) return undefined;
-  // A service page or thread widens to sections and posts; a page whose remaining text is a long list of short items
-  // (an archive, a link directory) beside a short article is still that article.
-  if ((pageType === 'service' || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
+  // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
+  // directory) beside a short article is still that article. A page detected as a service page keeps its lists:
+  // there they are its offers, or the products of a shop page that showed no prices.
+  if (((pageType === 'service' && proseLike) || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
@@ -126,15 +127,16 @@ export function removeLinkBlocks(root: Element): void {
 
 /**
  * Pick main content from an aggressively cleaned document (cleaned with `keepComments` on a forum); falls back to
- * the conservatively cleaned page.
+ * the conservatively cleaned page. `proseLike`: the page reads like an article, though it is selected as another type
+ * (see `guessPageType`).
  */
-export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
+export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article', proseLike = false): MainContent {
   const ratio = WIDEN_BELOW[pageType];
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum');
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio);
+  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, proseLike);
   return wide ? { nodes: wide, found: true } : picked;
 }
 
@@ -227,7 +229,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url, pageType);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatPage } from './index.js';
 import { bodyOf, parseHtml, textContent } from './dom.js';
 import { removeRecirculation } from './recirculation.js';
 
@@ -38,16 +37,5 @@ describe('recommendation rails (removeRecirculation)', () => {
     const doc = parseHtml(`<body><h2>Why customers also love our warranty service, explained in full detail here and now</h2>${prose(1)}</body>`);
     removeRecirculation([bodyOf(doc)]);
     expect(textContent(bodyOf(doc))).toContain('warranty service');
-  });
-});
-
-describe('an article-declared page whose pick is a sliver of the page', () => {
-  it('widens to the <main> region: a hub page with an intro and many entries', () => {
-    const entries = `<ul>${Array.from({ length: 100 }, (_, i) => `<li><a href="/e/${i}">Entry number ${i} of the hub</a> <span>note ${i}</span></li>`).join('')}</ul>`;
-    const ld = '<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-01"}</script>';
-    const html = `<html><head><title>Hub</title>${ld}</head><body><main><div class="intro">${prose(1)}</div><div class="list">${entries}</div></main></body></html>`;
-    const out = formatPage(html, { url: 'https://site.example/hub', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
-    expect(out.page_text).toContain('Sentence 0 describes');
-    expect(out.page_text).toContain('Entry number 99 of the hub');
   });
 });
