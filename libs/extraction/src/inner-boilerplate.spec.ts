@@ -110,3 +110,12 @@ describe('captions of a product grid inside a form', () => {
     expect(out).not.toContain('minister at the podium');
   });
 });
+
+describe('forum signatures', () => {
+  it('drops the signature under each post and keeps the posts', () => {
+    const post = (i: number): string => `<div class="post">${para(2, `Post ${i}`)}<div class="post-signature">Running 3 Mac apps on a 2020 iMac with 32 GB of RAM</div></div>`;
+    const out = formatPage(`<!doctype html><html><head><title>T</title></head><body><div class="thread">${[1, 2, 3].map(post).join('')}</div></body></html>`, { url: 'https://forum.example/t/topic/1', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Post 3 paragraph 1');
+    expect(out).not.toContain('2020 iMac');
+  });
+});

@@ -25,6 +25,8 @@ const JUNK_WORDS = new Set([
   'newsletter', 'subscribe', 'subscription', 'signup', 'promo', 'advert', 'advertisement', 'ad', 'ads', 'sponsor', 'sponsored', 'affiliate', 'paywall',
   // page furniture
   'footer', 'sidebar', 'toolbar', 'button', 'buttons', 'btn', 'popup', 'modal', 'login', 'signin',
+  // forum signatures: the poster's standing footer under every post, not the post
+  'signature', 'signatures', 'signaturecontainer', 'postsignature',
 ]);
 /**
  * Comment words: on a forum thread they name the posts, which are the content, when those are written in paragraphs.
