@@ -14,6 +14,7 @@ import { markdownConverter, type MarkdownConverterName } from './markdown/conver
 import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
+import { removeProductReviews } from './product-reviews.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 
@@ -231,6 +232,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
+    if (pageType === 'product') removeProductReviews(nodes);
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
     if (added) nodes.push(added);
