@@ -60,6 +60,16 @@ const WIDEN_BELOW: Record<PageType, number> = {
   service: 0.3,
 };
 
+/** Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose. */
+const SERVICE_REGION_RATIO = 0.8;
+/** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
+const FEW_PARAGRAPHS = 5;
+const PROSE_PARAGRAPH = 150;
+
+function proseParagraphs(nodes: ParentNode[]): number {
+  return nodes.reduce((a, n) => a + findAll(n, (e) => e.name === 'p' && renderText(e).length >= PROSE_PARAGRAPH).length, 0);
+}
+
 /** Share of a widened region's text held in list items above which a service page or thread is not widened. */
 const MAX_LIST_SHARE = 0.6;
 
@@ -73,11 +83,11 @@ function listShare(root: Element): number {
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
  */
-function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, proseLike: boolean): ParentNode[] | undefined {
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, proseLike: boolean, regionRatio: number): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
-  if (region && pickedText < ratio * renderText(region).length) wide = region;
+  if (region && pickedText < regionRatio * renderText(region).length) wide = region;
   else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
   if (!wide) return undefined;
   // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
@@ -137,7 +147,11 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum');
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, proseLike);
+  // A service page whose pick holds few paragraphs of prose (a hero blurb, one section of many) widens to the <main>
+  // region the site declares unless the pick is most of it; without a declared region (news pages that carry no
+  // metadata look the same), only the usual ratio applies.
+  const regionRatio = pageType === 'service' && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
+  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, proseLike, regionRatio);
   return wide ? { nodes: wide, found: true } : picked;
 }
 

@@ -24,3 +24,18 @@ describe('a service page whose offers are a list', () => {
     expect(out.page_text).toContain('Offer 23 covers planning');
   });
 });
+
+describe('a service page with a declared <main> region', () => {
+  const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+  const card = (i: number): string => `<div class="tile"><h3>Feature ${i}</h3><span>Feature ${i} ships with setup help and support for teams</span></div>`;
+  const hero = `<div class="hero"><div class="hero-copy"><p>${sentence(1)} ${sentence(2)} ${sentence(3)}</p></div></div>`;
+  const html = (main: string): string => `<html><head><title>Platform</title></head><body><header><a href="/">Home</a></header>${main}<div class="site-end"><p>${sentence(9)}</p></div></body></html>`;
+
+  it('widens to the region when the pick is a blurb beside its sections', () => {
+    const sections = Array.from({ length: 2 }, (_, s) => `<section class="band"><h2>Band ${s}</h2><div class="grid">${[0, 1, 2].map((i) => card(s * 3 + i)).join('')}</div></section>`).join('');
+    const out = formatPage(html(`<main>${hero}${sections}</main>`), { url: 'https://platform.example/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Sentence 1 describes');
+    expect(out.page_text).toContain('Feature 5 ships with setup help');
+  });
+});
