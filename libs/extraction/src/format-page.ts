@@ -147,10 +147,10 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum');
-  // A service page whose pick holds few paragraphs of prose (a hero blurb, one section of many) widens to the <main>
-  // region the site declares unless the pick is most of it; without a declared region (news pages that carry no
+  // A service page or a listing whose pick holds few paragraphs of prose (a hero blurb, one section of many, a
+  // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
   // metadata look the same), only the usual ratio applies.
-  const regionRatio = pageType === 'service' && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
+  const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
   const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, proseLike, regionRatio);
   return wide ? { nodes: wide, found: true } : picked;
 }

@@ -38,4 +38,12 @@ describe('a service page with a declared <main> region', () => {
     expect(out.page_text).toContain('Sentence 1 describes');
     expect(out.page_text).toContain('Feature 5 ships with setup help');
   });
+
+  it('widens a listing the same way', () => {
+    const sections = Array.from({ length: 2 }, (_, s) => `<section class="band"><h2>Band ${s}</h2><div class="grid">${[0, 1, 2].map((i) => card(s * 3 + i)).join('')}</div></section>`).join('');
+    const ld = '<script type="application/ld+json">{"@type":"CollectionPage"}</script>';
+    const out = formatPage(html(`<main>${hero}${sections}</main>`).replace('</title>', `</title>${ld}`), { url: 'https://platform.example/features', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'listing' });
+    expect(out.page_text).toContain('Feature 5 ships with setup help');
+  });
 });
