@@ -83,7 +83,7 @@ function listShare(root: Element): number {
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
  */
-function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, proseLike: boolean, regionRatio: number): ParentNode[] | undefined {
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
@@ -91,9 +91,9 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
   if (!wide) return undefined;
   // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
-  // directory) beside a short article is still that article. A page detected as a service page keeps its lists:
-  // there they are its offers, or the products of a shop page that showed no prices.
-  if (((pageType === 'service' && proseLike) || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
+  // directory) beside a short article is still that article. Within the <main> region a site declares, a service
+  // page's lists are its own: its offers, or the products of a shop page that showed no prices.
+  if (((pageType === 'service' && wide !== region) || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
@@ -151,7 +151,7 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
   // metadata look the same), only the usual ratio applies.
   const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, proseLike, regionRatio);
+  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, regionRatio);
   return wide ? { nodes: wide, found: true } : picked;
 }
 

@@ -16,9 +16,9 @@ describe('an article-declared page whose pick is a sliver of the page', () => {
 });
 
 describe('a service page whose offers are a list', () => {
-  it('widens to the list of offers: only an undeclared article keeps its pick beside a long list', () => {
+  it('widens to the list of offers in its declared <main> region', () => {
     const offers = `<ul>${Array.from({ length: 24 }, (_, i) => `<li><strong>Offer ${i}</strong> covers planning, delivery and support for teams of ${i + 2}</li>`).join('')}</ul>`;
-    const html = `<html><head><title>Services</title></head><body><div class="intro">${prose(1)}</div><div class="offers">${offers}</div></body></html>`;
+    const html = `<html><head><title>Services</title></head><body><main><div class="intro">${prose(1)}</div><div class="offers">${offers}</div></main></body></html>`;
     const out = formatPage(html, { url: 'https://site.example/services', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
     expect(out.metadata).toMatchObject({ pageType: 'service' });
     expect(out.page_text).toContain('Offer 23 covers planning');
