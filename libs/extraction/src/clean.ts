@@ -21,6 +21,13 @@ const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complement
 const JUNK_RE =
   /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-only|visually[-_]*hidden|screen[-_]*reader[-_]*text)(?=$|[\s_-])/;
 /**
+ * Containers of consent-management platforms, by the vendor's own names. Unlike the generic words above they never
+ * name a page wrapper, so they go even when the dialog (a full preference centre) outweighs a short page's text,
+ * which otherwise protects a node as the content.
+ */
+const CONSENT_VENDOR_RE =
+  /(?:^|[\s_-])(?:onetrust|cybotcookiebotdialog|cookiebot|didomi|usercentrics|qc-cmp2?|truste|trustarc|cookieyes|osano|iubenda|sp_message)(?=$|[\s_-])/;
+/**
  * Adobe Experience Manager's core components are all named `cmp-<component>` (`cmp-container`, `cmp-text`): there
  * `cmp` is the component prefix, not a consent-management platform, and whole service pages are built of them.
  */
@@ -233,6 +240,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
+  if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
   if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;

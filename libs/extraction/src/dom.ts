@@ -12,7 +12,7 @@ export type { AnyNode, ChildNode, ParentNode };
 const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 
 export function parseHtml(html: string): Document {
-  return parseDocument(html, PARSE_OPTIONS);
+  return parseDocument(browserCdata(html), PARSE_OPTIONS);
 }
 
 /**
@@ -23,7 +23,7 @@ export function parseHtml(html: string): Document {
  */
 export function parseHtmlWithin(html: string, maxDepth: number): { doc: Document; tooDeep: boolean } {
   const handler = new DepthCappedHandler(maxDepth);
-  new Parser(handler, PARSE_OPTIONS).end(html);
+  new Parser(handler, PARSE_OPTIONS).end(browserCdata(html));
   return { doc: handler.root, tooDeep: handler.tooDeep };
 }
 
@@ -48,6 +48,20 @@ class DepthCappedHandler extends DomHandler {
       this.control?.pause();
     }
   }
+}
+
+const browserCdata = (html: string): string => (html.includes('<![CDATA[') ? htmlCdata(html) : html);
+
+/** A CDATA opener in HTML content, or a script or style element (raw text, where it is only text), matched in one pass. */
+const CDATA_RE = /(<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>)|<!\[CDATA\[([^>]*)>/gi;
+
+/**
+ * In HTML (outside SVG and MathML) `<![CDATA[` opens a bogus comment that ends at the next `>`, as browsers parse it;
+ * htmlparser2 reads a CDATA section up to `]]>` instead, and a stray opener in a page's body swallowed everything after
+ * it (a forum thread came out empty). Rewritten as the comment a browser sees; script and style text is left alone.
+ */
+export function htmlCdata(html: string): string {
+  return html.replace(CDATA_RE, (match, raw: string | undefined, inner: string | undefined) => raw ?? `<!--[CDATA[${inner ?? ''}-->`);
 }
 
 export function serialize(node: AnyNode | AnyNode[]): string {

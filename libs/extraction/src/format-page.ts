@@ -14,6 +14,8 @@ import { descriptionFromContent, extractMetadataFromDocument } from './metadata.
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
+import { removeRecirculation } from './recirculation.js';
+import { removeProductReviews } from './product-reviews.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 
@@ -46,9 +48,11 @@ export interface MainContent {
  * shop's category over a grid of cards, a forum over its posts, documentation over a main column beside the
  * navigation. When the article-style pick holds less than this share of the `<main>` region's text (else of the
  * whole cleaned page's), the region is the content. Documentation keeps its `<main>` most readily: beside it are
- * only navigation and TOCs, which cleaning removes.
+ * only navigation and TOCs, which cleaning removes. An article widens only when its pick is a sliver of the page: a
+ * listing or a hub page that declares itself an article (SEO plugins do) and whose pick is its intro paragraph.
  */
-const WIDEN_BELOW: Partial<Record<PageType, number>> = {
+const WIDEN_BELOW: Record<PageType, number> = {
+  article: 0.1,
   documentation: 0.8,
   product: 0.6,
   listing: 0.3,
@@ -56,6 +60,16 @@ const WIDEN_BELOW: Partial<Record<PageType, number>> = {
   forum: 0.3,
   service: 0.3,
 };
+
+/** Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose. */
+const SERVICE_REGION_RATIO = 0.8;
+/** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
+const FEW_PARAGRAPHS = 5;
+const PROSE_PARAGRAPH = 150;
+
+function proseParagraphs(nodes: ParentNode[]): number {
+  return nodes.reduce((a, n) => a + findAll(n, (e) => e.name === 'p' && renderText(e).length >= PROSE_PARAGRAPH).length, 0);
+}
 
 /** Share of a widened region's text held in list items above which a service page or thread is not widened. */
 const MAX_LIST_SHARE = 0.6;
@@ -70,16 +84,17 @@ function listShare(root: Element): number {
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
  */
-function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number): ParentNode[] | undefined {
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
-  if (region && pickedText < ratio * renderText(region).length) wide = region;
+  if (region && pickedText < regionRatio * renderText(region).length) wide = region;
   else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
   if (!wide) return undefined;
-  // A service page or thread widens to sections and posts; a page whose remaining text is a long list of short items
-  // (an archive, a link directory) beside a short article is still that article.
-  if ((pageType === 'service' || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
+  // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
+  // directory) beside a short article is still that article. Within the <main> region a site declares, a service
+  // page's lists are its own: its offers, or the products of a shop page that showed no prices.
+  if (((pageType === 'service' && wide !== region) || pageType === 'forum') && listShare(wide) > MAX_LIST_SHARE) return undefined;
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
@@ -124,16 +139,20 @@ export function removeLinkBlocks(root: Element): void {
 
 /**
  * Pick main content from an aggressively cleaned document (cleaned with `keepComments` on a forum); falls back to
- * the conservatively cleaned page.
+ * the conservatively cleaned page. `proseLike`: the page reads like an article, though it is selected as another type
+ * (see `guessPageType`).
  */
-export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article'): MainContent {
-  const ratio = pageType === 'article' ? undefined : WIDEN_BELOW[pageType];
+export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article', proseLike = false): MainContent {
+  const ratio = WIDEN_BELOW[pageType];
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
-  const copy = ratio === undefined ? undefined : cloneNode(doc, true);
+  const copy = cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum');
-  if (!copy || ratio === undefined) return picked;
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio);
+  // A service page or a listing whose pick holds few paragraphs of prose (a hero blurb, one section of many, a
+  // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
+  // metadata look the same), only the usual ratio applies.
+  const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
+  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, regionRatio);
   return wide ? { nodes: wide, found: true } : picked;
 }
 
@@ -230,7 +249,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url, pageType);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
+    removeRecirculation(nodes);
+    if (pageType === 'product') removeProductReviews(nodes);
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
     if (added) nodes.push(added);

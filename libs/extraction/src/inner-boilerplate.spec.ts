@@ -1,11 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatPage } from './index.js';
+import { bodyOf, parseHtml, textContent, type Element } from './dom.js';
+import { removeInnerBoilerplate } from './inner-boilerplate.js';
 
 const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
 const para = (n: number, tag = 'Body'): string =>
   Array.from({ length: n }, (_, i) => `<p>${tag} paragraph ${i} of the article, with enough words, commas, and sentences to read like real prose. It keeps going for a while.</p>`).join('');
 const text = (body: string): string =>
   formatPage(`<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`, { url: 'https://site.example/a', formats: TEXT }).page_text ?? '';
+
+const removeInner = (body: string): string => {
+  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+  removeInnerBoilerplate([root]);
+  return textContent(root);
+};
 
 describe('boilerplate inside the article container', () => {
   it('drops bylines, meta lines, share bars, tag lists and related boxes by their class words', () => {
@@ -86,5 +94,28 @@ describe('article lead', () => {
     const out = text(`<div class="teaser"><p class="teaser-text">An unrelated story teaser with plenty of words in it for the test.</p></div>
       <article><div class="article-body">${para(5)}</div></article>`);
     expect(out).not.toContain('unrelated story');
+  });
+});
+
+describe('captions of a product grid inside a form', () => {
+  it('keeps the cards when their captions carry the grid text, though a <form> wraps them all', () => {
+    const cards = Array.from({ length: 12 }, (_, i) => `<div class="cell"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><div class="caption center">Projector model ${i} laser 4K, manufacturer Brand, item number PX-${i}, price $${i}99.00</div></div>`).join('');
+    const out = removeInner(`<form action="/cart"><div class="grid">${cards}</div></form>`);
+    expect(out).toContain('Projector model 0 laser');
+    expect(out).toContain('Projector model 11 laser');
+  });
+
+  it('still drops a photo caption inside an article', () => {
+    const out = removeInner(`<div>${para(4)}<div class="caption">Photo of the minister at the podium</div></div>`);
+    expect(out).not.toContain('minister at the podium');
+  });
+});
+
+describe('forum signatures', () => {
+  it('drops the signature under each post and keeps the posts', () => {
+    const post = (i: number): string => `<div class="post">${para(2, `Post ${i}`)}<div class="post-signature">Running 3 Mac apps on a 2020 iMac with 32 GB of RAM</div></div>`;
+    const out = formatPage(`<!doctype html><html><head><title>T</title></head><body><div class="thread">${[1, 2, 3].map(post).join('')}</div></body></html>`, { url: 'https://forum.example/t/topic/1', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Post 3 paragraph 1');
+    expect(out).not.toContain('2020 iMac');
   });
 });

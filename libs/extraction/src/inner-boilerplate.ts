@@ -25,6 +25,8 @@ const JUNK_WORDS = new Set([
   'newsletter', 'subscribe', 'subscription', 'signup', 'promo', 'advert', 'advertisement', 'ad', 'ads', 'sponsor', 'sponsored', 'affiliate', 'paywall',
   // page furniture
   'footer', 'sidebar', 'toolbar', 'button', 'buttons', 'btn', 'popup', 'modal', 'login', 'signin',
+  // forum signatures: the poster's standing footer under every post, not the post
+  'signature', 'signatures', 'signaturecontainer', 'postsignature',
 ]);
 /**
  * Comment words: on a forum thread they name the posts, which are the content, when those are written in paragraphs.
@@ -141,6 +143,9 @@ interface Candidate {
   text: number;
 }
 
+/** Share of the selection's text above which a candidate is kept whatever its name. */
+const MAX_SHARE = 0.25;
+
 /**
  * Remove boilerplate descendants of the content nodes in place. A candidate holding more than a quarter of the
  * selection's text is kept, and so is every candidate of a kind (same class word) that together would take more
@@ -151,7 +156,8 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
   const total = nodes.reduce((a, n) => a + textLength(n), 0);
   const found: Candidate[] = [];
   const perKey = new Map<string, number>();
-  const visit = (node: Element, inCandidate: boolean): void => {
+  let captionText = 0;
+  const visit = (node: Element, inCandidate: boolean, inRemovable: boolean): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
       const reason = KEEP_TAGS.has(c.name) ? '' : explain(c, keepComments);
@@ -159,11 +165,14 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
         const f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c) };
         found.push(f);
         if (!inCandidate) perKey.set(f.key, (perKey.get(f.key) ?? 0) + f.text);
+        if (!inRemovable && CAPTION_KEYS.has(f.key)) captionText += f.text;
       }
-      visit(c, inCandidate || reason !== '');
+      // Captions inside a candidate too large to remove (a <form> around a whole product grid) are counted: there
+      // they are the cards' text.
+      visit(c, inCandidate || reason !== '', inRemovable || (reason !== '' && textLength(c) <= total * MAX_SHARE));
     }
   };
-  for (const n of nodes) visit(n, false);
+  for (const n of nodes) visit(n, false, false);
   // Date lines and "see also" teasers are small and unambiguous: removed first, without the share guards.
   const roots = new Set(nodes);
   const small = new Set<Element>();
@@ -178,15 +187,13 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
   for (const n of nodes) findSmall(n);
   for (const el of small) if (el.parent) relink(el.parent, el.parent.children.filter((c) => c !== el));
   if (found.length === 0) return;
-  let captionText = 0;
-  for (const k of CAPTION_KEYS) captionText += perKey.get(k) ?? 0;
   const removed = new Set<Element>();
   const doomed = new Map<Element, Set<ChildNode>>();
   for (const f of found) {
     // Captions are usually credits and photo descriptions; in a gallery, where they carry much of the text, they
     // are the content.
     if (CAPTION_KEYS.has(f.key) && captionText > total * 0.3) continue;
-    if (f.text > total * 0.25 || (perKey.get(f.key) ?? 0) > total * 0.75) continue;
+    if (f.text > total * MAX_SHARE || (perKey.get(f.key) ?? 0) > total * 0.75) continue;
     let gone = false;
     for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
     if (gone) continue;

@@ -1,0 +1,24 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from './index.js';
+
+const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+const sentence = (i: number, what: string): string => `${what} sentence ${i}, written with commas, detail, and enough words to read as prose.`;
+const block = (n: number, what: string): string => Array.from({ length: n }, (_, i) => `<p>${sentence(i, what)} ${sentence(i + 50, what)}</p>`).join('');
+const ld = (type: string): string => `<script type="application/ld+json">{"@context":"https://schema.org","@type":"${type}","name":"Trail pack"}</script>`;
+const page = (type: string): string =>
+  `<html><head><title>Trail pack</title>${ld(type)}</head><body><main><h1>Trail pack</h1><div class="product-description">${block(3, 'Description')}<span class="price">$99</span><button>Add to cart</button></div>` +
+  `<section id="reviews-section"><h2>Customer reviews</h2>${Array.from({ length: 6 }, (_, i) => `<div class="bv-content-review">${block(1, `Review ${i}`)}</div>`).join('')}</section></main></body></html>`;
+
+describe('customer reviews on a product page', () => {
+  it('are left out of the product content', () => {
+    const out = formatPage(page('Product'), { url: 'https://shop.example/product/trail-pack', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Description sentence 2');
+    expect(out).not.toContain('Review 3 sentence');
+  });
+
+  it('stay on an article, where "review" names the article itself', () => {
+    const html = `<html><head><title>T</title>${ld('Review')}</head><body><article class="review">${block(6, 'Critic')}</article></body></html>`;
+    const out = formatPage(html, { url: 'https://mag.example/2025/01/02/trail-pack-review', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Critic sentence 5');
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from './index.js';
+
+const sentence = (i: number): string => `Sentence ${i} describes the product in plain words, with commas, detail, and care.`;
+const prose = (n: number): string => Array.from({ length: n }, (_, i) => `<p>${sentence(i)} ${sentence(i + 100)} ${sentence(i + 200)}</p>`).join('');
+
+describe('an article-declared page whose pick is a sliver of the page', () => {
+  it('widens to the <main> region: a hub page with an intro and many entries', () => {
+    const entries = `<ul>${Array.from({ length: 100 }, (_, i) => `<li><a href="/e/${i}">Entry number ${i} of the hub</a> <span>note ${i}</span></li>`).join('')}</ul>`;
+    const ld = '<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-01"}</script>';
+    const html = `<html><head><title>Hub</title>${ld}</head><body><main><div class="intro">${prose(1)}</div><div class="list">${entries}</div></main></body></html>`;
+    const out = formatPage(html, { url: 'https://site.example/hub', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.page_text).toContain('Sentence 0 describes');
+    expect(out.page_text).toContain('Entry number 99 of the hub');
+  });
+});
+
+describe('a service page whose offers are a list', () => {
+  it('widens to the list of offers in its declared <main> region', () => {
+    const offers = `<ul>${Array.from({ length: 24 }, (_, i) => `<li><strong>Offer ${i}</strong> covers planning, delivery and support for teams of ${i + 2}</li>`).join('')}</ul>`;
+    const html = `<html><head><title>Services</title></head><body><main><div class="intro">${prose(1)}</div><div class="offers">${offers}</div></main></body></html>`;
+    const out = formatPage(html, { url: 'https://site.example/services', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Offer 23 covers planning');
+  });
+});
+
+describe('a service page with a declared <main> region', () => {
+  const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+  const card = (i: number): string => `<div class="tile"><h3>Feature ${i}</h3><span>Feature ${i} ships with setup help and support for teams</span></div>`;
+  const hero = `<div class="hero"><div class="hero-copy"><p>${sentence(1)} ${sentence(2)} ${sentence(3)}</p></div></div>`;
+  const html = (main: string): string => `<html><head><title>Platform</title></head><body><header><a href="/">Home</a></header>${main}<div class="site-end"><p>${sentence(9)}</p></div></body></html>`;
+
+  it('widens to the region when the pick is a blurb beside its sections', () => {
+    const sections = Array.from({ length: 2 }, (_, s) => `<section class="band"><h2>Band ${s}</h2><div class="grid">${[0, 1, 2].map((i) => card(s * 3 + i)).join('')}</div></section>`).join('');
+    const out = formatPage(html(`<main>${hero}${sections}</main>`), { url: 'https://platform.example/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Sentence 1 describes');
+    expect(out.page_text).toContain('Feature 5 ships with setup help');
+  });
+
+  it('widens a listing the same way', () => {
+    const sections = Array.from({ length: 2 }, (_, s) => `<section class="band"><h2>Band ${s}</h2><div class="grid">${[0, 1, 2].map((i) => card(s * 3 + i)).join('')}</div></section>`).join('');
+    const ld = '<script type="application/ld+json">{"@type":"CollectionPage"}</script>';
+    const out = formatPage(html(`<main>${hero}${sections}</main>`).replace('</title>', `</title>${ld}`), { url: 'https://platform.example/features', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'listing' });
+    expect(out.page_text).toContain('Feature 5 ships with setup help');
+  });
+});
