@@ -160,7 +160,8 @@ describe('hostile input', () => {
     const account = await trawl.createAccount('scale');
     const before = await ledgerSnapshot(trawl.db, account.accountId);
     for (const country of ['us', 'DE', 'random']) {
-      const res = await trawl.get(`/crawl?urls=${encodeURIComponent('https://example.com/')}&geolocation=${country}&render_js=${render}`, key(account.apiKey));
+      // A `.invalid` host never resolves (RFC 6761); through a proxy the name goes to the proxy, which here is dead.
+      const res = await trawl.get(`/crawl?urls=${encodeURIComponent('http://unreachable.invalid/')}&geolocation=${country}&render_js=${render}`, key(account.apiKey));
       tried += 1;
       if (country === 'random') {
         // /crawl takes a country code only; random belongs to /search.
