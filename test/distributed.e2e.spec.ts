@@ -17,7 +17,7 @@ import { REPO_ROOT, TEST_REDIS_URL } from './support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { freePort } from './support/free-port.js';
 import { pollUntil } from './support/poll.js';
-import { assertBuilt, READY, startTrawlApp, type TrawlApp, type TrawlAppName } from './support/trawl-app.js';
+import { assertBuilt, deploymentEnv, READY, startTrawlApp, type TrawlApp, type TrawlAppName } from './support/trawl-app.js';
 
 const run = promisify(execFile);
 const ADMIN_TOKEN = 'distributed-admin-token-0123456789';
@@ -43,19 +43,13 @@ beforeAll(async () => {
   site = await startFixtureServer({ '/article': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE) });
   database = await createTestDatabase({ migrate: false });
   dataDir = mkdtempSync(path.join(tmpdir(), 'trawl-data-'));
-  env = {
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    REDIS_PREFIX: `{trawl-test-${randomUUID().slice(0, 8)}}`,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    ADMIN_TOKEN,
-    ALLOW_PRIVATE_ADDRESSES: 'true',
-    EXTRACTION_THREADS: '0',
-  };
+  env = deploymentEnv({
+    databaseUrl: database.url,
+    redisUrl: TEST_REDIS_URL,
+    prefix: `{trawl-test-${randomUUID().slice(0, 8)}}`,
+    dataDir,
+    adminToken: ADMIN_TOKEN,
+  });
   // The migration step of compose and Kubernetes, as a process of its own.
   const migrated = await run(process.execPath, [`${REPO_ROOT}/dist/apps/cli/src/main.js`, 'migrate'], { env: { ...process.env, ...env } });
   expect(JSON.parse(migrated.stdout).applied.length).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ import { ARTICLE, startFixtureServer, type FixtureServer } from '../support/fixt
 import { pollUntil } from '../support/poll.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
-import { assertBuilt, peakRssKiB, READY, startTrawlApp, type TrawlApp, type TrawlAppName } from '../support/trawl-app.js';
+import { assertBuilt, deploymentEnv, peakRssKiB, READY, startTrawlApp, type TrawlApp, type TrawlAppName } from '../support/trawl-app.js';
 import { CrawlLoad, type GatewaySlot, type LoadAccount } from './support/crawl-load.js';
 import { chargedByAccount, jobsIn, keyLifetimes, ledgerViolations, openReservations } from './support/trawl-invariants.js';
 
@@ -156,17 +156,7 @@ beforeAll(async () => {
   const databaseUrl = postgres.adminUrl.replace(/\/postgres$/, '/trawl');
   dataDir = mkdtempSync(path.join(tmpdir(), 'trawl-faults-'));
   env = {
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: PREFIX,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    ADMIN_TOKEN,
-    ALLOW_PRIVATE_ADDRESSES: 'true',
-    EXTRACTION_THREADS: '0',
+    ...deploymentEnv({ databaseUrl, redisUrl: redis.url, prefix: PREFIX, dataDir, adminToken: ADMIN_TOKEN }),
     REQUEST_DEADLINE_MS: String(REQUEST_DEADLINE_MS),
     RESERVATION_TTL_MS: String(RESERVATION_TTL_MS),
     RECONCILE_INTERVAL_MS: String(RECONCILE_INTERVAL_MS),

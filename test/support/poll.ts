@@ -8,3 +8,14 @@ export async function pollUntil<T>(check: () => Promise<T> | T, what: string, ti
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Resolves with how `work` ended, or 'still waiting' after `ms` (for asserting that something does not hang). */
+export async function within<T>(ms: number, work: Promise<T>): Promise<T | 'still waiting'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), ms)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

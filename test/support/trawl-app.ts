@@ -27,6 +27,23 @@ export const READY = {
   worker: /consuming/,
 } as const;
 
+/** The environment every app of a deployed test Trawl shares: its database, Redis and prefix, loopback crawling on. */
+export function deploymentEnv(d: { databaseUrl: string; redisUrl: string; prefix: string; dataDir: string; adminToken: string }): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: d.databaseUrl,
+    REDIS_URL: d.redisUrl,
+    REDIS_PREFIX: d.prefix,
+    DATA_DIR: d.dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'error',
+    ADMIN_TOKEN: d.adminToken,
+    ALLOW_PRIVATE_ADDRESSES: 'true',
+    EXTRACTION_THREADS: '0',
+  };
+}
+
 export function assertBuilt(...apps: TrawlAppName[]): void {
   for (const app of apps) {
     if (!existsSync(`${REPO_ROOT}/dist/apps/${app}/src/main.js`)) throw new Error(`dist/apps/${app} is missing: run \`npm run build\` (npm test does it)`);

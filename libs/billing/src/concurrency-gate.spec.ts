@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ErrorCode } from '#contracts';
 import { createRedis } from '#queue';
-import { pollUntil } from '#test/support/poll.js';
+import { pollUntil, within } from '#test/support/poll.js';
 import { startPrivateRedis, type PrivateRedis } from '#test/support/private-redis.js';
 import { ConcurrencyGate } from './concurrency-gate.js';
 
@@ -19,17 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** Resolves with how `work` ended, or 'still waiting' after `ms`. */
-async function within<T>(ms: number, work: Promise<T>): Promise<T | 'still waiting'> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), ms)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('ConcurrencyGate while Redis is down', () => {
   it('refuses new calls at once with SERVICE_UNAVAILABLE, lets go of leases without waiting, and admits again once Redis is back', async () => {

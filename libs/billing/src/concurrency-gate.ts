@@ -5,8 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ErrorCode, TrawlError } from '#contracts';
-import { isRedisDown } from '#queue/redis.js';
+import { assertRedisUp, isRedisDown } from '#queue/redis.js';
 
 const ACQUIRE = `
 local now = redis.call('TIME')
@@ -54,9 +53,7 @@ export class ConcurrencyGate {
    * call with it, past any deadline.
    */
   async acquire(accountId: string, limit: number): Promise<Lease | null> {
-    if (isRedisDown(this.redis)) {
-      throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The queue (Redis) is unavailable; retry shortly', 'transient');
-    }
+    assertRedisUp(this.redis);
     const key = this.key(accountId);
     const id = randomUUID();
     const ok = await this.redis.trawlGateAcquire(key, limit, this.leaseMs, id);

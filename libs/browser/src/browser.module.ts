@@ -5,6 +5,7 @@
 import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ChromiumPool } from './chromium-pool.js';
+import { poolLimitsFromConfig } from './pool-limits.js';
 
 @Global()
 @Module({
@@ -17,17 +18,9 @@ import { ChromiumPool } from './chromium-pool.js';
           executablePath: c.CHROMIUM_PATH,
           maxContexts: c.WORKER_RENDER_CONCURRENCY,
           pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER,
-          allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
-          minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
+          ...poolLimitsFromConfig(c),
           reuseContexts: c.RENDER_REUSE_CONTEXTS,
           shareContexts: c.RENDER_SHARE_CONTEXTS,
-          maxRedirects: c.CRAWL_MAX_REDIRECTS,
-          maxResponseBytes: c.CRAWL_MAX_BYTES,
-          maxJobBytes: c.RENDER_MAX_JOB_BYTES,
-          maxDomNodes: c.RENDER_MAX_DOM_NODES,
-          maxPageMemoryMb: c.RENDER_MAX_PAGE_MEMORY_MB,
-          maxBrowserMemoryMb: c.RENDER_MAX_BROWSER_MEMORY_MB,
-          memorySampleMs: c.RENDER_MEMORY_SAMPLE_MS,
         }),
     },
   ],

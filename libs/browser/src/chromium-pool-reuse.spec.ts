@@ -1,10 +1,9 @@
 // Context reuse between jobs of one isolation key: nothing of one job is visible to the next (same key or not), no
 // context crosses keys, and the SSRF guard decides afresh for every job of a reused context.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
-import type { AddressPolicy } from './render-types.js';
 import { FixtureSite } from './testing/fixture-site.js';
+import { internalNetwork } from './testing/internal-network.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -86,22 +85,12 @@ describe('ChromiumPool context reuse and isolation', () => {
 });
 
 describe('ChromiumPool SSRF guard in a reused context', () => {
-  const outside = new FixtureSite('127.0.0.1');
-  const inside = new FixtureSite('127.0.0.2');
-  /** 127.0.0.2 plays the internal network. */
-  const internalIsBlocked: AddressPolicy = { blockedKind: (ip) => (ip === '127.0.0.2' ? 'private' : null) };
-  const answers = new Map<string, string>();
-  const resolve: DnsResolver = async (hostname) => {
-    const address = answers.get(hostname);
-    if (address) return [{ address, family: 4 }];
-    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  };
+  const net = internalNetwork({ 'site.test': '127.0.0.1', 'flip.test': '127.0.0.1' });
+  const { outside, inside, answers } = net;
   let pool: ChromiumPool;
 
   beforeAll(async () => {
-    await Promise.all([outside.start(), inside.start()]);
-    answers.set('site.test', '127.0.0.1');
-    answers.set('flip.test', '127.0.0.1');
+    await net.start();
     const api = (_req: unknown, res: import('node:http').ServerResponse): void => {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
       res.end('api');
@@ -116,14 +105,14 @@ describe('ChromiumPool SSRF guard in a reused context', () => {
       </script></body></html>`,
     );
     pool = new ChromiumPool({
-      executablePath: CHROMIUM, maxContexts: 1, pagesPerBrowser: 100, allowPrivateAddresses: true, addressPolicy: internalIsBlocked, resolve,
+      executablePath: CHROMIUM, maxContexts: 1, pagesPerBrowser: 100, allowPrivateAddresses: true, addressPolicy: net.policy, resolve: net.resolve,
       reuseContexts: true,
     });
   });
 
   afterAll(async () => {
     await pool?.close();
-    await Promise.all([outside.close(), inside.close()]);
+    await net.close();
   });
 
   it('checks a host again for the next job: a name rebound to an internal address is refused, old connections are not reused', async () => {

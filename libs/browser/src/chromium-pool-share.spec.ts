@@ -1,10 +1,9 @@
 // Shared contexts (shareContexts): the concurrent jobs of one account run as tabs of one context; nothing crosses
 // accounts, each tab keeps its own limits, and the SSRF guard still sees every request of every tab.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
-import type { AddressPolicy } from './render-types.js';
 import { FixtureSite } from './testing/fixture-site.js';
+import { internalNetwork } from './testing/internal-network.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -82,23 +81,12 @@ describe('ChromiumPool shared contexts', () => {
 });
 
 describe('ChromiumPool SSRF guard in a shared context', () => {
-  const outside = new FixtureSite('127.0.0.1');
-  const inside = new FixtureSite('127.0.0.2');
-  /** 127.0.0.2 plays the internal network. */
-  const internalIsBlocked: AddressPolicy = { blockedKind: (ip) => (ip === '127.0.0.2' ? 'private' : null) };
-  const answers = new Map<string, string>([
-    ['site.test', '127.0.0.1'],
-    ['internal.test', '127.0.0.2'],
-  ]);
-  const resolve: DnsResolver = async (hostname) => {
-    const address = answers.get(hostname);
-    if (address) return [{ address, family: 4 }];
-    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  };
+  const net = internalNetwork({ 'site.test': '127.0.0.1', 'internal.test': '127.0.0.2' });
+  const { outside, inside } = net;
   let pool: ChromiumPool;
 
   beforeAll(async () => {
-    await Promise.all([outside.start(), inside.start()]);
+    await net.start();
     inside.route('/api', (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('secret'));
     outside.page(
       '/probe',
@@ -108,14 +96,14 @@ describe('ChromiumPool SSRF guard in a shared context', () => {
       </script></body></html>`,
     );
     pool = new ChromiumPool({
-      executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 100, allowPrivateAddresses: true, addressPolicy: internalIsBlocked, resolve,
+      executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 100, allowPrivateAddresses: true, addressPolicy: net.policy, resolve: net.resolve,
       shareContexts: true,
     });
   });
 
   afterAll(async () => {
     await pool?.close();
-    await Promise.all([outside.close(), inside.close()]);
+    await net.close();
   });
 
   it('refuses an internal address to every tab of the shared context', async () => {

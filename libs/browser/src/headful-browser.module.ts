@@ -9,6 +9,7 @@ import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 import { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir } from './screenshot-store.js';
 import { XvfbDisplay } from './xvfb.js';
+import { poolLimitsFromConfig } from './pool-limits.js';
 
 export const HEADFUL_POOL = Symbol('HEADFUL_POOL');
 
@@ -47,15 +48,7 @@ const logger = new Logger('HeadfulBrowser');
           ignoreDefaultArgs: ['--enable-automation'],
           maxContexts: c.WORKER_HEADFUL_CONCURRENCY,
           pagesPerBrowser: c.HEADFUL_PAGES_PER_BROWSER,
-          allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES,
-          minFreeMemoryMb: c.RENDER_MIN_FREE_MEMORY_MB,
-          maxRedirects: c.CRAWL_MAX_REDIRECTS,
-          maxResponseBytes: c.CRAWL_MAX_BYTES,
-          maxJobBytes: c.RENDER_MAX_JOB_BYTES,
-          maxDomNodes: c.RENDER_MAX_DOM_NODES,
-          maxPageMemoryMb: c.RENDER_MAX_PAGE_MEMORY_MB,
-          maxBrowserMemoryMb: c.RENDER_MAX_BROWSER_MEMORY_MB,
-          memorySampleMs: c.RENDER_MEMORY_SAMPLE_MS,
+          ...poolLimitsFromConfig(c),
         }),
     },
     {

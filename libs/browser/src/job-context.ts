@@ -21,8 +21,8 @@ import { fromGuardFailure, renderFailed, type OutOfMemory } from './render-error
 import { blockHeavyResources } from './resource-blocking.js';
 import type { ProxyInfo } from '#contracts';
 
-/** How long closing a context may take before the browser is considered wedged. */
-const CONTEXT_CLOSE_CAP_MS = 5_000;
+/** How long closing a context or a page may take before the browser is considered wedged. */
+const CLOSE_CAP_MS = 5_000;
 
 /** What a job needs from the pool's view of its browser. */
 export interface BrowserLease {
@@ -192,21 +192,28 @@ export async function openTab(lease: BrowserLease, context: BrowserContext): Pro
 
 /** Closes a context (bounded: a context that will not close marks the browser wedged) and then its guard. */
 export async function closeGuardedContext(lease: BrowserLease, context: BrowserContext, guard: GuardProxy): Promise<void> {
-  if (!lease.isGone()) {
-    let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([
-      context.close().then(
-        () => true,
-        () => true,
-      ),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), CONTEXT_CLOSE_CAP_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (!closed) lease.markWedged();
-  }
+  await closeWithinCap(lease, () => context.close());
   await guard.close();
+}
+
+/**
+ * Closes a context or page unless the browser is gone, waiting at most CLOSE_CAP_MS: one that will not close means
+ * a wedged renderer, and the browser is marked for replacement.
+ */
+export async function closeWithinCap(lease: BrowserLease, close: () => Promise<unknown>): Promise<void> {
+  if (lease.isGone()) return;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    close().then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), CLOSE_CAP_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!closed) lease.markWedged();
 }
 
 /** What a job reads of its page, from the JobTab it currently runs in (shared by JobContext and SharedTab). */

@@ -12,11 +12,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { DeviceProfile, ProxyInfo } from '#contracts';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
-import { TabView, closeGuardedContext, openGuardedContext, openTab, type BrowserLease, type JobSettings, type JobTab, type RenderSurface } from './job-context.js';
+import { TabView, closeGuardedContext, closeWithinCap, openGuardedContext, openTab, type BrowserLease, type JobSettings, type JobTab, type RenderSurface } from './job-context.js';
 import { fromGuardFailure } from './render-errors.js';
-
-/** How long closing a tab may take before the browser is considered wedged. */
-const TAB_CLOSE_CAP_MS = 5_000;
 
 export class SharedContext {
   /** Jobs holding or waiting for a tab. */
@@ -112,19 +109,7 @@ export class SharedTab extends TabView implements RenderSurface {
     if (this.done) return;
     this.done = true;
     try {
-      if (lease.isGone()) return;
-      let timer: NodeJS.Timeout | undefined;
-      const closed = await Promise.race([
-        this.tab.page.close().then(
-          () => true,
-          () => true,
-        ),
-        new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), TAB_CLOSE_CAP_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (!closed) lease.markWedged();
+      await closeWithinCap(lease, () => this.tab.page.close());
     } finally {
       this.onClose();
     }

@@ -5,7 +5,7 @@
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
-import { closeUnlessRedisDown, duplicateRedis, isRedisDown } from './redis.js';
+import { assertRedisUp, closeUnlessRedisDown, duplicateRedis } from './redis.js';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
 
@@ -29,10 +29,7 @@ export class JobDispatcher {
 
   /** Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved. */
   async runAll<N extends JobName>(queueName: QueueName, name: N, payloads: JobPayload<N>[], deadline: number): Promise<JobOutcome<N>[]> {
-    // While Redis is unreachable the commands below would wait for it to return, past the deadline: refuse now.
-    if (isRedisDown(this.connection)) {
-      throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The queue (Redis) is unavailable; retry shortly', 'transient');
-    }
+    assertRedisUp(this.connection);
     const { queue, events } = await this.open(queueName);
     const jobs = (await queue.addBulk(
       payloads.map((data) => ({

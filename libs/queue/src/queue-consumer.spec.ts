@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { JobName, QueueName } from '#contracts';
-import { pollUntil } from '#test/support/poll.js';
+import { pollUntil, within } from '#test/support/poll.js';
 import { startPrivateRedis, type PrivateRedis } from '#test/support/private-redis.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { startQueueConsumer } from './queue-consumer.js';
@@ -18,17 +18,6 @@ const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Resolves with how `work` ended, or 'still waiting' after `ms`. */
-async function within<T>(ms: number, work: Promise<T>): Promise<T | 'still waiting'> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), ms)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('closing during a Redis outage', () => {
   it('stops a consumer with a job in hand, its heartbeat and a dispatcher without waiting for Redis to return', async () => {

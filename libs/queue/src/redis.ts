@@ -2,6 +2,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createLogger } from '#platform/logger.js';
+import { ErrorCode, TrawlError } from '#contracts';
 
 /** One log line per connection per window while Redis is down: an outage retries every few hundred ms. */
 export const REDIS_ERROR_LOG_INTERVAL_MS = 30_000;
@@ -36,6 +37,14 @@ function trackOutages(redis: Redis): void {
  */
 export function isRedisDown(redis: Redis): boolean {
   return lost.has(redis) || redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end';
+}
+
+/**
+ * Throws 503 SERVICE_UNAVAILABLE while `redis` is unreachable: ioredis would hold a command until Redis returns, and
+ * the call waiting on it, past any deadline.
+ */
+export function assertRedisUp(redis: Redis): void {
+  if (isRedisDown(redis)) throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The queue (Redis) is unavailable; retry shortly', 'transient');
 }
 
 /**
