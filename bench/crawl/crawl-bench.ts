@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -21,6 +22,7 @@ import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
 import { formatPage } from '#extraction';
 import { UndiciHttpClient } from '#fetch';
 import { closedLoop, type LoadResult } from '../support/load.js';
+import { measureCpu, SERVICE_PROCESSES } from '../support/process-cpu.js';
 import { startSmallPageSite } from '../support/small-page.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, clients: { type: 'string', default: '1,8,32' } } });
@@ -90,14 +92,33 @@ const stats = new StatsRedis(redisUrl);
 const redisCalls = async () =>
   [...(await stats.info('commandstats')).matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 
-const rows: Array<{ path: string; redis_cmds_per_req?: number } & LoadResult> = [];
+// CPU per request, from /proc: the Trawl process, and the shared Postgres + Redis (an upper bound: other users of
+// the machine's services count too). Unlike req/s, this holds when other work competes for the cores.
+const cpuGroups = ['trawl', 'services'] as const;
+const classifyCpu = (p: { pid: number; comm: string }): (typeof cpuGroups)[number] | undefined =>
+  p.pid === trawl.pid ? 'trawl' : SERVICE_PROCESSES.has(p.comm) ? 'services' : undefined;
+// Write syscalls of the Trawl process (/proc/<pid>/io syscw): every socket write to Redis, Postgres, the page and
+// the client counts, and on a virtualised host each costs far more than the bytes it carries.
+const writeCalls = (): number => Number(/syscw: (\d+)/.exec(readFileSync(`/proc/${trawl.pid}/io`, 'utf8'))?.[1] ?? 0);
+const perRequestMs = (cpuSeconds: number, requests: number) => Number(((1000 * cpuSeconds) / Math.max(1, requests)).toFixed(2));
+
+const rows: Array<{ path: string; redis_cmds_per_req?: number; write_syscalls_per_req?: number; trawl_cpu_ms?: number; pg_redis_cpu_ms?: number } & LoadResult> = [];
 for (const clients of clientCounts) {
   rows.push({ path: 'floor (in-process fetch + formats)', ...(await closedLoop(clients, seconds, floor)) });
   const before = await redisCalls();
-  const result = await closedLoop(clients, seconds, viaTrawl);
+  const writesBefore = writeCalls();
+  const { result, cpu } = await measureCpu(cpuGroups, classifyCpu, () => closedLoop(clients, seconds, viaTrawl));
   // Minus the two INFO calls themselves.
   const perRequest = (await redisCalls()) - before - 2;
-  rows.push({ path: 'trawl /crawl (standalone)', ...result, redis_cmds_per_req: Math.round((10 * perRequest) / Math.max(1, result.requests)) / 10 });
+  const writes = writeCalls() - writesBefore;
+  rows.push({
+    path: 'trawl /crawl (standalone)',
+    ...result,
+    redis_cmds_per_req: Math.round((10 * perRequest) / Math.max(1, result.requests)) / 10,
+    write_syscalls_per_req: Math.round((10 * writes) / Math.max(1, result.requests)) / 10,
+    trawl_cpu_ms: perRequestMs(cpu.trawl, result.requests),
+    pg_redis_cpu_ms: perRequestMs(cpu.services, result.requests),
+  });
 }
 stats.disconnect();
 console.table(rows);

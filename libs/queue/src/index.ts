@@ -3,3 +3,4 @@ export * from './job-worker.js';
 export * from './redis.js';
 export * from './worker-registry.js';
 export * from './queue-consumer.js';
+export * from './reply-channel.js';

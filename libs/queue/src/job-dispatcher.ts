@@ -1,11 +1,14 @@
 /**
  * The producer side of the queue: enqueue typed jobs and await their results with a deadline.
- * A job's outcome is a value: its typed result, or the TrawlError that ended it (timeouts included).
+ * A job's outcome is a value: its typed result, or the TrawlError that ended it (timeouts included). Outcomes come
+ * back through this gateway's own inbox (reply-channel.ts), not the queue's event stream.
  */
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
-import { assertRedisUp, closeUnlessRedisDown, duplicateRedis } from './redis.js';
+import { assertRedisUp, closeUnlessRedisDown } from './redis.js';
+import { ReplyInbox, type Reply } from './reply-channel.js';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
 
@@ -14,73 +17,77 @@ export interface DispatchOptions {
   backoffMs: number;
 }
 
-/** How long a finished job's record may outlive its waiter (a gateway that died before reading it). */
-export const COMPLETED_KEEP_MS = 300_000;
+/** How long a failed job's record is kept for inspection (completed ones are removed at once: their reply is sent). */
 export const FAILED_KEEP_MS = 3_600_000;
+/** How long a finished job's record may outlive its waiter in `clean` (records from before replies, or added by hand). */
+export const COMPLETED_KEEP_MS = 300_000;
 
 export class JobDispatcher {
-  private readonly queues = new Map<QueueName, { queue: Queue; events: QueueEvents; eventsConnection: Redis }>();
+  private readonly queues = new Map<QueueName, Queue>();
+  private readonly inbox: ReplyInbox;
 
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
     private readonly options: DispatchOptions,
-  ) {}
+  ) {
+    this.inbox = new ReplyInbox(connection, prefix, randomBytes(8).toString('hex'));
+  }
 
   /** Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved. */
   async runAll<N extends JobName>(queueName: QueueName, name: N, payloads: JobPayload<N>[], deadline: number): Promise<JobOutcome<N>[]> {
     assertRedisUp(this.connection);
-    const { queue, events } = await this.open(queueName);
-    const jobs = (await queue.addBulk(
-      payloads.map((data) => ({
-        name,
-        data,
-        opts: {
-          attempts: this.options.attempts,
-          backoff: { type: 'exponential', delay: this.options.backoffMs },
-          // Kept briefly so a waiter can read the result; removed as soon as it is read (or by `clean`).
-          removeOnComplete: { age: COMPLETED_KEEP_MS / 1000 },
-          removeOnFail: { age: FAILED_KEEP_MS / 1000 },
-        },
-      })),
-    )) as Job[];
-    return Promise.all(jobs.map((job) => this.await<N>(job, events, deadline)));
-  }
-
-  private async await<N extends JobName>(job: Job, events: QueueEvents, deadline: number): Promise<JobOutcome<N>> {
-    const ttl = Math.max(1, deadline - Date.now());
+    const queue = this.open(queueName);
+    const ids = payloads.map(() => this.inbox.nextJobId());
+    // Waiting starts before the jobs exist: a fast worker may reply before addBulk returns.
+    const waits = ids.map((id) => this.inbox.expect(id));
+    let jobs: Job[];
     try {
-      const result = (await job.waitUntilFinished(events, ttl)) as JobResult<N>;
-      job.remove().catch(() => undefined);
-      return { ok: true, result };
+      jobs = (await queue.addBulk(
+        payloads.map((data, i) => ({
+          name,
+          data,
+          opts: {
+            jobId: ids[i],
+            attempts: this.options.attempts,
+            backoff: { type: 'exponential', delay: this.options.backoffMs },
+            removeOnComplete: true,
+            removeOnFail: { age: FAILED_KEEP_MS / 1000 },
+          },
+        })),
+      )) as Job[];
     } catch (error) {
-      const message = error instanceof Error ? error.message : '';
-      if (message.includes('timed out before finishing')) {
-        // Nobody will read it: take it off the queue if it has not started; a running job ends by its own budget.
-        job.remove().catch(() => undefined);
-        return { ok: false, error: new TrawlError(ErrorCode.TIMEOUT, 'The request deadline passed before this item finished', 'transient') };
-      }
-      job.remove().catch(() => undefined);
-      return { ok: false, error: TrawlError.deserialize(message) };
+      for (const wait of waits) wait.forget();
+      throw error;
     }
+    return Promise.all(jobs.map((job, i) => this.await<N>(job, waits[i]!, deadline)));
   }
 
-  private async open(name: QueueName) {
-    let entry = this.queues.get(name);
-    if (!entry) {
-      const queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
-      const eventsConnection = duplicateRedis(this.connection, `trawl-events-${name}`);
-      const events = new QueueEvents(name, { connection: eventsConnection, prefix: this.prefix });
-      // Every waiting job adds a listener to its queue (waitUntilFinished): thousands in flight are expected.
-      queue.setMaxListeners(0);
-      events.setMaxListeners(0);
-      queue.on('error', () => undefined);
-      events.on('error', () => undefined);
-      entry = { queue, events, eventsConnection };
-      this.queues.set(name, entry);
-      await events.waitUntilReady();
+  private async await<N extends JobName>(job: Job, wait: { reply: Promise<Reply>; forget: () => void }, deadline: number): Promise<JobOutcome<N>> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()));
+    });
+    const reply = await Promise.race([wait.reply, expired]);
+    clearTimeout(timer);
+    if (reply === null) {
+      wait.forget();
+      // Nobody will read it: take it off the queue if it has not started; a running job ends by its own budget.
+      job.remove().catch(() => undefined);
+      return { ok: false, error: new TrawlError(ErrorCode.TIMEOUT, 'The request deadline passed before this item finished', 'transient') };
     }
-    return entry;
+    if (reply.ok) return { ok: true, result: reply.result as JobResult<N> };
+    return { ok: false, error: TrawlError.deserialize(reply.error) };
+  }
+
+  private open(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue.on('error', () => undefined);
+      this.queues.set(name, queue);
+    }
+    return queue;
   }
 
   /**
@@ -91,7 +98,7 @@ export class JobDispatcher {
   async clean(completedMs = COMPLETED_KEEP_MS, failedMs = FAILED_KEEP_MS, limit = 1000): Promise<number> {
     let removed = 0;
     for (const name of Object.values(QueueName)) {
-      const { queue } = await this.open(name);
+      const queue = this.open(name);
       removed += (await queue.clean(completedMs, limit, 'completed')).length;
       removed += (await queue.clean(failedMs, limit, 'failed')).length;
     }
@@ -99,29 +106,20 @@ export class JobDispatcher {
   }
 
   async counts(name: QueueName): Promise<Record<string, number>> {
-    const { queue } = await this.open(name);
-    return queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    return this.open(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
   }
 
   /** Closes every queue; during a Redis outage drops the connections instead of waiting for Redis to return. */
   async close(): Promise<void> {
-    const entries = [...this.queues.values()];
+    const queues = [...this.queues.values()];
     this.queues.clear();
+    this.inbox.close();
     await closeUnlessRedisDown(
       this.connection,
       async () => {
-        for (const { queue, events, eventsConnection } of entries) {
-          await events.close();
-          await queue.close();
-          eventsConnection.disconnect();
-        }
+        for (const queue of queues) await queue.close();
       },
-      () => {
-        for (const { events, eventsConnection } of entries) {
-          events.disconnect().catch(() => undefined);
-          eventsConnection.disconnect();
-        }
-      },
+      () => undefined,
     );
   }
 }

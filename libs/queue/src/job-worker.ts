@@ -2,13 +2,15 @@
  * The consumer side of the queue: a BullMQ Worker that dispatches by job name to typed handlers.
  * Handlers return expected outcomes as values and throw TrawlError for faults: transient and blocked errors are
  * retried with backoff, permanent ones end the job at once. A worker that dies mid-job loses its lock and the job
- * is taken back (stalled) and run again by another worker.
+ * is taken back (stalled) and run again by another worker. A job's outcome goes to the inbox of the gateway that
+ * waits for it (reply-channel.ts): its result, or the error of its last attempt.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 import { metrics } from '#metrics';
 import { closeUnlessRedisDown, duplicateRedis } from './redis.js';
+import { replyGateway, sendReply } from './reply-channel.js';
 
 export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
 
@@ -37,19 +39,26 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
       if (!handler) throw new UnrecoverableError(new TrawlError('INTERNAL', `No handler for job ${job.name}`).serialize());
       const labels = { queue, job: job.name };
       const endTimer = metrics.jobDuration.startTimer(labels);
+      const replyTo = replyGateway(job.id) ? job.id! : null;
+      let result: unknown;
       try {
-        const result = await handler(job.data, job);
+        result = await handler(job.data, job);
         metrics.jobOutcomes.inc({ ...labels, outcome: outcomeOf(result) });
-        return result;
       } catch (error) {
         const trawlError = error instanceof TrawlError ? error : TrawlError.from(error);
         metrics.jobOutcomes.inc({ ...labels, outcome: trawlError.code });
         if (!(error instanceof TrawlError)) options.onError?.(error);
+        const lastAttempt = !trawlError.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        if (replyTo && lastAttempt) await sendReply(connection, prefix, replyTo, { ok: false, error: trawlError.serialize() });
         if (!trawlError.retryable) throw new UnrecoverableError(trawlError.serialize());
         throw new Error(trawlError.serialize(), { cause: error });
       } finally {
         endTimer();
       }
+      if (!replyTo) return result;
+      await sendReply(connection, prefix, replyTo, { ok: true, result });
+      // The result went to its gateway: BullMQ's record needs none (it would be written and streamed twice).
+      return undefined;
     },
     {
       connection: workerConnection,
