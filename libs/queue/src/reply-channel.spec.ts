@@ -1,0 +1,109 @@
+/** Job outcomes reach the gateway that waits for them through its inbox: once, after the job's last attempt. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { JobName, QueueName, TrawlError, type JobResult } from '#contracts';
+import { deleteKeys } from '#test/support/harness.js';
+import { TEST_REDIS_URL } from '#test/support/env.js';
+import { pollUntil } from '#test/support/poll.js';
+import { JobDispatcher } from './job-dispatcher.js';
+import { startJobWorker, type JobWorker } from './job-worker.js';
+import { createRedis } from './redis.js';
+import { INBOX_TTL_MS, inboxKey, replyGateway, sendReply } from './reply-channel.js';
+
+const prefix = `trawl-test-${randomUUID().slice(0, 8)}`;
+const redis = createRedis(TEST_REDIS_URL, 'reply-spec');
+const base = { callId: randomUUID(), device: 'desktop' as const, formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: false }, timeoutMs: 1000 };
+const page = (url: string): JobResult<typeof JobName.crawlPage> => ({ ok: true, url, finalUrl: url, status_code: 200 });
+let dispatcher: JobDispatcher;
+let worker: JobWorker | undefined;
+/** Attempts each URL's handler has seen. */
+const attempts = new Map<string, number>();
+
+beforeAll(() => {
+  dispatcher = new JobDispatcher(redis, prefix, { attempts: 2, backoffMs: 10 });
+});
+
+afterEach(async () => {
+  await worker?.close();
+  worker = undefined;
+});
+
+afterAll(async () => {
+  await dispatcher.close();
+  await deleteKeys(redis, `${prefix}:*`);
+  redis.disconnect();
+});
+
+function startWorker(handle: (url: string, attempt: number) => Promise<JobResult<typeof JobName.crawlPage>>): void {
+  worker = startJobWorker(redis, prefix, QueueName.http, {
+    [JobName.crawlPage]: async (payload) => {
+      const attempt = (attempts.get(payload.url) ?? 0) + 1;
+      attempts.set(payload.url, attempt);
+      return handle(payload.url, attempt);
+    },
+  }, { concurrency: 4, lockMs: 5_000 });
+}
+
+const run = (urls: string[], deadlineMs = 10_000) =>
+  dispatcher.runAll(QueueName.http, JobName.crawlPage, urls.map((url) => ({ ...base, url })), Date.now() + deadlineMs);
+
+describe('the reply channel', () => {
+  it('delivers each result to its waiter, in the order asked, and leaves no job record behind', async () => {
+    startWorker(async (url) => page(url));
+    const urls = Array.from({ length: 20 }, (_, i) => `https://a.example/${i}`);
+    const outcomes = await run(urls);
+    expect(outcomes.map((o) => (o.ok ? o.result.url : o.error.code))).toEqual(urls);
+    // The reply goes out just before BullMQ marks the job done; then its record is removed, not kept as completed.
+    await pollUntil(async () => (await dispatcher.counts(QueueName.http)).active === 0, 'the jobs to be marked done');
+    expect(await dispatcher.counts(QueueName.http)).toMatchObject({ completed: 0, active: 0, waiting: 0 });
+  });
+
+  it('replies once, after the retry, when a transient failure is followed by success', async () => {
+    startWorker(async (url, attempt) => {
+      if (attempt === 1) throw new TrawlError('UPSTREAM_FAILED', 'flaky', 'transient');
+      return page(url);
+    });
+    const [outcome] = await run(['https://b.example/flaky']);
+    expect(outcome).toMatchObject({ ok: true, result: { url: 'https://b.example/flaky' } });
+    expect(attempts.get('https://b.example/flaky')).toBe(2);
+  });
+
+  it('replies with the error of the last attempt, and at once for a permanent one', async () => {
+    startWorker(async (url) => {
+      if (url.endsWith('/permanent')) throw new TrawlError('INVALID_URL', 'no such page', 'permanent');
+      throw new TrawlError('UPSTREAM_FAILED', 'still down', 'transient');
+    });
+    const [permanent, transient] = await run(['https://c.example/permanent', 'https://c.example/transient']);
+    expect(permanent).toMatchObject({ ok: false, error: { code: 'INVALID_URL', message: 'no such page' } });
+    expect(attempts.get('https://c.example/permanent')).toBe(1);
+    expect(transient).toMatchObject({ ok: false, error: { code: 'UPSTREAM_FAILED', message: 'still down' } });
+    expect(attempts.get('https://c.example/transient')).toBe(2);
+  });
+
+  it('ends a waiter at its deadline with TIMEOUT and drops the late reply', async () => {
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    startWorker(async (url) => {
+      await released;
+      return page(url);
+    });
+    const [outcome] = await run(['https://d.example/slow'], 300);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    release();
+    // The late reply arrives and is dropped; the next call still gets its own.
+    const [next] = await run(['https://d.example/next']);
+    expect(next).toMatchObject({ ok: true, result: { url: 'https://d.example/next' } });
+  });
+
+  it('gives the inbox of a gateway that died a TTL, so its replies do not stay for good', async () => {
+    const dead = 'deadbeefdeadbeef';
+    await sendReply(redis, prefix, `r.${dead}.1`, { ok: true, result: page('https://e.example/') });
+    const ttl = await redis.pttl(inboxKey(prefix, dead));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(INBOX_TTL_MS);
+    // Jobs added by anything else (no gateway in the id) expect no reply.
+    expect(replyGateway('42')).toBeNull();
+    await sendReply(redis, prefix, '42', { ok: true, result: null });
+    expect(await redis.keys(`${prefix}:inbox:*`)).toEqual([inboxKey(prefix, dead)]);
+  });
+});
