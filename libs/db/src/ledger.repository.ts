@@ -13,6 +13,10 @@ export interface SettleOutcome {
   balance: number;
 }
 
+/**
+ * The statements on every call's path are named, so each pooled connection plans them once (node-postgres prepares a
+ * named statement on first use) instead of parsing and planning the CTE on every request.
+ */
 export class LedgerRepository {
   private readonly pool: pg.Pool;
 
@@ -22,8 +26,9 @@ export class LedgerRepository {
 
   /** Atomically takes `amount` from the balance if it suffices, recording a `reserve` row and an open reservation. */
   async reserve(accountId: string, requestId: string, amount: number, ttlMs: number): Promise<ReserveOutcome> {
-    const { rows } = await this.pool.query<{ balance: number }>(
-      `WITH upd AS (
+    const { rows } = await this.pool.query<{ balance: number }>({
+      name: 'ledger-reserve',
+      text: `WITH upd AS (
          UPDATE accounts SET balance = balance - $3 WHERE id = $1 AND balance >= $3 RETURNING balance
        ), led AS (
          INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
@@ -33,8 +38,8 @@ export class LedgerRepository {
          SELECT $2, $1, $3, now() + ($4::int * interval '1 millisecond') FROM upd
        )
        SELECT balance FROM upd`,
-      [accountId, requestId, amount, ttlMs],
-    );
+      values: [accountId, requestId, amount, ttlMs],
+    });
     if (rows.length === 1) return { ok: true, balance: rows[0].balance };
     const current = await this.pool.query<{ balance: number }>('SELECT balance FROM accounts WHERE id = $1', [accountId]);
     return { ok: false, balance: current.rows[0]?.balance ?? null };
@@ -47,8 +52,9 @@ export class LedgerRepository {
   async settle(requestId: string, charged: number): Promise<SettleOutcome | null> {
     // Common case, everything reserved was used: nothing goes back to the balance, so the account row is not
     // touched (no row lock); the ledger still gets its zero-amount settle row for the audit trail.
-    const full = await this.pool.query<{ charged: number; balance: number }>(
-      `WITH r AS (
+    const full = await this.pool.query<{ charged: number; balance: number }>({
+      name: 'ledger-settle-full',
+      text: `WITH r AS (
          UPDATE reservations SET status = 'settled', charged = amount, settled_at = now()
          WHERE id = $1 AND status = 'open' AND amount <= $2
          RETURNING account_id, amount
@@ -56,11 +62,12 @@ export class LedgerRepository {
        INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
        SELECT r.account_id, 'settle', 0, a.balance, $1, 'charged ' || r.amount FROM r JOIN accounts a ON a.id = r.account_id
        RETURNING (SELECT amount FROM r) AS charged, balance_after AS balance`,
-      [requestId, charged],
-    );
+      values: [requestId, charged],
+    });
     if (full.rows[0]) return full.rows[0];
-    const { rows } = await this.pool.query<{ charged: number; balance: number }>(
-      `WITH r AS (
+    const { rows } = await this.pool.query<{ charged: number; balance: number }>({
+      name: 'ledger-settle-partial',
+      text: `WITH r AS (
          UPDATE reservations SET status = 'settled', charged = LEAST($2::bigint, amount), settled_at = now()
          WHERE id = $1 AND status = 'open'
          RETURNING account_id, amount, charged
@@ -72,15 +79,16 @@ export class LedgerRepository {
          SELECT account_id, 'settle', amount - charged, balance, $1, 'charged ' || charged FROM upd
        )
        SELECT charged, balance FROM upd`,
-      [requestId, charged],
-    );
+      values: [requestId, charged],
+    });
     return rows[0] ?? null;
   }
 
   /** Returns the whole reservation (nothing was consumed). Null when it was already closed. */
   async refund(requestId: string, note: string): Promise<{ balance: number } | null> {
-    const { rows } = await this.pool.query<{ balance: number }>(
-      `WITH r AS (
+    const { rows } = await this.pool.query<{ balance: number }>({
+      name: 'ledger-refund',
+      text: `WITH r AS (
          UPDATE reservations SET status = 'refunded', charged = 0, settled_at = now()
          WHERE id = $1 AND status = 'open'
          RETURNING account_id, amount
@@ -92,8 +100,8 @@ export class LedgerRepository {
          SELECT account_id, 'refund', amount, balance, $1, $2 FROM upd
        )
        SELECT balance FROM upd`,
-      [requestId, note],
-    );
+      values: [requestId, note],
+    });
     return rows[0] ?? null;
   }
 
