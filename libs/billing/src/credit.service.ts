@@ -4,12 +4,17 @@
  */
 import { type ErrorCode, TrawlError } from '#contracts';
 import type { LedgerRepository } from '#db';
+import { LedgerBatches } from './ledger-batches.js';
 
 export class CreditService {
+  private readonly batches: LedgerBatches;
+
   constructor(
     private readonly ledger: LedgerRepository,
-    private readonly reservationTtlMs: number,
-  ) {}
+    reservationTtlMs: number,
+  ) {
+    this.batches = new LedgerBatches(ledger, reservationTtlMs);
+  }
 
   /**
    * Holds `amount` credits for the request, or refuses: `INSUFFICIENT_CREDITS` (402) on /serp-search,
@@ -17,7 +22,7 @@ export class CreditService {
    */
   async reserve(accountId: string, requestId: string, amount: number, insufficientCode: ErrorCode): Promise<void> {
     if (amount <= 0) return;
-    const outcome = await this.ledger.reserve(accountId, requestId, amount, this.reservationTtlMs);
+    const outcome = await this.batches.reserve(accountId, requestId, amount);
     if (!outcome.ok) {
       throw new TrawlError(
         insufficientCode,
@@ -33,7 +38,7 @@ export class CreditService {
       await this.ledger.refund(requestId, 'nothing consumed');
       return 0;
     }
-    const outcome = await this.ledger.settle(requestId, charged);
+    const outcome = await this.batches.settle(requestId, charged);
     return outcome?.charged ?? 0;
   }
 

@@ -46,6 +46,66 @@ export class LedgerRepository {
   }
 
   /**
+   * `reserve` for several requests of one account in one statement (one row lock, one commit): each is granted, in
+   * order, if what is left after the earlier grants covers it — the same outcome as reserving them one by one. Each
+   * granted request gets its own `reserve` row (balance_after is the running balance) and its own reservation.
+   */
+  async reserveMany(accountId: string, items: ReadonlyArray<{ requestId: string; amount: number }>, ttlMs: number): Promise<ReserveOutcome[]> {
+    const { rows } = await this.pool.query<{ request_id: string; granted: boolean | null; balance: number | null }>({
+      name: 'ledger-reserve-many',
+      text: `WITH RECURSIVE req AS (
+         SELECT * FROM unnest($2::uuid[], $3::bigint[]) WITH ORDINALITY AS t(request_id, amount, ord)
+       ), acct AS (
+         SELECT balance FROM accounts WHERE id = $1::uuid FOR UPDATE
+       ), alloc AS (
+         SELECT 0::bigint AS ord, NULL::uuid AS request_id, 0::bigint AS amount, false AS granted, (SELECT balance FROM acct) AS left_after
+         UNION ALL
+         SELECT r.ord, r.request_id, r.amount, r.amount <= a.left_after,
+                CASE WHEN r.amount <= a.left_after THEN a.left_after - r.amount ELSE a.left_after END
+         FROM alloc a JOIN req r ON r.ord = a.ord + 1
+       ), granted AS (
+         SELECT * FROM alloc WHERE ord > 0 AND granted
+       ), upd AS (
+         UPDATE accounts SET balance = balance - (SELECT sum(amount) FROM granted)
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM granted) RETURNING balance
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+         SELECT $1, 'reserve', -amount, left_after, request_id FROM granted ORDER BY ord
+       ), res AS (
+         INSERT INTO reservations (id, account_id, amount, expires_at)
+         SELECT request_id, $1, amount, now() + ($4::int * interval '1 millisecond') FROM granted
+       )
+       SELECT request_id, granted, left_after AS balance FROM alloc WHERE ord > 0 ORDER BY ord`,
+      values: [accountId, items.map((i) => i.requestId), items.map((i) => i.amount), ttlMs],
+    });
+    return rows.map((r) => (r.granted ? { ok: true, balance: r.balance ?? 0 } : { ok: false, balance: r.balance }));
+  }
+
+  /**
+   * The common case of `settle` (everything reserved was used) for many requests in one statement. Returns the
+   * requests it settled; the others (partly used, or already closed) go through `settle` one by one.
+   */
+  async settleFullMany(items: ReadonlyArray<{ requestId: string; charged: number }>): Promise<Map<string, SettleOutcome>> {
+    const { rows } = await this.pool.query<{ id: string; charged: number; balance: number }>({
+      name: 'ledger-settle-full-many',
+      text: `WITH items AS (
+         SELECT * FROM unnest($1::uuid[], $2::bigint[]) AS t(id, charged)
+       ), r AS (
+         UPDATE reservations res SET status = 'settled', charged = res.amount, settled_at = now()
+         FROM items WHERE res.id = items.id AND res.status = 'open' AND res.amount <= items.charged
+         RETURNING res.id, res.account_id, res.amount
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+         SELECT r.account_id, 'settle', 0, a.balance, r.id, 'charged ' || r.amount FROM r JOIN accounts a ON a.id = r.account_id
+         RETURNING request_id, balance_after
+       )
+       SELECT r.id, r.amount AS charged, led.balance_after AS balance FROM r JOIN led ON led.request_id = r.id`,
+      values: [items.map((i) => i.requestId), items.map((i) => i.charged)],
+    });
+    return new Map(rows.map((r) => [r.id, { charged: r.charged, balance: r.balance }]));
+  }
+
+  /**
    * Closes an open reservation, charging `charged` (clamped to the reservation) and returning the rest.
    * Returns null when the reservation was already closed (settled, refunded by the reconciler): nothing twice.
    */

@@ -1,0 +1,103 @@
+/** Group-committed reserves and settles against real Postgres: the same ledger as one call at a time. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '#test/support/database.js';
+import { AccountsRepository, Database, LedgerRepository } from '#db';
+import { systemClock } from '#platform/clock.js';
+import { AccountAdminService, AuthService } from './index.js';
+import { LedgerBatches } from './ledger-batches.js';
+
+let tdb: TestDatabase;
+let db: Database;
+let ledger: LedgerRepository;
+let accounts: AccountsRepository;
+let admin: AccountAdminService;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  db = new Database(tdb.url, 4);
+  ledger = new LedgerRepository(db);
+  accounts = new AccountsRepository(db);
+  admin = new AccountAdminService(accounts, ledger, new AuthService(accounts, systemClock, 0, null, 'batches'), systemClock);
+});
+
+afterAll(async () => {
+  await db.close();
+  await tdb.drop();
+});
+
+/** Every statement the ledger sends, counted. */
+function counting(): { ledger: LedgerRepository; statements: () => number } {
+  let statements = 0;
+  const counted = Object.create(ledger) as LedgerRepository;
+  counted.reserveMany = (...args) => (statements++, ledger.reserveMany(...args));
+  counted.settleFullMany = (...args) => (statements++, ledger.settleFullMany(...args));
+  counted.settle = (...args) => (statements++, ledger.settle(...args));
+  return { ledger: counted, statements: () => statements };
+}
+
+async function reservationRows(accountId: string): Promise<{ reserves: number; open: number }> {
+  const reserves = await db.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND kind = 'reserve'`, [accountId]);
+  const open = await db.pool.query(`SELECT count(*)::int AS n FROM reservations WHERE account_id = $1 AND status = 'open'`, [accountId]);
+  return { reserves: reserves.rows[0].n as number, open: open.rows[0].n as number };
+}
+
+describe('LedgerBatches', () => {
+  it('grants concurrent reserves of one account in fewer statements, in order, never below zero', async () => {
+    const { accountId } = await admin.create('batched-race', 'free'); // 10,000 credits
+    const { ledger: counted, statements } = counting();
+    const batches = new LedgerBatches(counted, 60_000);
+    const outcomes = await Promise.all(Array.from({ length: 60 }, () => batches.reserve(accountId, randomUUID(), 300)));
+    // The first goes alone; the others queue behind it and go together.
+    expect(statements()).toBeLessThanOrEqual(3);
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(33); // floor(10000 / 300)
+    // Granted in arrival order: the first 33.
+    expect(outcomes.slice(0, 33).every((o) => o.ok)).toBe(true);
+    expect(outcomes.at(-1)).toEqual({ ok: false, balance: 100 });
+    const view = await accounts.view(accountId);
+    expect(view!.balance).toBe(100);
+    expect(await ledger.ledgerSum(accountId)).toBe(100);
+    expect(await reservationRows(accountId)).toEqual({ reserves: 33, open: 33 });
+  });
+
+  it('grants a later, smaller reserve that still fits after a larger one was refused', async () => {
+    const { accountId } = await admin.create('batched-mixed', 'free');
+    const batches = new LedgerBatches(ledger, 60_000);
+    const first = batches.reserve(accountId, randomUUID(), 9_000); // goes alone
+    const rest = [batches.reserve(accountId, randomUUID(), 5_000), batches.reserve(accountId, randomUUID(), 600), batches.reserve(accountId, randomUUID(), 500)];
+    expect(await first).toEqual({ ok: true, balance: 1_000 });
+    expect(await Promise.all(rest)).toEqual([
+      { ok: false, balance: 1_000 },
+      { ok: true, balance: 400 },
+      { ok: false, balance: 400 },
+    ]);
+    expect(await ledger.ledgerSum(accountId)).toBe(400);
+  });
+
+  it('settles full and partial charges together, once each', async () => {
+    const { accountId } = await admin.create('batched-settle', 'free');
+    const batches = new LedgerBatches(ledger, 60_000);
+    const ids = Array.from({ length: 10 }, () => randomUUID());
+    await Promise.all(ids.map((id) => batches.reserve(accountId, id, 10)));
+    // Even ids use everything, odd ones 4 of their 10.
+    const settled = await Promise.all(ids.map((id, i) => batches.settle(id, i % 2 === 0 ? 10 : 4)));
+    expect(settled.map((s) => s?.charged)).toEqual(ids.map((_, i) => (i % 2 === 0 ? 10 : 4)));
+    expect(await Promise.all(ids.map((id) => batches.settle(id, 10)))).toEqual(ids.map(() => null));
+    const balance = 10_000 - 5 * 10 - 5 * 4;
+    expect((await accounts.view(accountId))!.balance).toBe(balance);
+    expect(await ledger.ledgerSum(accountId)).toBe(balance);
+    expect((await reservationRows(accountId)).open).toBe(0);
+  });
+
+  it('fails every call of a batch when its statement fails, and the next batch goes on', async () => {
+    const { accountId } = await admin.create('batched-failure', 'free');
+    let fail = true;
+    const flaky = Object.create(ledger) as LedgerRepository;
+    flaky.reserveMany = (...args) => (fail ? Promise.reject(new Error('connection lost')) : ledger.reserveMany(...args));
+    const batches = new LedgerBatches(flaky, 60_000);
+    const failed = await Promise.allSettled([batches.reserve(accountId, randomUUID(), 1), batches.reserve(accountId, randomUUID(), 1)]);
+    expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await batches.reserve(accountId, randomUUID(), 1)).toEqual({ ok: true, balance: 9_999 });
+  });
+});
