@@ -34,13 +34,23 @@ export function replyGateway(jobId: string | undefined): string | null {
   return jobId ? (JOB_ID.exec(jobId)?.[1] ?? null) : null;
 }
 
+/** Push and renew the inbox's TTL in one command (a MULTI would be four). */
+const PUSH_REPLY = `redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+type ReplyRedis = Redis & { trawlReply(key: string, envelope: string, ttlMs: number): Promise<number> };
+const withReplyCommand = new WeakSet<Redis>();
+
 /** Worker side: delivers a job's outcome to its gateway's inbox (one round trip). */
 export async function sendReply(connection: Redis, prefix: string, jobId: string, reply: Reply): Promise<void> {
   const gatewayId = replyGateway(jobId);
   if (!gatewayId) return;
-  const key = inboxKey(prefix, gatewayId);
+  if (!withReplyCommand.has(connection)) {
+    connection.defineCommand('trawlReply', { numberOfKeys: 1, lua: PUSH_REPLY });
+    withReplyCommand.add(connection);
+  }
   const envelope: Envelope = { id: jobId, ...reply };
-  await connection.multi().lpush(key, JSON.stringify(envelope)).pexpire(key, INBOX_TTL_MS).exec();
+  await (connection as ReplyRedis).trawlReply(inboxKey(prefix, gatewayId), JSON.stringify(envelope), INBOX_TTL_MS);
 }
 
 /** Gateway side: hands out job ids that reply here, and routes each reply that arrives to its waiter. */
