@@ -61,11 +61,15 @@ export function detectBlock({ status, html, headers = {} }: BlockInput): BlockVe
   if (header('cf-mitigated').toLowerCase() === 'challenge') return { blocked: true, tier: 1, reason: 'cloudflare cf-mitigated header' };
 
   const head = html.length > SCAN_LIMIT ? html.slice(0, SCAN_LIMIT) : html;
-  // On large pages vendor names can appear in scripts of normal pages (CF injects __CF$cv$params everywhere):
-  // scan what remains once scripts and styles are gone.
-  const scanned = html.length > SHELL_PAGE ? stripScriptsAndStyles(head) : head;
-  for (const [pattern, reason] of VENDOR_MARKERS) {
-    if (pattern.test(scanned)) return { blocked: true, tier: 1, reason };
+  // Stripping only removes text: a page with no marker in its raw form has none once stripped, and almost every page
+  // has none — so the copy that stripping makes (as costly as all the scans) is made only for the few that do.
+  if (VENDOR_MARKERS.some(([pattern]) => pattern.test(head))) {
+    // On large pages vendor names can appear in scripts of normal pages (CF injects __CF$cv$params everywhere):
+    // scan what remains once scripts and styles are gone.
+    const scanned = html.length > SHELL_PAGE ? stripScriptsAndStyles(head) : head;
+    for (const [pattern, reason] of VENDOR_MARKERS) {
+      if (pattern.test(scanned)) return { blocked: true, tier: 1, reason };
+    }
   }
 
   const refusing = status === 401 || status === 403 || status === 429 || status === 503;
