@@ -175,7 +175,9 @@ beforeAll(async () => {
     return `${plan}: ${t.ok} ok, ${t.refused} refused, max in flight ${sites.get(plan)!.maxInFlight}, p99 ${p99(t.okMs).toFixed(0)}/${p99(t.refusedMs).toFixed(0)} ms`;
   });
   console.log(`load over the limits: ${summary.join('; ')}; heap ${memory.map((m) => mib(m.heap)).join(' → ')} MiB, RSS ${memory.map((m) => mib(m.rss)).join(' → ')} MiB`);
-}, 120_000);
+  // A round ends when its last call does, which may take up to the deadline on a starved CI machine (the p99 bound
+  // below is what the test asserts): the hook allows that for every round rather than guessing a machine speed.
+}, ROUNDS * (ROUND_MS + DEADLINE_MS) + 60_000);
 
 afterAll(async () => {
   await trawl?.close();
