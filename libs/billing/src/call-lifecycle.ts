@@ -91,6 +91,15 @@ export class CallLifecycle {
         );
       }
       metrics.leasesInUse.inc();
+      let releasing: Promise<void> | undefined;
+      // The slot is free once the work has ended: it is given back while the charge is written, not after.
+      const release = (): Promise<void> => {
+        if (!releasing) {
+          metrics.leasesInUse.dec();
+          releasing = lease.release().catch(() => undefined);
+        }
+        return releasing;
+      };
       try {
         await credits.reserve(principal.accountId, call.callId, plan.reserve, plan.insufficient);
         call.meter.reserved = Math.max(0, plan.reserve);
@@ -98,15 +107,16 @@ export class CallLifecycle {
         try {
           outcome = await work(call);
         } catch (error) {
+          void release();
           await credits.refund(call.callId, 'request failed');
           throw error;
         }
         const charge = Math.max(0, Math.min(outcome.charge, plan.reserve));
+        void release();
         call.meter.charged = await credits.settle(call.callId, plan.reserve, charge);
         return { body: outcome.body, charge: call.meter.charged };
       } finally {
-        metrics.leasesInUse.dec();
-        await lease.release().catch(() => undefined);
+        await release();
       }
     } catch (error) {
       // Postgres or Redis lost mid-call is an outage (503), not a bug (500): the client may retry.
