@@ -23,6 +23,8 @@ export interface RenderJob extends JobSettings {
   deadline: number;
   screenshot: false | 'viewport' | 'full';
   networkIdleMs: number;
+  /** The quiet window of a page that has started no request since load (see NetworkActivity.waitForQuiet). */
+  loadQuietMs: number;
   settleCapMs: number;
 }
 
@@ -132,8 +134,12 @@ async function navigateAndCapture(
     if (error.message === LOAD_CAP || error.name === 'TimeoutError') return false;
     throw error;
   });
+  if (loaded) activity.markLoaded();
   const networkQuiet = loaded
-    ? await Promise.race([activity.waitForQuiet(job.networkIdleMs, Math.min(performance.now() + job.settleCapMs, settleUntil)), failure])
+    ? await Promise.race([
+        activity.waitForQuiet(job.networkIdleMs, Math.min(performance.now() + job.settleCapMs, settleUntil), job.loadQuietMs),
+        failure,
+      ])
     : false;
   const settledAt = performance.now();
 
