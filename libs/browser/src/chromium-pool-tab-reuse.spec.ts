@@ -1,0 +1,102 @@
+// Kept tabs (reuseTabs, with shareContexts): a key's next job navigates the tab of its previous one. Each job still
+// gets its own settings, a failed job's tab is never kept, a kept tab runs no script while it waits, and no tab ever
+// serves another key.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ChromiumPool } from './chromium-pool.js';
+import { FixtureSite, TINY_PNG } from './testing/fixture-site.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+const ENV_PAGE = `<!doctype html><html><body><img src="/pixel.png"><script>
+  const o = Intl.DateTimeFormat().resolvedOptions();
+  document.body.insertAdjacentHTML('beforeend', '<pre id=' + '"env">' + JSON.stringify({ tz: o.timeZone, lang: navigator.language,
+    session: sessionStorage.getItem('owner'), name: window.name }) + '</pre>');
+</script></body></html>`;
+
+const MARK_PAGE = `<!doctype html><html><body><p>marked</p><script>
+  sessionStorage.setItem('owner', 'key-a'); window.name = 'key-a';
+</script></body></html>`;
+
+/** The JSON the env page printed. */
+function env(html: string): { tz: string; lang: string; session: string | null; name: string } {
+  const match = /<pre id="env">([^<]*)<\/pre>/.exec(html);
+  if (!match) throw new Error(`no env in ${html.slice(0, 200)}`);
+  return JSON.parse(match[1].replaceAll('&quot;', '"')) as { tz: string; lang: string; session: string | null; name: string };
+}
+
+/** Polls `condition` until it holds, failing after `timeoutMs`. */
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('ChromiumPool kept tabs', () => {
+  const site = new FixtureSite();
+  let pool: ChromiumPool;
+  const render = (path: string, isolationKey: string, extra: Record<string, unknown> = {}) =>
+    pool.render({ url: site.url(path), timeoutMs: 15_000, isolationKey, ...extra });
+
+  beforeAll(async () => {
+    await site.start();
+    site
+      .page('/env', ENV_PAGE)
+      .route('/pixel.png', (_q, r) => r.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG))
+      .page('/mark', MARK_PAGE)
+      .page('/tick', 'ok', 200, 'text/plain')
+      .page('/ticker', `<!doctype html><html><body><p>ticking</p><script>setInterval(() => fetch('/tick'), 20);</script></body></html>`)
+      .page('/slow-api', '[]', 200, 'application/json');
+    for (let hop = 1; hop <= 12; hop++) site.redirect(`/hop/${hop}`, hop === 12 ? '/env' : `/hop/${hop + 1}`);
+    pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 1000, allowPrivateAddresses: true, shareContexts: true });
+  });
+
+  afterAll(async () => {
+    await pool?.close();
+    await site.close();
+  });
+
+  it("reuses a key's tab for its next job, which gets its own time zone, language and resource blocking", async () => {
+    const fresh = env((await render('/env', 'fresh-key')).html);
+    const before = pool.stats().reusedTabs;
+    const pixels = site.hits('/pixel.png');
+    const first = env((await render('/env', 'key-z', { timezoneId: 'Asia/Tokyo', locale: 'ja-JP', acceptLanguage: 'ja-JP,ja;q=0.9', blockResources: false })).html);
+    expect(first.tz).toBe('Asia/Tokyo');
+    expect(first.lang).toBe('ja-JP');
+    expect(site.hits('/pixel.png')).toBe(pixels + 1);
+    const second = env((await render('/env', 'key-z')).html);
+    expect(pool.stats().reusedTabs).toBe(before + 1);
+    expect(second.tz).toBe(fresh.tz);
+    expect(second.lang).toBe(fresh.lang);
+    expect(site.hits('/pixel.png')).toBe(pixels + 1); // blocked again, as by default
+  });
+
+  it('never hands a tab to another key, nor shows it what a page of another key left in its tab', async () => {
+    await render('/mark', 'key-a');
+    const before = pool.stats().reusedTabs;
+    const other = env((await render('/env', 'key-b')).html);
+    expect(pool.stats().reusedTabs).toBe(before);
+    expect(other.session).toBeNull();
+    expect(other.name).toBe('');
+  });
+
+  it('does not keep the tab of a failed job', async () => {
+    await render('/env', 'key-f');
+    const before = pool.stats().reusedTabs;
+    await expect(render('/hop/1', 'key-f')).rejects.toMatchObject({ code: 'TOO_MANY_REDIRECTS' });
+    expect(pool.stats().reusedTabs).toBe(before + 1); // the failing job ran in the kept tab…
+    await render('/env', 'key-f');
+    expect(pool.stats().reusedTabs).toBe(before + 1); // …which was closed, not kept again
+  });
+
+  it("stops a kept tab's scripts: its timers do not run while it waits", async () => {
+    await until(() => pool.stats().keptTabs === 0); // the earlier tests' tabs have expired
+    await render('/ticker', 'key-t');
+    expect(pool.stats().keptTabs).toBe(1);
+    const hits = site.hits('/tick');
+    // Work of another key, long enough for a running 20 ms interval to fetch many times meanwhile.
+    for (let i = 0; i < 3; i++) await render('/env', 'key-other');
+    expect(site.hits('/tick') - hits).toBeLessThanOrEqual(1); // at most one fetch already on its way
+  });
+});
