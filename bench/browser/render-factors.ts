@@ -61,7 +61,7 @@ interface Variant {
   name: string;
   args?: string[];
   raw?: RawFactors;
-  pool?: { prewarm: boolean; reuseContexts?: boolean; networkIdleMs?: number; blockResources?: boolean };
+  pool?: { prewarm: boolean; reuseContexts?: boolean; shareContexts?: boolean; reuseTabs?: boolean; networkIdleMs?: number; loadQuietMs?: number; blockResources?: boolean };
 }
 
 const BASE: RawFactors = { sharedContext: true, guardProxy: false, cdpBlocking: false, emulation: false, networkQuiet: false };
@@ -97,6 +97,9 @@ const VARIANTS: Variant[] = [
   { name: 's pool: reused, no network-quiet wait', pool: { prewarm: true, reuseContexts: true, networkIdleMs: 0 } },
   { name: 't pool: reused, nothing blocked', pool: { prewarm: true, reuseContexts: true, blockResources: false } },
   { name: 'u pool: reused, no spare', pool: { prewarm: false, reuseContexts: true } },
+  { name: 'S pool: shared context, kept tabs (the worker default)', pool: { prewarm: true, shareContexts: true } },
+  { name: 'T pool: shared context, a new tab per job', pool: { prewarm: true, shareContexts: true, reuseTabs: false } },
+  { name: 'U pool: shared, kept tabs, full 500 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 500 } },
   { name: 'v pool: reused, fewer renderer processes', pool: { prewarm: true, reuseContexts: true }, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
 ];
 
@@ -164,12 +167,15 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
       executablePath: CHROMIUM, maxContexts: CONCURRENCY, pagesPerBrowser: 10_000, allowPrivateAddresses: true,
       prewarm: v.pool.prewarm, launchArgs: args,
       ...(v.pool.reuseContexts !== undefined ? { reuseContexts: v.pool.reuseContexts } : {}),
+      ...(v.pool.shareContexts !== undefined ? { shareContexts: v.pool.shareContexts } : {}),
+      ...(v.pool.reuseTabs !== undefined ? { reuseTabs: v.pool.reuseTabs } : {}),
     });
-    const { networkIdleMs, blockResources } = v.pool;
+    const { networkIdleMs, loadQuietMs, blockResources } = v.pool;
     render = async (url) =>
       (await pool.render({
         url, timeoutMs: 30_000, isolationKey: 'bench',
         ...(networkIdleMs !== undefined ? { networkIdleMs } : {}),
+        ...(loadQuietMs !== undefined ? { loadQuietMs } : {}),
         ...(blockResources !== undefined ? { blockResources } : {}),
       })).html.length;
     stop = () => pool.close();
