@@ -57,6 +57,8 @@ export interface JobSettings {
 export interface RenderSurface {
   readonly guard: GuardProxy;
   readonly page: Page;
+  /** The job's own CDP session to the page. */
+  readonly session: CDPSession;
   readonly activity: NetworkActivity;
   readonly crashed: Promise<never>;
   readonly capped: Promise<never>;
@@ -249,6 +251,10 @@ export abstract class TabView {
 
   get page(): Page {
     return this.tab.page;
+  }
+
+  get session(): CDPSession {
+    return this.tab.session;
   }
 
   get activity(): NetworkActivity {
