@@ -158,10 +158,12 @@ async function renderRaw(browser: Browser, shared: BrowserContext | null, f: Raw
 }
 
 /** Each variant's run: 4 workers over the URLs; returns per-page latencies. */
-async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: number; chromiumCpu: number; nodeCpu: number }> {
+async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: number; chromiumCpu: number; nodeCpu: number; tabReuse: string }> {
   const args = v.args ?? [...DEFAULT_CHROMIUM_ARGS];
   let render: (url: string, worker: number) => Promise<number>;
   let stop: () => Promise<void>;
+  /** Jobs that ran in a kept tab, for pool variants. */
+  let reusedTabs = (): number | null => null;
   if (v.pool) {
     const pool = new ChromiumPool({
       executablePath: CHROMIUM, maxContexts: CONCURRENCY, pagesPerBrowser: 10_000, allowPrivateAddresses: true,
@@ -179,6 +181,7 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
         ...(blockResources !== undefined ? { blockResources } : {}),
       })).html.length;
     stop = () => pool.close();
+    reusedTabs = () => pool.stats().reusedTabs;
   } else {
     const raw = v.raw as RawFactors;
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
@@ -199,6 +202,7 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
   try {
     await Promise.all(site.urls.slice(0, CONCURRENCY).map((u, i) => render(u, i))); // launch + warm-up, not measured
     const latencies: number[] = [];
+    const reusedBefore = reusedTabs();
     const t0 = performance.now();
     const { cpu } = await meter.measure(async () => {
       let next = 0;
@@ -213,7 +217,9 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
         }),
       );
     });
-    return { latencies, seconds: (performance.now() - t0) / 1000, chromiumCpu: cpu.benchChildren, nodeCpu: cpu.bench };
+    const reused = reusedTabs();
+    const tabReuse = reused === null || reusedBefore === null ? '' : `${Math.round((100 * (reused - reusedBefore)) / latencies.length)} %`;
+    return { latencies, seconds: (performance.now() - t0) / 1000, chromiumCpu: cpu.benchChildren, nodeCpu: cpu.bench, tabReuse };
   } finally {
     await stop();
   }
@@ -239,6 +245,7 @@ try {
         'p50 ms': quantile(r.latencies, 0.5),
         'chromium cpu s/page': Number((r.chromiumCpu / r.latencies.length).toFixed(3)),
         'node cpu s/page': Number((r.nodeCpu / r.latencies.length).toFixed(3)),
+        'kept tab used': r.tabReuse,
         load1: Number(os.loadavg()[0].toFixed(2)),
       });
     }
