@@ -10,9 +10,11 @@
  *
  * A tab whose job ended with a result is kept (its scripts stopped) for the key's next job, which navigates
  * it instead of opening a new one: a new tab costs Chromium a renderer start-up, and reusing tabs cut its CPU per
- * page by about a third (bench/browser/render-factors.ts, variants a and x). The tab stays in the same context, so
- * nothing crosses keys; what the page left in it (its tab's sessionStorage and history) is the key's own, like the
- * context's cookies. Kept tabs are few (TabReuse.max per browser) and short-lived (TAB_IDLE_MS).
+ * page by about a third (bench/browser/render-factors.ts, variants a/x and S/T). The tab stays in the same context,
+ * so nothing crosses keys; what the page left in it (its tab's sessionStorage and history) is the key's own, like
+ * the context's cookies. Every setting of the next job is applied again or undone (JobTab.prepare, renew). Kept
+ * tabs are few (TabReuse.max per browser) and short-lived (TAB_IDLE_MS). Stopping scripts covers the page's own
+ * process: a cross-site iframe running in a process of its own keeps its timers until the tab is reused or closed.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { DeviceProfile, ProxyInfo } from '#contracts';
