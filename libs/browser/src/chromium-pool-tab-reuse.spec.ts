@@ -2,15 +2,23 @@
 // gets its own settings, a failed job's tab is never kept, a kept tab runs no script while it waits, and no tab ever
 // serves another key.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DEVICE_PROFILES } from '#contracts';
+import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG } from './testing/fixture-site.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** No real DNS: `*.test` names are loopback (two names = two sites, so a kept tab changes renderer process). */
+const fakeResolve: DnsResolver = async (hostname) => {
+  if (hostname.endsWith('.test')) return [{ address: '127.0.0.1', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
 const ENV_PAGE = `<!doctype html><html><body><img src="/pixel.png"><script>
   const o = Intl.DateTimeFormat().resolvedOptions();
   document.body.insertAdjacentHTML('beforeend', '<pre id=' + '"env">' + JSON.stringify({ tz: o.timeZone, lang: navigator.language,
-    session: sessionStorage.getItem('owner'), name: window.name }) + '</pre>');
+    session: sessionStorage.getItem('owner'), name: window.name, ua: navigator.userAgent }) + '</pre>');
 </script></body></html>`;
 
 const MARK_PAGE = `<!doctype html><html><body><p>marked</p><script>
@@ -18,10 +26,18 @@ const MARK_PAGE = `<!doctype html><html><body><p>marked</p><script>
 </script></body></html>`;
 
 /** The JSON the env page printed. */
-function env(html: string): { tz: string; lang: string; session: string | null; name: string } {
+interface Env {
+  tz: string;
+  lang: string;
+  session: string | null;
+  name: string;
+  ua: string;
+}
+
+function env(html: string): Env {
   const match = /<pre id="env">([^<]*)<\/pre>/.exec(html);
   if (!match) throw new Error(`no env in ${html.slice(0, 200)}`);
-  return JSON.parse(match[1].replaceAll('&quot;', '"')) as { tz: string; lang: string; session: string | null; name: string };
+  return JSON.parse(match[1].replaceAll('&quot;', '"')) as Env;
 }
 
 /** Polls `condition` until it holds, failing after `timeoutMs`. */
@@ -43,13 +59,14 @@ describe('ChromiumPool kept tabs', () => {
     await site.start();
     site
       .page('/env', ENV_PAGE)
+      .page('/env-two', ENV_PAGE)
       .route('/pixel.png', (_q, r) => r.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG))
       .page('/mark', MARK_PAGE)
       .page('/tick', 'ok', 200, 'text/plain')
       .page('/ticker', `<!doctype html><html><body><p>ticking</p><script>setInterval(() => fetch('/tick'), 20);</script></body></html>`)
       .page('/slow-api', '[]', 200, 'application/json');
     for (let hop = 1; hop <= 12; hop++) site.redirect(`/hop/${hop}`, hop === 12 ? '/env' : `/hop/${hop + 1}`);
-    pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 1000, allowPrivateAddresses: true, shareContexts: true });
+    pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 1000, allowPrivateAddresses: true, shareContexts: true, resolve: fakeResolve });
   });
 
   afterAll(async () => {
@@ -70,6 +87,18 @@ describe('ChromiumPool kept tabs', () => {
     expect(second.tz).toBe(fresh.tz);
     expect(second.lang).toBe(fresh.lang);
     expect(site.hits('/pixel.png')).toBe(pixels + 1); // blocked again, as by default
+  });
+
+  it("keeps the job's language, user agent and headers when a kept tab goes to another site", async () => {
+    const onSite = (host: string) => `http://${host}:${site.portNumber}`;
+    await pool.render({ url: `${onSite('one.test')}/env`, timeoutMs: 15_000, isolationKey: 'key-x', device: 'mobile', acceptLanguage: 'de-DE,de;q=0.9' });
+    const before = pool.stats().reusedTabs;
+    const sent = site.waitForRequest('/env-two');
+    const other = env((await pool.render({ url: `${onSite('two.test')}/env-two`, timeoutMs: 15_000, isolationKey: 'key-x', device: 'mobile', acceptLanguage: 'fr-FR,fr;q=0.9' })).html);
+    expect(pool.stats().reusedTabs).toBe(before + 1);
+    expect(other.lang).toBe('fr-FR');
+    expect(other.ua).toBe(DEVICE_PROFILES.mobile.userAgent);
+    expect((await sent).headers['accept-language']).toBe('fr-FR,fr;q=0.9');
   });
 
   it('never hands a tab to another key, nor shows it what a page of another key left in its tab', async () => {
@@ -97,6 +126,7 @@ describe('ChromiumPool kept tabs', () => {
     const hits = site.hits('/tick');
     // Work of another key, long enough for a running 20 ms interval to fetch many times meanwhile.
     for (let i = 0; i < 3; i++) await render('/env', 'key-other');
-    expect(site.hits('/tick') - hits).toBeLessThanOrEqual(1); // at most one fetch already on its way
+    // Only fetches already on their way when the scripts stopped may still arrive (a running interval: ~100).
+    expect(site.hits('/tick') - hits).toBeLessThanOrEqual(5);
   });
 });
