@@ -1,7 +1,7 @@
 // Kept tabs (reuseTabs, with shareContexts): a key's next job navigates the tab of its previous one. Each job still
 // gets its own settings, a failed job's tab is never kept, a kept tab runs no script while it waits, and no tab ever
 // serves another key.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DEVICE_PROFILES } from '#contracts';
 import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
@@ -74,6 +74,9 @@ describe('ChromiumPool kept tabs', () => {
     await site.close();
   });
 
+  // Kept tabs are few per browser (maxContexts): each test starts once the earlier tests' tabs have expired.
+  beforeEach(() => until(() => pool.stats().keptTabs === 0));
+
   it("reuses a key's tab for its next job, which gets its own time zone, language and resource blocking", async () => {
     const fresh = env((await render('/env', 'fresh-key')).html);
     const before = pool.stats().reusedTabs;
@@ -120,7 +123,6 @@ describe('ChromiumPool kept tabs', () => {
   });
 
   it("stops a kept tab's scripts: its timers do not run while it waits", async () => {
-    await until(() => pool.stats().keptTabs === 0); // the earlier tests' tabs have expired
     await render('/ticker', 'key-t');
     expect(pool.stats().keptTabs).toBe(1);
     const hits = site.hits('/tick');
