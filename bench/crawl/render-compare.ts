@@ -24,7 +24,8 @@
  * the CONNECT on a failed lookup; measured 5–30 s per page here) rather than on rendering. `--no-csp` drops it.
  *
  *   npm run build && node dist/bench/crawl/render-compare.js [--pages=40] [--rounds=2] [--handlers=load,networkidle]
- *     [--chromium=/usr/bin/chromium] [--no-csp]
+ *     [--chromium=/usr/bin/chromium] [--no-csp] [--trawl-cpu-prof=DIR]
+ * `--trawl-cpu-prof` writes a V8 CPU profile of Trawl's process to DIR when it stops (Node's --cpu-prof).
  * Needs the corpus, Chromium, Postgres and Redis (BENCH_PG_ADMIN_URL, BENCH_REDIS_URL as crawlee-compare.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     handlers: { type: 'string', default: 'load,networkidle' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'no-csp': { type: 'boolean', default: false },
+    'trawl-cpu-prof': { type: 'string', default: '' },
   },
 });
 const PAGES = Number(values.pages);
@@ -77,6 +79,7 @@ const trawl = await startTrawlStandalone({
   pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
   env: { STANDALONE_WORKERS: 'http,render', WORKER_RENDER_CONCURRENCY: String(CONCURRENCY), CHROMIUM_PATH: values.chromium },
+  ...(values['trawl-cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['trawl-cpu-prof'])}`] } : {}),
 });
 const api = new Pool(trawl.baseUrl, { connections: CONCURRENCY });
 // Crawlee's storage (request queues, statistics) goes to a temp dir, removed at the end.

@@ -19,7 +19,7 @@ import { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 import { HostPolicy, systemResolve } from './host-policy.js';
 import { JobGate } from './job-gate.js';
 import { JobContext, type BrowserLease } from './job-context.js';
-import { SharedContext, type SharedTab } from './shared-context.js';
+import { SharedContext, type SharedTab, type TabReuse } from './shared-context.js';
 import { nativeDesktopProfile } from './device-emulation.js';
 import { deviceProfile, renderPage, type RenderJob, type SurfaceSource } from './page-render.js';
 import { MemoryWatch, procMemoryProbe } from './memory-watch.js';
@@ -60,6 +60,12 @@ interface IdleContext {
   ctx: JobContext;
 }
 
+/**
+ * A page quiet since load is waited for this long: enough for a fetch from the load handler or a short timer to
+ * start (and turn the wait into the full network-idle window), far less than making every static page wait 500 ms.
+ */
+const DEFAULT_LOAD_QUIET_MS = 200;
+
 /** Same defaults as CRAWL_MAX_BYTES, RENDER_MAX_JOB_BYTES and RENDER_MAX_DOM_NODES. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_JOB_BYTES = 50 * 1024 * 1024;
@@ -89,6 +95,8 @@ interface BrowserSlot {
   idle: IdleContext[];
   /** Shared contexts by key (isolation key, upstream proxy, device), with `shareContexts`. */
   shared: Map<string, SharedEntry>;
+  /** Tabs of the shared contexts kept for reuse (null when `reuseTabs` is off). */
+  tabReuse: TabReuse | null;
   watch: MemoryWatch;
   /** The browser's private memory (MiB) when it was killed for going past its memory limit; null otherwise. */
   killedAtMb: number | null;
@@ -104,6 +112,7 @@ export class ChromiumPool implements PageRenderer {
   private crashes = 0;
   private jobs = 0;
   private reusedContexts = 0;
+  private reusedTabs = 0;
   private memoryKills = 0;
   private peakBrowserMb = 0;
   private nextSlotId = 1;
@@ -133,6 +142,8 @@ export class ChromiumPool implements PageRenderer {
       idleContexts: [...this.slots].reduce((n, slot) => n + slot.idle.length, 0),
       sharedContexts: [...this.slots].reduce((n, slot) => n + slot.shared.size, 0),
       reusedContexts: this.reusedContexts,
+      reusedTabs: this.reusedTabs,
+      keptTabs: [...this.slots].reduce((n, slot) => n + (slot.tabReuse?.held ?? 0), 0),
       memoryKills: this.memoryKills + [...this.slots].reduce((n, slot) => n + slot.watch.rendererKills, 0),
       peakBrowserMb: Math.round(Math.max(this.peakBrowserMb, ...[...this.slots].map((slot) => slot.watch.peakMb))),
     };
@@ -164,6 +175,7 @@ export class ChromiumPool implements PageRenderer {
       screenshot,
       blockResources: options.blockResources ?? screenshot === false,
       networkIdleMs: options.networkIdleMs ?? 500,
+      loadQuietMs: options.loadQuietMs ?? DEFAULT_LOAD_QUIET_MS,
       ...(options.locale ? { locale: options.locale } : {}),
       ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
@@ -259,7 +271,7 @@ export class ChromiumPool implements PageRenderer {
     let entry = slot.shared.get(key);
     if (entry) this.reusedContexts++;
     else {
-      const created: SharedEntry = { ctx: SharedContext.open(slot.lease, job.device, policy, job.proxy), idleTimer: null };
+      const created: SharedEntry = { ctx: SharedContext.open(slot.lease, job.device, policy, job.proxy, slot.tabReuse), idleTimer: null };
       created.ctx.catch(() => {
         if (slot.shared.get(key) === created) slot.shared.delete(key);
       });
@@ -273,13 +285,15 @@ export class ChromiumPool implements PageRenderer {
       const ctx = await held.ctx;
       ctx.users++;
       try {
-        return await ctx.openTab(slot.lease, () => this.releaseShared(slot, key, held, ctx));
+        const tab = await ctx.openTab(slot.lease, job.url, () => this.releaseShared(slot, key, held, ctx));
+        if (tab.reused) this.reusedTabs++;
+        return tab;
       } catch (error) {
         this.releaseShared(slot, key, held, ctx);
         throw error;
       }
     };
-    return { source: open(), reopen: open, dispose: (tab) => tab.close(slot.lease) };
+    return { source: open(), reopen: open, dispose: (tab, reusable) => tab.release(slot.lease, reusable) };
   }
 
   /** A tab of a shared context closed: the context stays for the key's next jobs, then closes when idle. */
@@ -415,7 +429,7 @@ export class ChromiumPool implements PageRenderer {
     gone.catch(() => undefined);
     const slot: BrowserSlot = {
       id: this.nextSlotId++, browser, pid: null, userAgent: null, jobs: 0, active: 0, retired: false, closing: false, dead: false, gone, spare: null, idle: [],
-      shared: new Map(), killedAtMb: null,
+      shared: new Map(), killedAtMb: null, tabReuse: this.opts.reuseTabs === false ? null : { max: this.opts.maxContexts, held: 0 },
       watch: new MemoryWatch(this.memoryLimits(), procMemoryProbe(processLister(browser)), (totalMb) => this.killForMemory(slot, totalMb)),
       lease: {
         browser,

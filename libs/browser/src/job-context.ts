@@ -18,7 +18,7 @@ import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
 import { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed, type OutOfMemory } from './render-errors.js';
-import { blockHeavyResources } from './resource-blocking.js';
+import { ResourceBlocking } from './resource-blocking.js';
 import type { ProxyInfo } from '#contracts';
 
 /** How long closing a context or a page may take before the browser is considered wedged. */
@@ -57,6 +57,8 @@ export interface JobSettings {
 export interface RenderSurface {
   readonly guard: GuardProxy;
   readonly page: Page;
+  /** The job's own CDP session to the page. */
+  readonly session: CDPSession;
   readonly activity: NetworkActivity;
   readonly crashed: Promise<never>;
   readonly capped: Promise<never>;
@@ -76,12 +78,17 @@ export class JobTab {
   readonly origins = new Set<string>();
   /** Rejects when the page's renderer crashes. */
   readonly crashed: Promise<never>;
-  /** Rejects when the page exceeds one of the job's limits (redirects of the main document). */
-  readonly capped: Promise<never>;
+  /** Rejects when the page exceeds one of the current job's limits (redirects of the main document, bytes). */
+  capped!: Promise<never>;
   /** Infinity until `prepare()`: a warm spare follows nothing of its own. */
   maxRedirects = Number.POSITIVE_INFINITY;
   readonly activity: NetworkActivity;
   private rejectCapped: (error: Error) => void = () => undefined;
+  private readonly blocking: ResourceBlocking;
+  private countingBytes = false;
+  /** Whether the last job set a locale or time zone override, which the next job in this page must undo. */
+  private localeSet = false;
+  private timezoneSet = false;
   private maxResponseBytes = Number.POSITIVE_INFINITY;
   private maxJobBytes = Number.POSITIVE_INFINITY;
   /** Decoded bytes received so far, per CDP request id (while it loads) and for the whole job. */
@@ -98,11 +105,9 @@ export class JobTab {
       rejectCrash = reject;
     });
     this.crashed.catch(() => undefined);
-    this.capped = new Promise<never>((_, reject) => {
-      this.rejectCapped = reject;
-    });
-    this.capped.catch(() => undefined);
+    this.renewLimits();
     this.activity = new NetworkActivity(page);
+    this.blocking = new ResourceBlocking(session);
     page.once('crash', () => {
       this.pageCrashed = true;
       lease.onPageCrash();
@@ -131,6 +136,10 @@ export class JobTab {
   async limitReceivedBytes(maxResponseBytes: number, maxJobBytes: number): Promise<void> {
     this.maxResponseBytes = maxResponseBytes;
     this.maxJobBytes = maxJobBytes;
+    this.responseBytes.clear();
+    this.jobBytes = 0;
+    if (this.countingBytes) return;
+    this.countingBytes = true;
     this.session.on('Network.dataReceived', ({ requestId, dataLength, encodedDataLength }) => {
       // Decoded length catches compression bombs; encoded covers bodies Chromium does not decode.
       const received = Math.max(dataLength, encodedDataLength);
@@ -149,6 +158,23 @@ export class JobTab {
     await this.session.send('Network.enable');
   }
 
+  /**
+   * Readies a page that served an earlier job (a reused tab) for the next one: fresh limits and network tracking.
+   * The next `prepare()` re-applies every job setting.
+   */
+  renew(): void {
+    this.renewLimits();
+    this.maxRedirects = Number.POSITIVE_INFINITY;
+    this.activity.reset();
+  }
+
+  private renewLimits(): void {
+    this.capped = new Promise<never>((_, reject) => {
+      this.rejectCapped = reject;
+    });
+    this.capped.catch(() => undefined);
+  }
+
   /** Applies everything job-specific to this page before navigation (the guard's policy is the context's). */
   async prepare(job: JobSettings): Promise<void> {
     this.lastNavigationHost = '';
@@ -159,9 +185,12 @@ export class JobTab {
     await this.page.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
     await applyUserAgentOverride(session, job.device, job.acceptLanguage);
     // Per job over CDP (not at context creation), so a warm context can still serve any country.
-    if (job.locale) await session.send('Emulation.setLocaleOverride', { locale: job.locale });
-    if (job.timezoneId) await session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId });
-    if (job.blockResources) await blockHeavyResources(session);
+    // An override of an earlier job in this page is cleared (no locale / an empty zone restore the defaults).
+    if (job.locale || this.localeSet) await session.send('Emulation.setLocaleOverride', job.locale ? { locale: job.locale } : {});
+    this.localeSet = Boolean(job.locale);
+    if (job.timezoneId || this.timezoneSet) await session.send('Emulation.setTimezoneOverride', { timezoneId: job.timezoneId ?? '' });
+    this.timezoneSet = Boolean(job.timezoneId);
+    await this.blocking.set(job.blockResources);
   }
 }
 
@@ -222,6 +251,10 @@ export abstract class TabView {
 
   get page(): Page {
     return this.tab.page;
+  }
+
+  get session(): CDPSession {
+    return this.tab.session;
   }
 
   get activity(): NetworkActivity {

@@ -2,6 +2,11 @@
  * Tracks a page's requests in flight to decide when its network has gone quiet. Event-driven: a waiter wakes on
  * every request start/end and on its own timer, never polls. Long-polling or endless requests keep it busy, which
  * is why every wait has a cap.
+ *
+ * The quiet window adapts to the page (see `waitForQuiet`): a page that has started no request since its `load`
+ * event and has none in flight is most likely done, and only has to stay quiet for a brief window (long enough for
+ * a fetch from a short timer or from the load handler to show up); once a request starts after load, the page is
+ * fetching content and the full window applies, so chained fetches (one answer triggering the next) are waited for.
  */
 import type { Page, Request } from 'playwright-core';
 
@@ -10,6 +15,11 @@ const STREAMED_TYPES = new Set(['fetch', 'xhr', 'eventsource']);
 export class NetworkActivity {
   private readonly inflight = new Set<Request>();
   private lastChange = performance.now();
+  /** Requests started so far; with the count and time at `markLoaded`, whether the page fetched since load. */
+  private started = 0;
+  private loadedAt: number | null = null;
+  private startedAtLoad = 0;
+  private busyAtLoad = false;
   private readonly listeners = new Set<() => void>();
 
   constructor(page: Page) {
@@ -18,6 +28,7 @@ export class NetworkActivity {
       const previous = request.redirectedFrom();
       if (previous) this.inflight.delete(previous);
       this.inflight.add(request);
+      this.started++;
       this.changed();
     });
     const done = (request: Request): void => {
@@ -37,13 +48,39 @@ export class NetworkActivity {
     return this.inflight.size;
   }
 
-  /** Resolves true once nothing has been in flight for `idleMs`, or false when `until` (performance.now()) comes first. */
-  async waitForQuiet(idleMs: number, until: number): Promise<boolean> {
+  /** Forgets the previous job's page (a reused tab): its requests and its load. */
+  reset(): void {
+    this.inflight.clear();
+    this.loadedAt = null;
+    this.lastChange = performance.now();
+  }
+
+  /** The page's `load` event fired (as seen from here): the brief window of `waitForQuiet` counts from now. */
+  markLoaded(): void {
+    this.loadedAt = performance.now();
+    this.startedAtLoad = this.started;
+    this.busyAtLoad = this.inflight.size > 0;
+  }
+
+  /** Whether the page had a request in flight at load or has started one since (false before `markLoaded`). */
+  get activeSinceLoad(): boolean {
+    return this.loadedAt !== null && (this.busyAtLoad || this.started > this.startedAtLoad);
+  }
+
+  /**
+   * Resolves true once nothing has been in flight for `idleMs`, or false when `until` (performance.now()) comes
+   * first. After `markLoaded`, a page not active since load needs only `briefMs` of quiet counted from load (or from
+   * its last request, if later); the full `idleMs` applies again as soon as it starts a request.
+   */
+  async waitForQuiet(idleMs: number, until: number, briefMs = idleMs): Promise<boolean> {
     for (;;) {
       const now = performance.now();
-      if (this.inflight.size === 0 && now - this.lastChange >= idleMs) return true;
+      const brief = this.loadedAt !== null && !this.activeSinceLoad;
+      const quietSince = brief ? Math.max(this.lastChange, this.loadedAt as number) : this.lastChange;
+      const needed = brief ? Math.min(briefMs, idleMs) : idleMs;
+      if (this.inflight.size === 0 && now - quietSince >= needed) return true;
       if (now >= until) return false;
-      const wake = this.inflight.size === 0 ? Math.min(this.lastChange + idleMs, until) : until;
+      const wake = this.inflight.size === 0 ? Math.min(quietSince + needed, until) : until;
       await this.nextChange(Math.max(1, wake - now));
     }
   }

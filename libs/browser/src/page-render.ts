@@ -5,9 +5,10 @@
  * job deadline and the page/browser dying, so a page that never settles still yields what rendered and a crash
  * becomes a typed error instead of a hang.
  */
-import type { Page, Response } from 'playwright-core';
+import type { CDPSession, Page, Response } from 'playwright-core';
 import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
+import { captureDocument, NAVIGATED } from './document-capture.js';
 import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
 import type { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
@@ -23,6 +24,8 @@ export interface RenderJob extends JobSettings {
   deadline: number;
   screenshot: false | 'viewport' | 'full';
   networkIdleMs: number;
+  /** The quiet window of a page that has started no request since load (see NetworkActivity.waitForQuiet). */
+  loadQuietMs: number;
   settleCapMs: number;
 }
 
@@ -75,7 +78,7 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
     failure.catch(() => undefined);
     await bounded(ctx.prepare(job), job.deadline, () => renderTimeout('The page could not be prepared within the job budget'), failure);
     ctx.lastNavigationHost = job.url.hostname;
-    const result = await navigateAndCapture(ctx.page, ctx.activity, job, failure, ctx.guard);
+    const result = await navigateAndCapture(ctx.page, ctx.session, ctx.activity, job, failure, ctx.guard);
     reusable = true;
     return result;
   } catch (error) {
@@ -97,6 +100,7 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
 
 async function navigateAndCapture(
   page: Page,
+  session: CDPSession,
   activity: NetworkActivity,
   job: RenderJob,
   failure: Promise<never>,
@@ -132,16 +136,19 @@ async function navigateAndCapture(
     if (error.message === LOAD_CAP || error.name === 'TimeoutError') return false;
     throw error;
   });
+  if (loaded) activity.markLoaded();
   const networkQuiet = loaded
-    ? await Promise.race([activity.waitForQuiet(job.networkIdleMs, Math.min(performance.now() + job.settleCapMs, settleUntil)), failure])
+    ? await Promise.race([
+        activity.waitForQuiet(job.networkIdleMs, Math.min(performance.now() + job.settleCapMs, settleUntil), job.loadQuietMs),
+        failure,
+      ])
     : false;
   const settledAt = performance.now();
 
   // A document still arriving when the budget ends (a body dripping in) is a timeout, as over plain HTTP: what it
   // shows is a fragment of a page nobody finished sending, and it is not charged.
   if (!loaded && !documentArrived) throw renderTimeout('The page was still arriving when the URL budget ended');
-  await checkDomSize(page, job, failure);
-  const html = await captureHtml(page, job.deadline, failure);
+  const html = await captureHtml(page, session, job, failure);
   if (Buffer.byteLength(html) > job.maxResponseBytes) {
     throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document exceeds the ${job.maxResponseBytes}-byte limit`, 'permanent');
   }
@@ -174,35 +181,23 @@ async function navigateAndCapture(
 }
 
 /**
- * A page that builds a huge DOM after load (script-generated, infinite scroll) costs gigabytes in the renderer and
- * again when serialized and extracted: fail it rather than capture it. One cheap count, before serializing.
+ * The rendered document's HTML. A page that builds a huge DOM after load (script-generated, infinite scroll) costs
+ * gigabytes in the renderer and again when serialized and extracted: it fails rather than being captured (the count
+ * comes first, in the same evaluation). A client-side navigation swapping the document makes the evaluation fail:
+ * wait for the new document and retry until the deadline.
  */
-async function checkDomSize(page: Page, job: RenderJob, failure: Promise<never>): Promise<void> {
-  const nodes = await bounded(
-    page.evaluate(() => document.getElementsByTagName('*').length),
-    job.deadline,
-    () => renderFailed('the page stopped responding'),
-    failure,
-  ).catch((error: Error) => {
-    // A client-side navigation swapping the document: captureHtml waits for it and retries.
-    if (/Execution context was destroyed|navigating and changing the content/.test(error.message ?? '')) return 0;
-    throw error;
-  });
-  if (nodes > job.maxDomNodes) {
-    throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document has ${nodes} elements, more than the ${job.maxDomNodes} allowed`, 'permanent');
-  }
-}
-
-/** page.content() fails while a client-side navigation swaps the document; retry until the deadline. */
-async function captureHtml(page: Page, deadline: number, failure: Promise<never>): Promise<string> {
+async function captureHtml(page: Page, session: CDPSession, job: RenderJob, failure: Promise<never>): Promise<string> {
   for (;;) {
     try {
-      return await bounded(page.content(), deadline, () => renderFailed('the page stopped responding'), failure);
+      const captured = await bounded(captureDocument(session, job.maxDomNodes), job.deadline, () => renderFailed('the page stopped responding'), failure);
+      if (captured.html === undefined) {
+        throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document has ${captured.nodes} elements, more than the ${job.maxDomNodes} allowed`, 'permanent');
+      }
+      return captured.html;
     } catch (error) {
-      const message = (error as Error).message ?? '';
-      const navigating = /Execution context was destroyed|navigating and changing the content/.test(message);
-      if (!navigating || performance.now() >= deadline) throw error;
-      await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - performance.now()) }).catch(() => undefined);
+      const navigating = NAVIGATED.test((error as Error).message ?? '');
+      if (!navigating || performance.now() >= job.deadline) throw error;
+      await page.waitForLoadState('domcontentloaded', { timeout: Math.max(1, job.deadline - performance.now()) }).catch(() => undefined);
     }
   }
 }

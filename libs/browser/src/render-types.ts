@@ -20,6 +20,11 @@ export interface RenderOptions {
   blockResources?: boolean;
   /** How long the network must stay quiet to count as settled. Default 500 ms. */
   networkIdleMs?: number;
+  /**
+   * The shorter quiet window of a page that had nothing in flight at its load event and has started no request
+   * since (a page that does fetch after load gets the full `networkIdleMs`). Default 200 ms; capped at networkIdleMs.
+   */
+  loadQuietMs?: number;
   /** The longest wait for network quiet after the load event. Default 3000 ms. */
   settleCapMs?: number;
   /**
@@ -128,6 +133,11 @@ export interface ChromiumPoolOptions {
    */
   shareContexts?: boolean;
   /**
+   * With `shareContexts`: a tab whose job ended with a result is kept (its scripts stopped) for a couple of seconds and navigated
+   * by the same key's next job instead of opening a new tab (at most `maxContexts` kept per browser). Default true.
+   */
+  reuseTabs?: boolean;
+  /**
    * Private resident memory (anonymous + shared pages) one renderer process (one page's context) may reach, MiB, before it is killed and its job fails with
    * TOO_LARGE; also V8's heap cap (`--max-old-space-size`) unless `launchArgs` set `--js-flags`. Default 1024; 0 = off.
    */
@@ -159,6 +169,10 @@ export interface PoolStats {
   sharedContexts: number;
   /** Jobs that ran in a reused or shared context. */
   reusedContexts: number;
+  /** Jobs that ran in a tab kept from an earlier job of their key (see `reuseTabs`). */
+  reusedTabs: number;
+  /** Tabs kept now, waiting for their key's next job. */
+  keptTabs: number;
   /** Renderers and browsers killed for going past their memory limit. */
   memoryKills: number;
   /** Highest private memory one browser (all its processes) was sampled at, MiB. */
