@@ -18,6 +18,7 @@ import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
+import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -61,6 +62,12 @@ const WIDEN_BELOW: Record<PageType, number> = {
   service: 0.3,
 };
 
+/**
+ * Widening ratio of a service page (or a page read like one) when the text beside its pick is further sections under
+ * their own headings, with few links (see `spreadOverSections`).
+ */
+const SPREAD_RATIO = 0.5;
+
 /** Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose. */
 const SERVICE_REGION_RATIO = 0.8;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
@@ -84,12 +91,17 @@ function listShare(root: Element): number {
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
  */
-function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number): ParentNode[] | undefined {
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number, pick?: SectionStats): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
   if (region && pickedText < regionRatio * renderText(region).length) wide = region;
   else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
+  else if (pick) {
+    // A service page whose pick is one of several sections under their own headings: up to half the page.
+    const target = region ?? (isTag(body) ? body : undefined);
+    if (target && pickedText < SPREAD_RATIO * renderText(target).length && spreadOverSections(sectionStats([target]), pick)) wide = target;
+  }
   if (!wide) return undefined;
   // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
   // directory) beside a short article is still that article. Within the <main> region a site declares, a service
@@ -152,7 +164,8 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
   // metadata look the same), only the usual ratio applies.
   const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, regionRatio);
+  const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
+  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, regionRatio, spread);
   return wide ? { nodes: wide, found: true } : picked;
 }
 
