@@ -74,6 +74,14 @@ function isHidden(el: Element): boolean {
   return false;
 }
 
+/**
+ * A tab's panel is hidden until its tab is chosen (product details, specifications, a service's plans): it is the
+ * page's content all the same.
+ */
+function isTabPanel(el: Element): boolean {
+  return el.attribs.role === 'tabpanel';
+}
+
 function resolveUrl(value: string, base: URL | undefined): string {
   const v = value.trim();
   if (!base || v === '' || v.startsWith('#') || /^(?:data|javascript|mailto|tel|about|blob):/i.test(v)) return v;
@@ -234,7 +242,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (DROP_TAGS.has(name)) return true;
   if (name === 'link') return el.attribs.rel?.toLowerCase() !== 'canonical';
   if (name === 'html' || name === 'body' || name === 'head' || name === 'title' || name === 'meta') return false;
-  if (isHidden(el) && !guarded(el, guard)) return true;
+  if (isHidden(el) && !guarded(el, guard) && !isTabPanel(el)) return true;
   // AMP components laid out as "nodisplay" (lightboxes, user notifications) open only on a user's action: however
   // much text a gallery lightbox repeats, it is not the page's text.
   if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;

@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import { bodyOf, parseHtml } from './dom.js';
+import { cleanDocument } from './clean.js';
+import { renderText } from './text.js';
+
+describe('hidden nodes', () => {
+  const page = `<html><body><main><h1>Widget 3000</h1><div role="tablist"><a role="tab" href="#d">Details</a><a role="tab" href="#s">Specs</a></div>
+    <div role="tabpanel" id="d"><p>The details tab describes the widget.</p></div>
+    <div role="tabpanel" id="s" hidden><p>The specs tab lists its weight and size.</p></div>
+    <div hidden><p>A hidden notice nobody sees.</p></div>
+    <div style="display:none" role="tabpanel"><p>The care tab says how to clean it.</p></div></main></body></html>`;
+
+  it('keep the panels of tabs, which a reader opens by choosing the tab', () => {
+    const doc = parseHtml(page);
+    cleanDocument(doc, { url: 'https://shop.example/p/1', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('The specs tab lists its weight and size.');
+    expect(text).toContain('The care tab says how to clean it.');
+    expect(text).not.toContain('A hidden notice');
+  });
+});
