@@ -19,3 +19,13 @@ describe('hidden nodes', () => {
     expect(text).not.toContain('A hidden notice');
   });
 });
+
+describe('Drupal node classes', () => {
+  it('do not take a node promoted to the front page for sponsored content', () => {
+    const doc = parseHtml(`<html><body><div class="layout"><article class="node node--type-page node--promoted node--view-mode-full"><p>Our clinic offers counselling for adults.</p></article><div class="promoted-offer"><p>Sponsored: buy two, get one.</p></div><div class="contact"><p>Call us on weekdays between nine and five, or write to the front desk at any time of the year.</p></div></div></body></html>`);
+    cleanDocument(doc, { url: 'https://clinic.example/services', aggressive: false });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Our clinic offers counselling');
+    expect(text).not.toContain('Sponsored: buy two');
+  });
+});

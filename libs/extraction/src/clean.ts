@@ -33,6 +33,11 @@ const CONSENT_VENDOR_RE =
  */
 const AEM_COMPONENT_RE =
   /(?:^|\s)cmp-(?:accordion|button|carousel|container|contentfragment|contentfragmentlist|download|embed|experiencefragment|form|image|list|pdfviewer|progressbar|separator|tabs|teaser|text|title|table|tableofcontents)(?=$|[\s_-])[\w-]*/g;
+/**
+ * Drupal marks every node promoted to the front page `node--promoted` (`node-promoted` before Drupal 8), the article
+ * itself included: a publishing state, not sponsored content.
+ */
+const DRUPAL_PROMOTED_RE = /(?:^|\s)node-{1,2}promoted(?=$|\s)/g;
 /** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
 const CHROME_RE =
   /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
@@ -249,7 +254,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
-  if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;
