@@ -80,11 +80,20 @@ function isHidden(el: Element): boolean {
 }
 
 /**
- * A tab's panel is hidden until its tab is chosen (product details, specifications, a service's plans): it is the
- * page's content all the same.
+ * A tab's panel is hidden until its tab is chosen (product details, specifications, a service's plans), an accordion's
+ * or a "read more" disclosure's until its control is (a control with `aria-expanded` names what it opens in
+ * `aria-controls`): it is the page's content all the same.
  */
-function isTabPanel(el: Element): boolean {
-  return el.attribs.role === 'tabpanel';
+function isCollapsedContent(el: Element, guard: Guard): boolean {
+  if (el.attribs.role === 'tabpanel') return true;
+  const id = el.attribs.id;
+  return id !== undefined && guard.disclosed.has(id);
+}
+
+/** Note the ids a disclosure control (`aria-expanded` with `aria-controls`) opens. */
+function noteDisclosure(el: Element, guard: Guard): void {
+  const controls = el.attribs['aria-controls'];
+  if (controls && el.attribs['aria-expanded'] !== undefined) for (const id of controls.split(/\s+/)) if (id) guard.disclosed.add(id);
 }
 
 function resolveUrl(value: string, base: URL | undefined): string {
@@ -184,6 +193,8 @@ export interface Guard {
   linkLen: Map<Element, number>;
   bodyText: number;
   keepComments: boolean;
+  /** ids of the elements a disclosure control opens (see isCollapsedContent) */
+  disclosed: Set<string>;
 }
 
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
@@ -198,6 +209,7 @@ function measure(node: ParentNode, guard: Guard, inLink = false): number {
       len += n;
       if (inLink) link += n;
     } else if (isTag(c) && !NO_TEXT_TAGS.has(c.name)) {
+      noteDisclosure(c, guard);
       len += measure(c, guard, inLink || c.name === 'a');
       link += guard.linkLen.get(c) ?? 0;
     }
@@ -247,7 +259,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (DROP_TAGS.has(name)) return true;
   if (name === 'link') return el.attribs.rel?.toLowerCase() !== 'canonical';
   if (name === 'html' || name === 'body' || name === 'head' || name === 'title' || name === 'meta') return false;
-  if (isHidden(el) && !guarded(el, guard) && !isTabPanel(el)) return true;
+  if (isHidden(el) && !guarded(el, guard) && !isCollapsedContent(el, guard)) return true;
   // AMP components laid out as "nodisplay" (lightboxes, user notifications) open only on a user's action: however
   // much text a gallery lightbox repeats, it is not the page's text.
   if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;
@@ -340,7 +352,7 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
   const base = documentBaseUrl(doc, options.url);
-  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true };
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set() };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
 }
