@@ -19,6 +19,7 @@ import { removeProductReviews } from './product-reviews.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
+import { atPath, pathOf, postGroup } from './post-group.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -165,8 +166,24 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // metadata look the same), only the usual ratio applies.
   const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, regionRatio, spread);
+  const pickedText = picked.found ? renderText(picked.nodes).length : 0;
+  const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   return wide ? { nodes: wide, found: true } : picked;
+}
+
+/**
+ * A forum pick that is one post of a run of posts widens to the run, in the untouched copy `doc` of the cleaned
+ * page, with the same clean-up a widened thread gets.
+ */
+function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentNode[] | undefined {
+  const first = nodes[0];
+  if (!first || !isTag(first)) return undefined;
+  const group = postGroup(first);
+  const target = group ? atPath(doc, pathOf(group)) : undefined;
+  if (!target || renderText(target).length <= pickedText || listShare(target) > MAX_LIST_SHARE) return undefined;
+  removeLinkBlocks(target);
+  trimEdges([target]);
+  return [target];
 }
 
 /** The article-style pick: the best-scoring container and its siblings. */
