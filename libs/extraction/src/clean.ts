@@ -33,6 +33,11 @@ const CONSENT_VENDOR_RE =
  */
 const AEM_COMPONENT_RE =
   /(?:^|\s)cmp-(?:accordion|button|carousel|container|contentfragment|contentfragmentlist|download|embed|experiencefragment|form|image|list|pdfviewer|progressbar|separator|tabs|teaser|text|title|table|tableofcontents)(?=$|[\s_-])[\w-]*/g;
+/**
+ * Drupal marks every node promoted to the front page `node--promoted` (`node-promoted` before Drupal 8), the article
+ * itself included: a publishing state, not sponsored content.
+ */
+const DRUPAL_PROMOTED_RE = /(?:^|\s)node-{1,2}promoted(?=$|\s)/g;
 /** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
 const CHROME_RE =
   /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
@@ -72,6 +77,23 @@ function isHidden(el: Element): boolean {
   const style = a.style;
   if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
   return false;
+}
+
+/**
+ * A tab's panel is hidden until its tab is chosen (product details, specifications, a service's plans), an accordion's
+ * or a "read more" disclosure's until its control is (a control with `aria-expanded` names what it opens in
+ * `aria-controls`): it is the page's content all the same.
+ */
+function isCollapsedContent(el: Element, guard: Guard): boolean {
+  if (el.attribs.role === 'tabpanel') return true;
+  const id = el.attribs.id;
+  return id !== undefined && guard.disclosed.has(id);
+}
+
+/** Note the ids a disclosure control (`aria-expanded` with `aria-controls`) opens. */
+function noteDisclosure(el: Element, guard: Guard): void {
+  const controls = el.attribs['aria-controls'];
+  if (controls && el.attribs['aria-expanded'] !== undefined) for (const id of controls.split(/\s+/)) if (id) guard.disclosed.add(id);
 }
 
 function resolveUrl(value: string, base: URL | undefined): string {
@@ -171,6 +193,8 @@ export interface Guard {
   linkLen: Map<Element, number>;
   bodyText: number;
   keepComments: boolean;
+  /** ids of the elements a disclosure control opens (see isCollapsedContent) */
+  disclosed: Set<string>;
 }
 
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
@@ -185,6 +209,7 @@ function measure(node: ParentNode, guard: Guard, inLink = false): number {
       len += n;
       if (inLink) link += n;
     } else if (isTag(c) && !NO_TEXT_TAGS.has(c.name)) {
+      noteDisclosure(c, guard);
       len += measure(c, guard, inLink || c.name === 'a');
       link += guard.linkLen.get(c) ?? 0;
     }
@@ -234,14 +259,14 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (DROP_TAGS.has(name)) return true;
   if (name === 'link') return el.attribs.rel?.toLowerCase() !== 'canonical';
   if (name === 'html' || name === 'body' || name === 'head' || name === 'title' || name === 'meta') return false;
-  if (isHidden(el) && !guarded(el, guard)) return true;
+  if (isHidden(el) && !guarded(el, guard) && !isCollapsedContent(el, guard)) return true;
   // AMP components laid out as "nodisplay" (lightboxes, user notifications) open only on a user's action: however
   // much text a gallery lightbox repeats, it is not the page's text.
   if (name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay'))) return true;
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
-  if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;
@@ -327,7 +352,7 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
   const base = documentBaseUrl(doc, options.url);
-  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true };
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set() };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
 }

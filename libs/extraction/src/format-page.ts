@@ -18,6 +18,8 @@ import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
+import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
+import { atPath, pathOf, postGroup } from './post-group.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -61,6 +63,12 @@ const WIDEN_BELOW: Record<PageType, number> = {
   service: 0.3,
 };
 
+/**
+ * Widening ratio of a service page (or a page read like one) when the text beside its pick is further sections under
+ * their own headings, with few links (see `spreadOverSections`).
+ */
+const SPREAD_RATIO = 0.5;
+
 /** Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose. */
 const SERVICE_REGION_RATIO = 0.8;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
@@ -84,12 +92,17 @@ function listShare(root: Element): number {
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
  */
-function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number): ParentNode[] | undefined {
+function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number, pick?: SectionStats): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
   let wide: Element | undefined;
   if (region && pickedText < regionRatio * renderText(region).length) wide = region;
   else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
+  else if (pick) {
+    // A service page whose pick is one of several sections under their own headings: up to half the page.
+    const target = region ?? (isTag(body) ? body : undefined);
+    if (target && pickedText < SPREAD_RATIO * renderText(target).length && spreadOverSections(sectionStats([target]), pick)) wide = target;
+  }
   if (!wide) return undefined;
   // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
   // directory) beside a short article is still that article. Within the <main> region a site declares, a service
@@ -152,8 +165,25 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
   // metadata look the same), only the usual ratio applies.
   const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
-  const wide = widened(copy, picked.found ? renderText(picked.nodes).length : 0, pageType, ratio, regionRatio);
+  const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
+  const pickedText = picked.found ? renderText(picked.nodes).length : 0;
+  const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   return wide ? { nodes: wide, found: true } : picked;
+}
+
+/**
+ * A forum pick that is one post of a run of posts widens to the run, in the untouched copy `doc` of the cleaned
+ * page, with the same clean-up a widened thread gets.
+ */
+function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentNode[] | undefined {
+  const first = nodes[0];
+  if (!first || !isTag(first)) return undefined;
+  const group = postGroup(first);
+  const target = group ? atPath(doc, pathOf(group)) : undefined;
+  if (!target || renderText(target).length <= pickedText || listShare(target) > MAX_LIST_SHARE) return undefined;
+  removeLinkBlocks(target);
+  trimEdges([target]);
+  return [target];
 }
 
 /** The article-style pick: the best-scoring container and its siblings. */

@@ -47,3 +47,26 @@ describe('a service page with a declared <main> region', () => {
     expect(out.page_text).toContain('Feature 5 ships with setup help');
   });
 });
+
+describe('a service page spread over sections under their own headings', () => {
+  const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+  // No <main>, no metadata: the pick is the longest section, a bit over a third of the page.
+  const band = (s: number, paragraphs: number): string =>
+    `<div class="section"><div class="container"><h2>Band ${s} heading</h2>${Array.from({ length: paragraphs }, (_, i) => `<p>Band ${s} paragraph ${i}: ${sentence(s * 10 + i)}</p>`).join('')}</div></div>`;
+  const page = (rest: string): string =>
+    `<html><head><title>Platform</title></head><body><div class="wrap"><div class="section"><div class="container"><h2>Why us</h2><div class="copy">${prose(4)}</div></div></div>${rest}</div></body></html>`;
+
+  it('widens to the sections beside the pick', () => {
+    const out = formatPage(page([1, 2, 3].map((s) => band(s, 4)).join('')), { url: 'https://platform.example/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Sentence 0 describes');
+    expect(out.page_text).toContain('Band 3 paragraph 3');
+  });
+
+  it('keeps the pick when what is beside it is links', () => {
+    const links = [1, 2, 3].map((s) => `<div class="more"><h3>More ${s}</h3><ul>${Array.from({ length: 10 }, (_, i) => `<li><a href="/m/${s}/${i}">Further reading number ${i} of group ${s} here</a></li>`).join('')}</ul></div>`).join('');
+    const out = formatPage(page(links), { url: 'https://platform.example/', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 0 describes');
+    expect(out.page_text).not.toContain('Further reading number 9 of group 3');
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from '@jest/globals';
+import { bodyOf, parseHtml } from './dom.js';
+import { cleanDocument } from './clean.js';
+import { renderText } from './text.js';
+
+describe('hidden nodes', () => {
+  const page = `<html><body><main><h1>Widget 3000</h1><div role="tablist"><a role="tab" href="#d">Details</a><a role="tab" href="#s">Specs</a></div>
+    <div role="tabpanel" id="d"><p>The details tab describes the widget.</p></div>
+    <div role="tabpanel" id="s" hidden><p>The specs tab lists its weight and size.</p></div>
+    <div hidden><p>A hidden notice nobody sees.</p></div>
+    <div style="display:none" role="tabpanel"><p>The care tab says how to clean it.</p></div></main></body></html>`;
+
+  it('keep the panels of tabs, which a reader opens by choosing the tab', () => {
+    const doc = parseHtml(page);
+    cleanDocument(doc, { url: 'https://shop.example/p/1', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('The specs tab lists its weight and size.');
+    expect(text).toContain('The care tab says how to clean it.');
+    expect(text).not.toContain('A hidden notice');
+  });
+});
+
+describe('collapsed disclosures', () => {
+  it('keep what an accordion control opens, and drop hidden nodes no control opens', () => {
+    const doc = parseHtml(`<html><body><main><h2>Questions</h2>
+      <button aria-expanded="false" aria-controls="faq-1">How long does it take?</button>
+      <div id="faq-1" hidden><p>Setup takes about a week.</p></div>
+      <a href="#faq-2" aria-expanded="false" aria-controls="faq-2 faq-3">Is support included?</a>
+      <div id="faq-2" aria-hidden="true"><p>Support is included for a year.</p></div>
+      <div id="faq-3" style="display: none"><p>Renewal is optional.</p></div>
+      <div id="upsell" hidden><p>A hidden upsell nobody opens.</p></div>
+      <span aria-controls="menu">no aria-expanded</span><div id="menu" hidden><p>A hidden menu.</p></div></main></body></html>`);
+    cleanDocument(doc, { url: 'https://agency.example/services', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Setup takes about a week.');
+    expect(text).toContain('Support is included for a year.');
+    expect(text).toContain('Renewal is optional.');
+    expect(text).not.toContain('A hidden upsell');
+    expect(text).not.toContain('A hidden menu');
+  });
+});
+
+describe('Drupal node classes', () => {
+  it('do not take a node promoted to the front page for sponsored content', () => {
+    const doc = parseHtml(`<html><body><div class="layout"><article class="node node--type-page node--promoted node--view-mode-full"><p>Our clinic offers counselling for adults.</p></article><div class="promoted-offer"><p>Sponsored: buy two, get one.</p></div><div class="contact"><p>Call us on weekdays between nine and five, or write to the front desk at any time of the year.</p></div></div></body></html>`);
+    cleanDocument(doc, { url: 'https://clinic.example/services', aggressive: false });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Our clinic offers counselling');
+    expect(text).not.toContain('Sponsored: buy two');
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from './index.js';
+import { findFirst, parseHtml } from './dom.js';
+import { atPath, pathOf, postGroup } from './post-group.js';
+
+const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+const opening = Array.from({ length: 8 }, (_, i) => `<p>Opening question part ${i}: my smoker runs hot, the temperature climbs, and the brisket dries out before noon.</p>`).join('');
+const post = (i: number, body: string): string =>
+  `<div class="post-wrap" id="wrap-${i}"><article class="post-box post-${i}"><div class="post-meta">member${i}</div><div class="post-body">${body}</div></article></div>`;
+
+describe('a forum thread whose pick is its opening post', () => {
+  it('widens to the run of posts', () => {
+    const replies = [1, 2, 3].map((i) => post(i, `<p>Reply ${i}: close the bottom vent halfway, keep the lid shut and let the fire settle for an hour.</p>`)).join('');
+    const html = `<html><head><title>Smoker runs hot</title></head><body><div class="thread">${post(0, opening)}${replies}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://forum.example/topic/smoker-runs-hot', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'forum' });
+    expect(out.page_text).toContain('Opening question part 7');
+    expect(out.page_text).toContain('Reply 3: close the bottom vent');
+  });
+});
+
+describe('postGroup', () => {
+  const doc = parseHtml(`<html><body><main><div class="list"><div class="row a1"><p id="pick">first post text long enough to count here</p></div><div class="row a2"><p>second post text long enough to count as one</p></div><div class="row a3"><p>third post text long enough to count as one too</p></div></div><div class="pair"><div class="x"><p id="lone">a block</p></div><div class="x"><p>its only sibling, a single other block of text</p></div></div></main></body></html>`);
+  const byId = (id: string): NonNullable<ReturnType<typeof findFirst>> => findFirst(doc, (e) => e.attribs.id === id) ?? (() => { throw new Error(id); })();
+
+  it('finds the container of sibling blocks built from one template (numbered class names aside)', () => {
+    expect(postGroup(byId('pick'))?.attribs.class).toBe('list');
+  });
+  it('needs at least two posts beside the pick', () => {
+    expect(postGroup(byId('lone'))).toBeUndefined();
+  });
+  it('finds the same node in a copy of the tree by its path', () => {
+    const copy = parseHtml(`<html><body><main><div class="list"><div class="row a1"><p id="pick">x</p></div></div></main></body></html>`);
+    expect(atPath(copy, pathOf(byId('pick')))?.attribs.id).toBe('pick');
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * A thread is a run of posts built from one template: sibling blocks with the same tag and class names. When the
+ * article-style pick is one post (the opening one, usually the longest), the thread is the container of that run.
+ */
+import { isTag, type Document, type Element, type ParentNode } from './dom.js';
+
+/** Levels above the pick searched for the run of posts it belongs to (post body → post → post wrapper…). */
+const MAX_LEVELS = 6;
+/** Posts besides the pick's from which its siblings are a thread rather than a pair of blocks. */
+const MIN_OTHER_POSTS = 2;
+/** Characters a sibling must hold to count as a post (not an empty spacer row or an ad slot of the same template). */
+const MIN_POST_TEXT = 40;
+
+const signature = (el: Element): string =>
+  `${el.name}.${(el.attribs.class ?? '')
+    .split(/\s+/)
+    .filter((w) => w && !/\d/.test(w))
+    .sort()
+    .join('.')}`;
+
+function textLength(el: ParentNode, cap: number): number {
+  let n = 0;
+  const walk = (p: ParentNode): void => {
+    for (const c of p.children) {
+      if (n >= cap) return;
+      if (c.type === 'text') n += c.data.trim().length;
+      else if (isTag(c)) walk(c);
+    }
+  };
+  walk(el);
+  return n;
+}
+
+/**
+ * The container of the run of posts `pick` is one of (the nearest ancestor whose children include the pick's
+ * ancestor and at least two more blocks of its template holding text), or undefined.
+ */
+export function postGroup(pick: Element): Element | undefined {
+  let el: Element = pick;
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    const parent = el.parent;
+    if (!parent || !isTag(parent) || parent.name === 'body' || parent.name === 'html') return undefined;
+    const sig = signature(el);
+    let others = 0;
+    for (const c of parent.children) if (c !== el && isTag(c) && signature(c) === sig && textLength(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
+    if (others >= MIN_OTHER_POSTS) return parent;
+    el = parent;
+  }
+  return undefined;
+}
+
+/** Child indices from the document down to `el`, to find the same node in a copy of the tree. */
+export function pathOf(el: Element): number[] {
+  const path: number[] = [];
+  for (let n: Element = el; n.parent; n = n.parent as Element) {
+    path.unshift(n.parent.children.indexOf(n));
+    if (!isTag(n.parent)) break;
+  }
+  return path;
+}
+
+/** The element at `path` in `doc` (see pathOf), or undefined when the tree differs there. */
+export function atPath(doc: Document, path: number[]): Element | undefined {
+  let n: ParentNode = doc;
+  for (const i of path) {
+    const c: ParentNode['children'][number] | undefined = n.children[i];
+    if (!c || !isTag(c)) return undefined;
+    n = c;
+  }
+  return n === doc ? undefined : (n as Element);
+}
