@@ -49,3 +49,21 @@ describe('Drupal node classes', () => {
     expect(text).not.toContain('Sponsored: buy two');
   });
 });
+
+describe('Adobe Experience Manager components', () => {
+  const cta = '<div class="cmp-cta"><p>Talk to an adviser about moving your pension before the tax year ends.</p></div>';
+
+  it('keep a site-specific cmp- component on a page built of AEM core components', () => {
+    const doc = parseHtml(`<html><body><div class="cmp-container"><div class="cmp-text"><p>Our pension plans grow with you: pay in monthly or once a year, and choose how boldly the fund invests.</p></div>${cta}</div></body></html>`);
+    cleanDocument(doc, { url: 'https://bank.example/pensions', aggressive: true });
+    expect(renderText(bodyOf(doc))).toContain('Talk to an adviser');
+  });
+
+  it('still read cmp- as a consent platform on a page without AEM core components', () => {
+    const doc = parseHtml(`<html><body><main><p>Our pension plans grow with you: pay in monthly or once a year, and choose how boldly the fund invests.</p></main>${cta.replace(/Talk.*ends\./, 'We and our partners store cookies.')}</body></html>`);
+    cleanDocument(doc, { url: 'https://bank.example/pensions', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Our pension plans grow');
+    expect(text).not.toContain('cookies');
+  });
+});
