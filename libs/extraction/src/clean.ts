@@ -263,6 +263,19 @@ function isProse(el: Element, guard: Guard): boolean {
   return text >= MIN_PROSE && (guard.linkLen.get(el) ?? 0) < text * 0.15;
 }
 
+/**
+ * A forum post's poster panel beyond the name: title and rank, banner, join date, post count, avatar, and the
+ * signature under the post. Forum engines name them alike (XenForo `message-userExtras`/`userTitle`/`userBanner`,
+ * phpBB `profile-joined`/`profile-posts`, `post-signature`); the thread's text is the name, date and message only.
+ * Whole class tokens, so state modifiers on the post itself (`has-profile-rank`, `no-profile-rank`) do not count.
+ */
+const POSTER_DETAIL_RE =
+  /(?:^|\s)(?!(?:has|no)-)(?:[\w-]*[-_])?(?:user-?extras|user-?title|user-?banner|user-?stats|signature|avatar|post-?count|join-?date|profile-(?:rank|posts|joined|contact))(?=$|\s)/i;
+function isPosterDetail(el: Element): boolean {
+  const c = el.attribs.class;
+  return c !== undefined && POSTER_DETAIL_RE.test(c);
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -279,6 +292,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;
+  if (guard.keepComments && isPosterDetail(el)) return true;
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
