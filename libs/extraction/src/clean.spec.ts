@@ -49,3 +49,47 @@ describe('Drupal node classes', () => {
     expect(text).not.toContain('Sponsored: buy two');
   });
 });
+
+describe('Adobe Experience Manager components', () => {
+  const cta = '<div class="cmp-cta"><p>Talk to an adviser about moving your pension before the tax year ends.</p></div>';
+
+  it('keep a site-specific cmp- component on a page built of AEM core components', () => {
+    const doc = parseHtml(`<html><body><div class="cmp-container"><div class="cmp-text"><p>Our pension plans grow with you: pay in monthly or once a year, and choose how boldly the fund invests.</p></div>${cta}</div></body></html>`);
+    cleanDocument(doc, { url: 'https://bank.example/pensions', aggressive: true });
+    expect(renderText(bodyOf(doc))).toContain('Talk to an adviser');
+  });
+
+  it('still read cmp- as a consent platform on a page without AEM core components', () => {
+    const doc = parseHtml(`<html><body><main><p>Our pension plans grow with you: pay in monthly or once a year, and choose how boldly the fund invests.</p></main>${cta.replace(/Talk.*ends\./, 'We and our partners store cookies.')}</body></html>`);
+    cleanDocument(doc, { url: 'https://bank.example/pensions', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Our pension plans grow');
+    expect(text).not.toContain('cookies');
+  });
+});
+
+describe('forum poster details', () => {
+  const post = (n: number): string => `<article class="message has-profile-rank">
+      <div class="message-user"><span class="message-avatar">F</span><h4 class="message-name"><a class="username">felix${n}</a></h4>
+        <h5 class="userTitle message-userTitle">Senior member</h5><div class="userBanner">Original poster</div>
+        <dl class="message-userExtras"><dt>Joined</dt><dd>Apr 13, 2009</dd><dt>Messages</dt><dd>887</dd></dl>
+        <dl class="postprofile"><dd class="profile-joined">Joined: 2011</dd><dd class="profile-posts">Posts: 4${n}</dd></dl></div>
+      <div class="message-content"><p>Post ${n}: switching iCloud messages off did not free the space until the phone synced again.</p>
+        <div class="post-signature">Sent from my phone, please excuse typos</div></div></article>`;
+  const page = `<html><body><main>${[1, 2, 3].map(post).join('')}</main></body></html>`;
+
+  it('drop rank, banner, join date, post count, avatar and signature, keep the name and the message', () => {
+    const doc = parseHtml(page);
+    cleanDocument(doc, { url: 'https://forum.example/t/1', aggressive: true, keepComments: true });
+    const text = renderText(bodyOf(doc));
+    for (const n of [1, 2, 3]) expect(text).toContain(`felix${n}`);
+    expect(text).toContain('Post 2: switching iCloud messages off');
+    for (const gone of ['Senior member', 'Original poster', 'Joined', '887', 'Posts: 4', 'Sent from my phone']) expect(text).not.toContain(gone);
+  });
+
+  it('leave such class names alone outside forum threads', () => {
+    const doc = parseHtml(page);
+    cleanDocument(doc, { url: 'https://forum.example/t/1', aggressive: true });
+    expect(renderText(bodyOf(doc))).toContain('Senior member');
+  });
+});

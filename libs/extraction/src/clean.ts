@@ -34,6 +34,12 @@ const CONSENT_VENDOR_RE =
 const AEM_COMPONENT_RE =
   /(?:^|\s)cmp-(?:accordion|button|carousel|container|contentfragment|contentfragmentlist|download|embed|experiencefragment|form|image|list|pdfviewer|progressbar|separator|tabs|teaser|text|title|table|tableofcontents)(?=$|[\s_-])[\w-]*/g;
 /**
+ * Once a page is known to be built of AEM components, its own components (`cmp-cta`, `cmp-richtext`, `cmp-quotes`)
+ * follow the same `cmp-` prefix: none of them is a consent dialog (vendors' names are still caught by CONSENT_VENDOR_RE).
+ */
+const AEM_PREFIXED_RE = /(?:^|\s)cmp-[\w-]+/g;
+const AEM_COMPONENT_ONE_RE = new RegExp(AEM_COMPONENT_RE.source);
+/**
  * Drupal marks every node promoted to the front page `node--promoted` (`node-promoted` before Drupal 8), the article
  * itself included: a publishing state, not sponsored content.
  */
@@ -195,6 +201,8 @@ export interface Guard {
   keepComments: boolean;
   /** ids of the elements a disclosure control opens (see isCollapsedContent) */
   disclosed: Set<string>;
+  /** the page uses AEM core components, so `cmp-` is its component prefix (see AEM_PREFIXED_RE) */
+  aemComponents: boolean;
 }
 
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
@@ -218,6 +226,7 @@ function measure(node: ParentNode, guard: Guard, inLink = false): number {
     const el = node as Element;
     guard.textLen.set(el, len);
     guard.linkLen.set(el, link);
+    if (!guard.aemComponents && el.attribs.class?.includes('cmp-')) guard.aemComponents = AEM_COMPONENT_ONE_RE.test(el.attribs.class);
     const landmark =
       el.name === 'main' ||
       el.attribs.itemprop === 'articleBody' ||
@@ -254,6 +263,19 @@ function isProse(el: Element, guard: Guard): boolean {
   return text >= MIN_PROSE && (guard.linkLen.get(el) ?? 0) < text * 0.15;
 }
 
+/**
+ * A forum post's poster panel beyond the name: title and rank, banner, join date, post count, avatar, and the
+ * signature under the post. Forum engines name them alike (XenForo `message-userExtras`/`userTitle`/`userBanner`,
+ * phpBB `profile-joined`/`profile-posts`, `post-signature`); the thread's text is the name, date and message only.
+ * Whole class tokens, so state modifiers on the post itself (`has-profile-rank`, `no-profile-rank`) do not count.
+ */
+const POSTER_DETAIL_RE =
+  /(?:^|\s)(?!(?:has|no)-)(?:[\w-]*[-_])?(?:user-?extras|user-?title|user-?banner|user-?stats|signature|avatar|post-?count|join-?date|profile-(?:rank|posts|joined|contact))(?=$|\s)/i;
+function isPosterDetail(el: Element): boolean {
+  const c = el.attribs.class;
+  return c !== undefined && POSTER_DETAIL_RE.test(c);
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -266,10 +288,11 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
-  if (words && JUNK_RE.test(words.replace(AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (words && JUNK_RE.test(words.replace(guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;
+  if (guard.keepComments && isPosterDetail(el)) return true;
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
@@ -352,7 +375,7 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
   const base = documentBaseUrl(doc, options.url);
-  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set() };
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set(), aemComponents: false };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
 }
