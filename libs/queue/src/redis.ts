@@ -16,7 +16,7 @@ export interface RedisLogOptions {
 }
 
 export function createRedis(url: string, name: string, options: RedisLogOptions = {}): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: name, lazyConnect: false, enableAutoPipelining: true });
+  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: name, lazyConnect: false });
   logRedisErrors(redis, name, options);
   trackOutages(redis);
   return redis;
