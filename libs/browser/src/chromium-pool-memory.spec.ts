@@ -105,7 +105,8 @@ describe('ChromiumPool memory limits, per browser', () => {
       expect(error.kind).toBe('transient');
       expect(error.message).toBe('Rendering failed: the browser went past its 600 MiB memory limit and was restarted');
       expect(pool.stats()).toMatchObject({ memoryKills: 1, crashes: 0 });
-      expect(pool.stats().peakBrowserMb).toBeGreaterThan(600);
+      // Killed once past 600 MiB; the stat is rounded to whole MiB, so a kill at 600.4 reads 600.
+      expect(pool.stats().peakBrowserMb).toBeGreaterThanOrEqual(600);
       // Killed as a tree: no renderer of the old browser lives on holding its memory.
       await pollUntil(() => tree.every((p) => processTreeMemory(p).length === 0), 'the old browser tree to exit', 10_000);
       const next = await pool.render({ url: site.url('/ok'), timeoutMs: 15_000 });

@@ -3,6 +3,7 @@
 // serves another key.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { DEVICE_PROFILES } from '#contracts';
+import { pollUntil } from '#test/support/poll.js';
 import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG } from './testing/fixture-site.js';
@@ -125,6 +126,15 @@ describe('ChromiumPool kept tabs', () => {
   it("stops a kept tab's scripts: its timers do not run while it waits", async () => {
     await render('/ticker', 'key-t');
     expect(pool.stats().keptTabs).toBe(1);
+    // Stopping its scripts takes a DevTools round trip after the job returned: wait until the ticks stop arriving (a
+    // running 20 ms interval never goes 300 ms without one), then count what still comes.
+    let last = -1;
+    await pollUntil(() => {
+      const now = site.hits('/tick');
+      const quiet = now === last;
+      last = now;
+      return quiet;
+    }, 'the kept tab to stop ticking', 10_000, 300);
     const hits = site.hits('/tick');
     // Work of another key, long enough for a running 20 ms interval to fetch many times meanwhile.
     for (let i = 0; i < 3; i++) await render('/env', 'key-other');
