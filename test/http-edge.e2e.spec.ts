@@ -98,7 +98,7 @@ describe('x-request-id', () => {
     expect(invalid.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const tooLong = await trawl.get('/health', { 'x-request-id': 'x'.repeat(129) });
     expect(tooLong.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const generated = await trawl.get('/crawl?urls=https://example.com');
+    const generated = await trawl.get('/crawl?urls=https://unreachable.invalid');
     expect(generated.status).toBe(401);
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });

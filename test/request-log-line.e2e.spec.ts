@@ -44,7 +44,7 @@ describe('the request line', () => {
 
   it('logs a refused request from the error filter, and never the key pasted into its URL', async () => {
     const secret = 'tr_pasted_secret_0123456789';
-    const res = await trawl.get(`/crawl?urls=https://example.com&api_key=${secret}&token=${secret}`, { 'x-request-id': 'log-test-2', 'x-api-key': `${secret}x` });
+    const res = await trawl.get(`/crawl?urls=https://unreachable.invalid&api_key=${secret}&token=${secret}`, { 'x-request-id': 'log-test-2', 'x-api-key': `${secret}x` });
     expect(res.status).toBe(401);
     expect(await requestLine('log-test-2')).toMatchObject({ level: 30, accountId: null, endpoint: '/crawl', status: 401, credits: 0, errorCode: 'UNAUTHORIZED' });
     expect(raw.some((l) => l.includes('log-test-2') && l.includes('incoming request'))).toBe(true); // Fastify's trace lines were there

@@ -122,9 +122,9 @@ export function framingProbes(port: number, keys: ProbeKeys, adminToken: string)
     ['no Host', crlf(['GET /health HTTP/1.1', 'Connection: close']), expectCode(400, ErrorCode.INVALID_REQUEST)],
     ['two Hosts', crlf(['GET /health HTTP/1.1', 'Host: a', 'Host: b', 'Connection: close']), served],
     // Absolute-form is valid HTTP/1.1: routed by its path (the broke key: it stops at the reservation).
-    ['absolute-form target', crlf(['GET http://evil.example/crawl?urls=https://example.com/ HTTP/1.1', 'Host: x', `x-api-key: ${keys.broke}`, 'Connection: close']), expectCode(429, ErrorCode.CREDITS_EXHAUSTED)],
+    ['absolute-form target', crlf(['GET http://evil.example/crawl?urls=https://unreachable.invalid/ HTTP/1.1', 'Host: x', `x-api-key: ${keys.broke}`, 'Connection: close']), expectCode(429, ErrorCode.CREDITS_EXHAUSTED)],
     ['asterisk target', crlf(['OPTIONS * HTTP/1.1', 'Host: x', 'Connection: close'])],
-    ['CONNECT', crlf(['CONNECT example.com:443 HTTP/1.1', 'Host: example.com:443']), expectCode(405, ErrorCode.INVALID_REQUEST)],
+    ['CONNECT', crlf(['CONNECT unreachable.invalid:443 HTTP/1.1', 'Host: unreachable.invalid:443']), expectCode(405, ErrorCode.INVALID_REQUEST)],
     ['Upgrade: websocket', crlf(['GET /mcp HTTP/1.1', 'Host: x', 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='])],
     ['header without a colon', crlf(['GET /health HTTP/1.1', 'Host: x', 'NoColon', 'Connection: close'])],
     ['space in a header name', crlf(['GET /health HTTP/1.1', 'Host: x', 'X Y: 1', 'Connection: close'])],
@@ -134,7 +134,7 @@ export function framingProbes(port: number, keys: ProbeKeys, adminToken: string)
     ['bare LF line ends', 'GET /health HTTP/1.1\nHost: x\nConnection: close\n\n', served],
     [
       'Latin-1 bytes in x-api-key',
-      Buffer.concat([Buffer.from('GET /crawl?urls=https%3A%2F%2Fexample.com%2F HTTP/1.1\r\nHost: x\r\nx-api-key: '), Buffer.from([0xe9, 0xff, 0x80]), Buffer.from('\r\nConnection: close\r\n\r\n')]),
+      Buffer.concat([Buffer.from('GET /crawl?urls=https%3A%2F%2Funreachable.invalid%2F HTTP/1.1\r\nHost: x\r\nx-api-key: '), Buffer.from([0xe9, 0xff, 0x80]), Buffer.from('\r\nConnection: close\r\n\r\n')]),
       expectCode(401, ErrorCode.UNAUTHORIZED),
     ],
     ['20 KB x-api-key', crlf(['GET /crawl HTTP/1.1', 'Host: x', `x-api-key: ${'k'.repeat(20_000)}`, 'Connection: close']), expectCode(431, ErrorCode.INVALID_REQUEST)],

@@ -21,7 +21,7 @@ type Verdict = { valid: true } | { valid: false; message: string } | { crash: st
 
 /** Stands for a number JSON.stringify cannot write (1e309 …); bodyText writes the raw number in its place. */
 const PLACEHOLDER = '@@RAW_NUMBER@@';
-const BASE_URL = 'https://example.com/';
+const BASE_URL = 'https://unreachable.invalid/';
 
 const rpcHeaders = (key: string) => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key });
 

@@ -36,7 +36,7 @@ const UNKNOWN_NAMES = [
 ];
 /** A request line past this many bytes cannot fit Node's 16 KiB header limit. */
 const MAX_REQUEST_LINE = 16 * 1024;
-const BASE_URL_ENTRY = 'https://example.com/';
+const BASE_URL_ENTRY = 'https://unreachable.invalid/';
 
 /** Decodes one query-string component as Fastify's parser (fast-querystring) does: `+` is a space, bad escapes stay as sent. */
 export function decodeComponent(raw: string): string {
@@ -136,13 +136,13 @@ function valuesFor(property: Property, limits: ApiLimits): RawValue[] {
   if (s.type === 'array') {
     values.push(...URL_ENTRIES.map((entry) => ({ ...entry, label: `URL ${entry.label}` })));
     const maxItems = typeof s.maxItems === 'number' ? s.maxItems : Math.max(limits.crawlMaxUrls, limits.headfulMaxUrls);
-    const distinct = (n: number) => Array.from({ length: n }, (_, i) => encodeURIComponent(`https://example.com/${i}`)).join(',');
+    const distinct = (n: number) => Array.from({ length: n }, (_, i) => encodeURIComponent(`https://unreachable.invalid/${i}`)).join(',');
     values.push(
       { label: `${maxItems} distinct URLs`, raw: distinct(maxItems) },
       { label: `${maxItems + 1} distinct URLs`, raw: distinct(maxItems + 1), mustBeInvalid: true },
       { label: `${maxItems * 5} copies of one URL`, raw: Array(maxItems * 5).fill(encodeURIComponent(BASE_URL_ENTRY)).join(',') },
       { label: 'URL then a javascript: URL', raw: `${encodeURIComponent(BASE_URL_ENTRY)},${encodeURIComponent('javascript:alert(1)')}`, mustBeInvalid: true },
-      { label: 'encoded comma inside a URL', raw: encodeURIComponent('https://example.com/a%2Cb') },
+      { label: 'encoded comma inside a URL', raw: encodeURIComponent('https://unreachable.invalid/a%2Cb') },
     );
   }
   values.push(...OVERSIZE_RAW);
