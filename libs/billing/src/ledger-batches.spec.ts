@@ -32,7 +32,7 @@ function counting(): { ledger: LedgerRepository; statements: () => number } {
   const counted = Object.create(ledger) as LedgerRepository;
   counted.reserveMany = (...args) => (statements++, ledger.reserveMany(...args));
   counted.settleFullMany = (...args) => (statements++, ledger.settleFullMany(...args));
-  counted.settle = (...args) => (statements++, ledger.settle(...args));
+  counted.settlePartly = (...args) => (statements++, ledger.settlePartly(...args));
   return { ledger: counted, statements: () => statements };
 }
 

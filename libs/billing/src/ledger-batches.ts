@@ -8,7 +8,7 @@
  */
 import type { LedgerRepository, ReserveOutcome, SettleOutcome } from '#db';
 
-type Ledger = Pick<LedgerRepository, 'reserveMany' | 'settleFullMany' | 'settle'>;
+type Ledger = Pick<LedgerRepository, 'reserveMany' | 'settleFullMany' | 'settlePartly'>;
 
 interface Pending<I, O> {
   item: I;
@@ -63,8 +63,8 @@ export class LedgerBatches {
     this.reserves = new Batches((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), maxBatch);
     this.settles = new Batches(async (_all, items) => {
       const settled = await ledger.settleFullMany(items);
-      // Partly used or already closed: the one-by-one path handles refunds of the rest and "closed already".
-      return Promise.all(items.map((i) => settled.get(i.requestId) ?? ledger.settle(i.requestId, i.charged)));
+      // Partly used or already closed: one by one, returning the rest (or nothing when closed already).
+      return Promise.all(items.map((i) => settled.get(i.requestId) ?? ledger.settlePartly(i.requestId, i.charged)));
     }, maxBatch);
   }
 

@@ -82,8 +82,9 @@ export class LedgerRepository {
   }
 
   /**
-   * The common case of `settle` (everything reserved was used) for many requests in one statement. Returns the
-   * requests it settled; the others (partly used, or already closed) go through `settle` one by one.
+   * The common case of `settle` (everything reserved was used) for many requests in one statement: nothing goes back
+   * to the balance, so the account row is not locked; each still gets its zero-amount settle row for the audit trail.
+   * Returns the requests it settled; the others (partly used, or already closed) go through `settlePartly`.
    */
   async settleFullMany(items: ReadonlyArray<{ requestId: string; charged: number }>): Promise<Map<string, SettleOutcome>> {
     const { rows } = await this.pool.query<{ id: string; charged: number; balance: number }>({
@@ -110,21 +111,14 @@ export class LedgerRepository {
    * Returns null when the reservation was already closed (settled, refunded by the reconciler): nothing twice.
    */
   async settle(requestId: string, charged: number): Promise<SettleOutcome | null> {
-    // Common case, everything reserved was used: nothing goes back to the balance, so the account row is not
-    // touched (no row lock); the ledger still gets its zero-amount settle row for the audit trail.
-    const full = await this.pool.query<{ charged: number; balance: number }>({
-      name: 'ledger-settle-full',
-      text: `WITH r AS (
-         UPDATE reservations SET status = 'settled', charged = amount, settled_at = now()
-         WHERE id = $1 AND status = 'open' AND amount <= $2
-         RETURNING account_id, amount
-       )
-       INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
-       SELECT r.account_id, 'settle', 0, a.balance, $1, 'charged ' || r.amount FROM r JOIN accounts a ON a.id = r.account_id
-       RETURNING (SELECT amount FROM r) AS charged, balance_after AS balance`,
-      values: [requestId, charged],
-    });
-    if (full.rows[0]) return full.rows[0];
+    return (await this.settleFullMany([{ requestId, charged }])).get(requestId) ?? this.settlePartly(requestId, charged);
+  }
+
+  /**
+   * `settle` when part of the reservation goes back to the balance (the account row is updated), or when the
+   * reservation is already closed (null). `settleFullMany` has taken the common case, everything used, before.
+   */
+  async settlePartly(requestId: string, charged: number): Promise<SettleOutcome | null> {
     const { rows } = await this.pool.query<{ charged: number; balance: number }>({
       name: 'ledger-settle-partial',
       text: `WITH r AS (
