@@ -20,6 +20,7 @@ import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
+import { isFeatureItem } from './feature-items.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -79,12 +80,15 @@ function proseParagraphs(nodes: ParentNode[]): number {
   return nodes.reduce((a, n) => a + findAll(n, (e) => e.name === 'p' && renderText(e).length >= PROSE_PARAGRAPH).length, 0);
 }
 
-/** Share of a widened region's text held in list items above which a service page or thread is not widened. */
+/**
+ * Share of a widened region's text held in list items above which a service page or thread is not widened. Feature
+ * cards (items with their own heading and few links, see `isFeatureItem`) are sections of the page, not list items.
+ */
 const MAX_LIST_SHARE = 0.6;
 
 function listShare(root: Element): number {
   const total = renderText(root).length;
-  const items = findAll(root, (e) => e.name === 'li' && !hasAncestor(e, (a) => a.name === 'li'));
+  const items = findAll(root, (e) => e.name === 'li' && !hasAncestor(e, (a) => a.name === 'li') && !isFeatureItem(e));
   return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
 }
 
