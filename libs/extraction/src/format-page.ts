@@ -164,7 +164,7 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
-  const picked = articleContent(doc, html, url, pageType === 'forum');
+  const picked = articleContent(doc, html, url, pageType === 'forum', pageType === 'article');
   // A service page or a listing whose pick holds few paragraphs of prose (a hero blurb, one section of many, a
   // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
   // metadata look the same), only the usual ratio applies.
@@ -190,10 +190,14 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
   return [target];
 }
 
-/** The article-style pick: the best-scoring container and its siblings. */
-function articleContent(doc: Document, html: string, url: string, forum: boolean): MainContent {
+/**
+ * The article-style pick: the best-scoring container and its siblings. `sectionRuns`: the pick extends to the run of
+ * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
+ * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
+ */
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean): MainContent {
   const body = bodyOf(doc);
-  const main = extractMainContent(body, forum);
+  const main = extractMainContent(body, forum, sectionRuns);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 
@@ -202,7 +206,7 @@ function articleContent(doc: Document, html: string, url: string, forum: boolean
   const relaxed = parseHtml(html);
   cleanDocument(relaxed, { url, aggressive: false });
   const relaxedBody = bodyOf(relaxed);
-  const relaxedMain = extractMainContent(relaxedBody, forum);
+  const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };
