@@ -119,3 +119,15 @@ describe('forum signatures', () => {
     expect(out).not.toContain('2020 iMac');
   });
 });
+
+describe('a block whose class says "meta" but holds a heading', () => {
+  it('is a section of the page, not its metadata', () => {
+    const out = removeInner(`<main>
+      <section class="meta-block-section"><div class="meta-block"><h2>Live TV</h2><p>Explore channels and packages for every household.</p></div></section>
+      <div class="post-meta">Posted by Jane Doe on March 3</div>
+      ${para(4)}
+    </main>`);
+    expect(out).toContain('Explore channels and packages');
+    expect(out).not.toContain('Posted by');
+  });
+});

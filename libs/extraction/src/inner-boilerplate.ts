@@ -5,7 +5,7 @@
  * `postMetadata`, `share_bar`…) and by a few tags. A node holding a large share of the content's text is never
  * removed: the names are a guess, the amount of text is not.
  */
-import { classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -52,6 +52,17 @@ const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'foo
 /** On a forum thread, who wrote each post and when is part of the post. */
 const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
 
+/**
+ * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
+ * "meta" is a section of the page (a CMS's "meta block" of title and text), not its metadata.
+ */
+const META_WORDS = new Set(['meta', 'metadata']);
+
+function holdsHeading(el: Element): boolean {
+  for (const c of el.children) if (isTag(c) && (HEADING_TAGS.has(c.name) || holdsHeading(c))) return true;
+  return false;
+}
+
 function holdsParagraphs(el: Element): boolean {
   for (const c of el.children) if (isTag(c) && (c.name === 'p' || holdsParagraphs(c))) return true;
   return false;
@@ -77,6 +88,7 @@ export function innerJunkReason(el: Element, keepComments = false): string {
     for (const w of classWords(t)) {
       if (!JUNK_WORDS.has(w)) continue;
       if (keepComments && ((COMMENT_WORDS.has(w) && holdsParagraphs(el)) || POST_BYLINE_WORDS.has(w))) continue;
+      if (META_WORDS.has(w) && holdsHeading(el)) continue;
       return `${t}~${w}`;
     }
   }
