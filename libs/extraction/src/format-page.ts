@@ -21,6 +21,7 @@ import { missingDescription, productDescription } from './product-description.js
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
 import { isFeatureItem } from './feature-items.js';
+import { removeDocsNavigation } from './docs-nav.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -118,8 +119,10 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   if (pageType !== 'forum') removeInnerBoilerplate([wide]);
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
-  // of offers and topics (measured: both lose when these are removed).
+  // of offers and topics (measured: both lose when these are removed); a docs page's navigation landmarks are its
+  // sidebar and table of contents.
   if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
+  if (pageType === 'documentation') removeDocsNavigation(wide);
   trimEdges([wide]);
   return [wide];
 }
