@@ -187,7 +187,8 @@ export function classifyPage(s: PageSignals): PageType {
   const declaredArticle = has(articleDeclarations(ld), ARTICLE_LD) || (s.ogType === 'article' && s.published);
   if (has(ld, FORUM_LD) && !has(ld, /^(?:NewsArticle|BlogPosting)$/)) return 'forum';
   if ((FORUM_PATH_RE.test(path) || FORUM_HOST_RE.test(s.host)) && s.posts >= 2) return 'forum';
-  if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && !declaredArticle)) return 'documentation';
+  // On a docs path or host, an Article without a date is a manual page that a generic schema calls an article.
+  if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && (!declaredArticle || !s.published))) return 'documentation';
   const product = has(ld, /^(?:Product|ProductGroup|IndividualProduct)$/) || s.ogType === 'product' || s.ogType === 'og:product';
   if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && s.cards < 12) return 'product';
   if (declaredArticle) return 'article';
