@@ -22,6 +22,7 @@ import { sectionStats, spreadOverSections, type SectionStats } from './sections.
 import { atPath, pathOf, postGroup } from './post-group.js';
 import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
+import { removeResponsiveDuplicates } from './responsive-duplicates.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -292,6 +293,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
+    removeResponsiveDuplicates(nodes);
     if (pageType === 'product') removeProductReviews(nodes);
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
