@@ -131,3 +131,15 @@ describe('a block whose class says "meta" but holds a heading', () => {
     expect(out).not.toContain('Posted by');
   });
 });
+
+describe('a block whose class says "nav" but holds a section of text', () => {
+  it('is a section an in-page menu points at, not the menu', () => {
+    const out = removeInner(`<main>
+      <div class="lm-navSource"><h2>Manage your contacts</h2><p>The free tool keeps every contact, deal and note in one place, so the whole team sees the same history of each customer, from the first call to the renewal.</p></div>
+      <div class="sub-nav"><h3>Menu</h3><ul><li><a href="/a">Contacts and deals overview</a></li><li><a href="/b">Email marketing campaigns</a></li></ul></div>
+      ${para(4)}
+    </main>`);
+    expect(out).toContain('keeps every contact, deal and note');
+    expect(out).not.toContain('Email marketing campaigns');
+  });
+});
