@@ -72,8 +72,11 @@ const WIDEN_BELOW: Record<PageType, number> = {
  */
 const SPREAD_RATIO = 0.5;
 
-/** Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose. */
-const SERVICE_REGION_RATIO = 0.8;
+/**
+ * Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose: the region
+ * unless the pick is nearly all of it (a pick of 80-90% still leaves out a hero or a closing section).
+ */
+const SERVICE_REGION_RATIO = 0.9;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
 const FEW_PARAGRAPHS = 5;
 const PROSE_PARAGRAPH = 150;
