@@ -25,11 +25,13 @@ const MIN_GAIN = 1.5;
 /** Text a block needs to count as a section of the run (not an empty spacer of the same template). */
 const MIN_BLOCK_TEXT = 80;
 
-/** The template of a block: its tag and class words, ignoring state and numbered modifiers. */
+/** The template of a block: its tag and class words, ignoring state modifiers and the numbers in names. */
 function template(el: Element): string | undefined {
   const cls = (el.attribs.class ?? '')
     .split(/\s+/)
-    .filter((w) => w && !/\d/.test(w) && !/(?:^|[-_])(?:active|current|open|selected|first|last|odd|even|dark|light)(?:$|[-_])/i.test(w))
+    .filter((w) => w && !/(?:^|[-_])(?:active|current|open|selected|first|last|odd|even|dark|light)(?:$|[-_])/i.test(w))
+    // Numbered modifiers (section-1, section-2) are one template; hashed names (cdb42bcc) keep their shape.
+    .map((w) => w.replace(/\d+/g, '#'))
     .sort()
     .join('.');
   if (!cls && el.name !== 'section') return undefined;
