@@ -23,6 +23,7 @@ import { atPath, pathOf, postGroup } from './post-group.js';
 import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
 import { removeResponsiveDuplicates } from './responsive-duplicates.js';
+import { removeCallsToAction } from './cta-links.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -124,9 +125,10 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
   // of offers and topics (measured: both lose when these are removed); a docs page's navigation landmarks are its
-  // sidebar and table of contents.
+  // sidebar and table of contents, and a service page's lone short links are its buttons.
   if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
   if (pageType === 'documentation') removeDocsNavigation(wide);
+  if (pageType === 'service') removeCallsToAction(wide);
   trimEdges([wide]);
   return [wide];
 }
