@@ -117,6 +117,33 @@ describe.each([
     expect(next).toMatchObject({ ok: true, result: { url: 'https://d.example/next' } });
   });
 
+  it('tells the gateway at once when its job is given up because the workers running it kept stopping', async () => {
+    const url = 'https://f.example/kills-its-worker';
+    const outcome = run([url], 60_000);
+    // Three "worker processes" die while on the job: a forced close stops renewing its lock, as a killed process
+    // would. Each time the next worker takes the job back once its lock has expired.
+    for (let death = 1; death <= 3; death++) {
+      let taken = (): void => undefined;
+      const onJob = new Promise<void>((resolve) => (taken = resolve));
+      const dying = startJobWorker(redis, prefix, QueueName.http, {
+        [JobName.crawlPage]: async () => {
+          attempts.set(url, (attempts.get(url) ?? 0) + 1);
+          taken();
+          return new Promise<never>(() => undefined);
+        },
+      }, { concurrency: 1, lockMs: 1_000 });
+      await onJob;
+      await dying.worker.close(true);
+    }
+    // The next worker fails the job without running it, and the waiting call learns it long before its deadline.
+    startWorker(async (u) => page(u));
+    const started = Date.now();
+    const [result] = await outcome;
+    expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('given up') } });
+    expect(attempts.get(url)).toBe(3);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
   it('gives the inbox of a gateway that died a TTL, so its replies do not stay for good', async () => {
     const dead = 'deadbeefdeadbeef';
     await sendReply(redis, prefix, `r.${dead}.1`, { ok: true, result: page('https://e.example/') });
