@@ -13,6 +13,7 @@ import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { forumMarkdown } from './markdown/forum.js';
+import { shapeForMarkdown } from './markdown/structure.js';
 import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
@@ -292,6 +293,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (formats.markdown) {
       const converter = markdownConverter(options.markdownConverter);
+      shapeForMarkdown(nodes);
       // A thread reads as one section per post, with its author and date.
       const thread = pageType === 'forum' ? forumMarkdown(nodes, (h) => converter.convert(h)) : undefined;
       page.markdown = thread ?? converter.convert(serialize(nodes as Element[]));
