@@ -93,3 +93,22 @@ describe('forum poster details', () => {
     expect(renderText(bodyOf(doc))).toContain('Senior member');
   });
 });
+
+describe('teaser grids named after their ad slots', () => {
+  const card = (i: number): string =>
+    `<article class="article-card"><a href="/news/${i}"><h2 class="article-card__title">Headline number ${i} of the section</h2></a><p>Standfirst ${i}: two lines about the story.</p></article>`;
+
+  it('keep a run of cards whose wrapper is named for the ads between them', () => {
+    const doc = parseHtml(`<html><body><div class="topic-intro">${'<p>The section front opens with a paragraph about the topic, long enough to weigh something.</p>'.repeat(6)}</div><div class="container--section-more-ads"><section class="feed">${[1, 2, 3, 4].map(card).join('')}<div class="ad-slot"></div></section></div></body></html>`);
+    cleanDocument(doc, { url: 'https://news.example/economy/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Headline number 4 of the section');
+  });
+
+  it('still drop an ad block of a single teaser and a sponsored grid', () => {
+    const doc = parseHtml(`<html><body><div class="ad-container">${card(1)}</div><div class="sponsored">${[2, 3, 4].map(card).join('')}</div><main>${'<p>The page\'s own text, a paragraph long enough to outweigh the grids around it.</p>'.repeat(8)}</main></body></html>`);
+    cleanDocument(doc, { url: 'https://news.example/economy/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).not.toContain('Headline number');
+  });
+});

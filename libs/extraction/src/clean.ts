@@ -3,6 +3,7 @@
  * trackers, consent banners, site navigation/footer/sidebars) and makes every URL absolute. Works in place on the
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
+import { holdsCardRun } from './card-run.js';
 import { type Document, type Element, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
@@ -242,12 +243,13 @@ function guarded(el: Element, guard: Guard): boolean {
 }
 
 /**
- * Ad words alone (no consent, popup or paywall word) on a block holding much text: a content section that carries ad
- * slots (`testreport__section--ads`, `cuerpo-ad`), not an ad; the slots themselves are scripts and frames, dropped anyway.
+ * Ad words alone (no consent, popup or paywall word) on a block holding much text, or a run of cards (see card-run):
+ * a content section that carries ad slots (`testreport__section--ads`, `cuerpo-ad`, a teaser grid's
+ * `section-more-ads`), not an ad; the slots themselves are scripts and frames, dropped anyway.
  */
 const AD_WORDS_RE = /(?:^|[\s_-])(?:ads?|advert|advertisement|advertising|adverts|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper)(?=$|[\s_-])/g;
 function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
-  return isProse(el, guard) && !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
+  return (isProse(el, guard) || holdsCardRun(el)) && !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
 }
 
 /**
