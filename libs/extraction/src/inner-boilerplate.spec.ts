@@ -119,3 +119,25 @@ describe('forum signatures', () => {
     expect(out).not.toContain('2020 iMac');
   });
 });
+
+describe('cards named by their taxonomy', () => {
+  it('keeps the captions of product cards whose class names their tags, and still drops their category lines', () => {
+    const cards = Array.from(
+      { length: 8 },
+      (_, i) => `<li class="product type-product product_tag-camping product_tag-storage-${i % 2 ? 'bags' : 'boxes'}"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a>
+        <div class="product-caption"><h2>Canvas gear bag number ${i}</h2><p>A heavy canvas bag that keeps the tools of the trade in order, item ${i}.</p></div>
+        <div class="posted-in">Storage</div></li>`,
+    ).join('');
+    const out = removeInner(`<ul class="products">${cards}</ul>`);
+    expect(out).toContain('Canvas gear bag number 0');
+    expect(out).toContain('keeps the tools of the trade in order, item 7');
+    expect(out).not.toContain('Storage');
+  });
+
+  it('still drops the parts of a single block kept for its size', () => {
+    const slides = Array.from({ length: 6 }, (_, i) => `<div class="promo-slide"><p>Free shipping on orders over ${i + 4}0 in region ${i}, see the shipping page.</p></div>`).join('');
+    const out = removeInner(`<div class="promo-bar">${slides}</div><div>${para(3)}</div>`);
+    expect(out).toContain('Body paragraph 0');
+    expect(out).not.toContain('Free shipping');
+  });
+});
