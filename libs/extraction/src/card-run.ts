@@ -21,7 +21,7 @@ export function cardSignature(el: Element): string {
 }
 
 /** Text length of `el` (whitespace trimmed per text node), counted up to `cap`. */
-function textLength(el: ParentNode, cap: number): number {
+export function textLength(el: ParentNode, cap: number): number {
   let n = 0;
   const walk = (p: ParentNode): void => {
     for (const c of p.children) {

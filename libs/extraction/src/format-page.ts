@@ -16,6 +16,7 @@ import { forumMarkdown } from './markdown/forum.js';
 import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
+import { removeProductRails } from './product-rail.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
@@ -281,7 +282,10 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
-    if (pageType === 'product') removeProductReviews(nodes);
+    if (pageType === 'product') {
+      removeProductReviews(nodes);
+      removeProductRails(nodes);
+    }
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
     if (added) nodes.push(added);
