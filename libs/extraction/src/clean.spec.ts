@@ -112,3 +112,19 @@ describe('teaser grids named after their ad slots', () => {
     expect(text).not.toContain('Headline number');
   });
 });
+
+describe('dialogs', () => {
+  it('are dropped by the conservative cleaning too, unless they hold most of the page', () => {
+    const doc = parseHtml(`<html><body><section role="dialog" id="ensModalWrapper"><div class="ensModal"><p>Cookies are small data files that allow a website to collect and store data on your device.</p></div></section>
+      <div aria-modal="true"><p>Sign up to our newsletter and get ten percent off your next order.</p></div>
+      <div class="app"><h1>Retro light, set of four</h1><p>Four small lights, each the size of a phone, with a magnetic back and a dimmer that goes down to one percent.</p><p>The set ships with a charging case and a cable.</p></div></body></html>`);
+    cleanDocument(doc, { url: 'https://shop.example/p/1', aggressive: false });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('magnetic back');
+    expect(text).not.toContain('Cookies are small data files');
+    expect(text).not.toContain('newsletter');
+    const only = parseHtml(`<html><body><div role="dialog"><p>A page that is nothing but its dialog: the text a reader gets.</p></div></body></html>`);
+    cleanDocument(only, { url: 'https://shop.example/p/2', aggressive: false });
+    expect(renderText(bodyOf(only))).toContain('nothing but its dialog');
+  });
+});

@@ -278,6 +278,17 @@ function isPosterDetail(el: Element): boolean {
   return c !== undefined && POSTER_DETAIL_RE.test(c);
 }
 
+/**
+ * A dialog (a consent preference centre, a newsletter or login modal) lies over the page until it is dismissed: never
+ * the page's text, in either cleaning mode, unless it holds most of the page. The conservative retry of a product page
+ * whose content is rendered by script otherwise came back as its cookie preferences, under vendor names no word list
+ * knows (`ensModal`).
+ */
+function isModalDialog(el: Element): boolean {
+  const role = el.attribs.role?.toLowerCase();
+  return role === 'dialog' || role === 'alertdialog' || el.attribs['aria-modal'] === 'true';
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -291,6 +302,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
   if (words && JUNK_RE.test(words.replace(guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (isModalDialog(el) && !guarded(el, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;
