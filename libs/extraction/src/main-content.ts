@@ -8,6 +8,7 @@
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
+import { isPostOfRun } from './post-group.js';
 import { type Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
@@ -347,8 +348,16 @@ export class ContentScorer {
     if (changed) relink(node, kept);
   }
 
+  /** A post of the thread, or the block that holds a post's text (`div.post > div.inner`). */
+  private isPost(el: Element): boolean {
+    if (isPostOfRun(el)) return true;
+    const parent = el.parent;
+    return !!parent && isTag(parent) && this.statsOf(el).text >= 0.8 * this.statsOf(parent).text && isPostOfRun(parent);
+  }
+
   private shouldPrune(el: Element): boolean {
     const name = el.name;
+    if (this.forum && this.isPost(el)) return false;
     const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
     if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80);

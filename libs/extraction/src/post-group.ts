@@ -69,3 +69,20 @@ export function atPath(doc: Document, path: number[]): Element | undefined {
   }
   return n === doc ? undefined : (n as Element);
 }
+
+/**
+ * Whether `el` is one post of a run: at least MIN_OTHER_POSTS siblings besides it share its template (tag and class
+ * names) and hold text. On a thread such blocks are the posts, however short or full of links (a one-line answer
+ * under its poster's name and permalink) they are.
+ */
+export function isPostOfRun(el: Element): boolean {
+  const parent = el.parent;
+  if (!parent || !isTag(parent) || textLength(el, MIN_POST_TEXT) < MIN_POST_TEXT) return false;
+  const sig = signature(el);
+  let others = 0;
+  for (const c of parent.children) {
+    if (c === el || !isTag(c) || signature(c) !== sig || textLength(c, MIN_POST_TEXT) < MIN_POST_TEXT) continue;
+    if (++others >= MIN_OTHER_POSTS) return true;
+  }
+  return false;
+}
