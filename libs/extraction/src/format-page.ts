@@ -112,7 +112,7 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
-  if (pageType !== 'forum') removeInnerBoilerplate([wide]);
+  if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined);
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
   // of offers and topics (measured: both lose when these are removed).
@@ -120,6 +120,12 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   trimEdges([wide]);
   return [wide];
 }
+
+/**
+ * On a listing or a shop's category, a class word on at least three cards (`new-listing__categories`, a BEM part of the
+ * card template) that holds half the region's text is the cards' own text, not boilerplate among prose.
+ */
+const CARD_KIND_SHARE = 0.5;
 
 /** Link share of a block's text above which it is navigation rather than content. */
 const LINK_BLOCK_SHARE = 0.6;

@@ -9,9 +9,9 @@ const para = (n: number, tag = 'Body'): string =>
 const text = (body: string): string =>
   formatPage(`<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`, { url: 'https://site.example/a', formats: TEXT }).page_text ?? '';
 
-const removeInner = (body: string): string => {
+const removeInner = (body: string, cardKindShare?: number): string => {
   const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeInnerBoilerplate([root]);
+  removeInnerBoilerplate([root], false, cardKindShare);
   return textContent(root);
 };
 
@@ -139,5 +139,21 @@ describe('cards named by their taxonomy', () => {
     const out = removeInner(`<div class="promo-bar">${slides}</div><div>${para(3)}</div>`);
     expect(out).toContain('Body paragraph 0');
     expect(out).not.toContain('Free shipping');
+  });
+});
+
+describe('a part of the card template on a listing', () => {
+  const jobs = Array.from(
+    { length: 6 },
+    (_, i) => `<li class="new-listing"><a href="/jobs/${i}"><span class="company">Company ${i}</span><div class="new-listing__categories"><span>Senior full-stack engineer number ${i}, remote</span></div><span class="region">Anywhere</span></a></li>`,
+  ).join('');
+  const page = `<h1>Full-stack jobs</h1><p>The latest remote full-stack jobs, updated every day by the hiring companies themselves.</p><ul>${jobs}</ul>`;
+
+  it('is kept when it holds half the text of a listing', () => {
+    expect(removeInner(page, 0.5)).toContain('Senior full-stack engineer number 5');
+  });
+
+  it('is removed among the prose of an article', () => {
+    expect(removeInner(page)).not.toContain('Senior full-stack engineer number 5');
   });
 });

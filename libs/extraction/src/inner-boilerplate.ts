@@ -153,15 +153,15 @@ const MAX_KIND_SHARE = 0.75;
 
 /**
  * Text per kind (class word) of the candidates that count towards keeping a kind: the outermost ones, and those
- * inside candidates kept as a kind of at least MIN_CARDS members. Product cards named by their taxonomy (`product_tag-…`) are kept as a kind, and
- * then their captions are the cards' text, not captions among prose: they count too. (Inside a single candidate kept
+ * inside candidates kept as a kind of at least MIN_CARDS members. Product cards named by their taxonomy
+ * (`product_tag-…`) are kept as a kind, and then their captions are the cards' text, not captions among prose: they count too. (Inside a single candidate kept
  * for its size, a promo bar around the whole page, the parts are still what their names say.)
  */
-function keptKindTotals(found: Candidate[], total: number): Map<string, number> {
+function keptKindTotals(found: Candidate[], total: number, cardKindShare: number): { perKey: Map<string, number>; members: Map<string, number> } {
   const perKey = new Map<string, number>();
   const members = new Map<string, number>();
   const counted = new Set<Candidate>();
-  const keptAsKind = (f: Candidate): boolean => (members.get(f.key) ?? 0) >= MIN_CARDS && (perKey.get(f.key) ?? 0) > total * MAX_KIND_SHARE;
+  const keptAsKind = (f: Candidate): boolean => (members.get(f.key) ?? 0) >= MIN_CARDS && (perKey.get(f.key) ?? 0) > total * Math.min(cardKindShare, MAX_KIND_SHARE);
   for (let grew = true; grew; ) {
     grew = false;
     for (const f of found) {
@@ -172,16 +172,17 @@ function keptKindTotals(found: Candidate[], total: number): Map<string, number> 
       grew = true;
     }
   }
-  return perKey;
+  return { perKey, members };
 }
 
 /**
  * Remove boilerplate descendants of the content nodes in place. A candidate holding more than a quarter of the
  * selection's text is kept, and so is every candidate of a kind (same class word) that together would take more
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
- * can put a junk word on every paragraph.
+ * can put a junk word on every paragraph. `cardKindShare`: on a listing, a kind of at least MIN_CARDS candidates is
+ * kept from this share (it names a part of the cards' template).
  */
-export function removeInnerBoilerplate(nodes: Element[], keepComments = false): void {
+export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE): void {
   const total = nodes.reduce((a, n) => a + textLength(n), 0);
   const found: Candidate[] = [];
   let captionText = 0;
@@ -201,7 +202,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
     }
   };
   for (const n of nodes) visit(n, undefined, false);
-  const perKey = keptKindTotals(found, total);
+  const { perKey, members } = keptKindTotals(found, total, cardKindShare);
   // Date lines and "see also" teasers are small and unambiguous: removed first, without the share guards.
   const roots = new Set(nodes);
   const small = new Set<Element>();
@@ -222,7 +223,8 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
     // Captions are usually credits and photo descriptions; in a gallery, where they carry much of the text, they
     // are the content.
     if (CAPTION_KEYS.has(f.key) && captionText > total * 0.3) continue;
-    if (f.text > total * MAX_SHARE || (perKey.get(f.key) ?? 0) > total * MAX_KIND_SHARE) continue;
+    const kind = perKey.get(f.key) ?? 0;
+    if (f.text > total * MAX_SHARE || kind > total * MAX_KIND_SHARE || ((members.get(f.key) ?? 0) >= MIN_CARDS && kind > total * cardKindShare)) continue;
     let gone = false;
     for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
     if (gone) continue;
