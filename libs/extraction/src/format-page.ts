@@ -52,13 +52,15 @@ export interface MainContent {
  * navigation. When the article-style pick holds less than this share of the `<main>` region's text (else of the
  * whole cleaned page's), the region is the content. Documentation keeps its `<main>` most readily: beside it are
  * only navigation and TOCs, which cleaning removes. An article widens only when its pick is a sliver of the page: a
- * listing or a hub page that declares itself an article (SEO plugins do) and whose pick is its intro paragraph.
+ * listing or a hub page that declares itself an article (SEO plugins do) and whose pick is its intro paragraph. A
+ * listing's pick is often its featured entry or one block of its feed: the rest of the feed is content too. (A shop's
+ * category stays at 0.3: there the pick is often the category's own text, and its grid of cards comes with filters.)
  */
 const WIDEN_BELOW: Record<PageType, number> = {
   article: 0.1,
   documentation: 0.8,
   product: 0.6,
-  listing: 0.3,
+  listing: 0.5,
   collection: 0.3,
   forum: 0.3,
   service: 0.3,
