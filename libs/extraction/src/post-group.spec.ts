@@ -50,3 +50,11 @@ describe('short posts of a thread', () => {
     expect(text).toContain('Thanks, closing the vent halfway fixed it!');
   });
 });
+
+describe('the opening post of a thread', () => {
+  it('belongs to the run of replies though it carries modifier classes of its own', () => {
+    const doc = parseHtml(`<html><body><div class="block-body"><article class="message message--post message-threadStarterPost"><div class="message-content"><p id="opener">The opening post, with the question that started the thread.</p></div></article>${[1, 2, 3].map((i) => `<article class="message message--post"><div class="message-content"><p>Reply ${i}, long enough to count as a post of its own here.</p></div></article>`).join('')}</div></body></html>`);
+    const opener = findFirst(doc, (e) => e.attribs.id === 'opener');
+    expect(opener && postGroup(opener)?.attribs.class).toBe('block-body');
+  });
+});

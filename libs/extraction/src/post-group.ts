@@ -18,6 +18,21 @@ const signature = (el: Element): string =>
     .sort()
     .join('.')}`;
 
+const classSet = (el: Element): Set<string> => new Set((el.attribs.class ?? '').split(/\s+/).filter((w) => w && !/\d/.test(w)));
+
+/**
+ * Whether two siblings are printed from one template: the same tag and class names, or the class names of one
+ * extended by modifiers (`message--threadStarterPost`, `is-first`) on the other.
+ */
+function sameTemplate(a: Element, b: Element): boolean {
+  if (a.name !== b.name) return false;
+  if (signature(a) === signature(b)) return true;
+  const [small, large] = [classSet(a), classSet(b)].sort((x, y) => x.size - y.size);
+  if (small.size === 0) return false;
+  for (const w of small) if (!large.has(w)) return false;
+  return true;
+}
+
 function textLength(el: ParentNode, cap: number): number {
   let n = 0;
   const walk = (p: ParentNode): void => {
@@ -40,9 +55,8 @@ export function postGroup(pick: Element): Element | undefined {
   for (let level = 0; level < MAX_LEVELS; level++) {
     const parent = el.parent;
     if (!parent || !isTag(parent) || parent.name === 'body' || parent.name === 'html') return undefined;
-    const sig = signature(el);
     let others = 0;
-    for (const c of parent.children) if (c !== el && isTag(c) && signature(c) === sig && textLength(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
+    for (const c of parent.children) if (c !== el && isTag(c) && sameTemplate(c, el) && textLength(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
     if (others >= MIN_OTHER_POSTS) return parent;
     el = parent;
   }
@@ -78,10 +92,9 @@ export function atPath(doc: Document, path: number[]): Element | undefined {
 export function isPostOfRun(el: Element): boolean {
   const parent = el.parent;
   if (!parent || !isTag(parent) || textLength(el, MIN_POST_TEXT) < MIN_POST_TEXT) return false;
-  const sig = signature(el);
   let others = 0;
   for (const c of parent.children) {
-    if (c === el || !isTag(c) || signature(c) !== sig || textLength(c, MIN_POST_TEXT) < MIN_POST_TEXT) continue;
+    if (c === el || !isTag(c) || !sameTemplate(c, el) || textLength(c, MIN_POST_TEXT) < MIN_POST_TEXT) continue;
     if (++others >= MIN_OTHER_POSTS) return true;
   }
   return false;
