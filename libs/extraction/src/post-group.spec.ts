@@ -58,3 +58,14 @@ describe('the opening post of a thread', () => {
     expect(opener && postGroup(opener)?.attribs.class).toBe('block-body');
   });
 });
+
+describe('the byline of each post', () => {
+  it('stays with the post: who wrote it and when', () => {
+    const reply = (i: number): string =>
+      `<li class="postbit"><div class="postdetails"><a href="/members/${i}">poster${i}</a> <a href="/p/${i}">11-29-2024, 0${i}:03 AM</a></div><div class="postbody"><p>Reply ${i}: move the site to a host with a data centre closer to your visitors, and measure again after a week.</p></div></li>`;
+    const doc = parseHtml(`<html><body><ol class="posts">${[1, 2, 3, 4].map(reply).join('')}</ol></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply 4: move the site');
+    expect(text).toContain('11-29-2024, 04:03 AM');
+  });
+});

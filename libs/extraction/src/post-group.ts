@@ -99,3 +99,14 @@ export function isPostOfRun(el: Element): boolean {
   }
   return false;
 }
+
+/** A date as forums print them: 11-29-2024, Jan 22, 2024, 22 January 2024, 3 days ago. */
+const POST_DATE_RE =
+  /\b(?:\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/i;
+
+/** Whether `el`, whose text is `text`, is the dated byline of a post of a run (see isPostOfRun). */
+export function isPostByline(el: Element, text: string): boolean {
+  if (!POST_DATE_RE.test(text)) return false;
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (isPostOfRun(p)) return true;
+  return false;
+}
