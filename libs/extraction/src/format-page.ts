@@ -17,6 +17,7 @@ import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { removeProductRails } from './product-rail.js';
+import { removeThreadCounters } from './thread-counters.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
@@ -290,6 +291,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
+    if (pageType === 'forum') removeThreadCounters(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes);
