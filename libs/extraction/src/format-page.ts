@@ -18,6 +18,7 @@ import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { removeProductRails } from './product-rail.js';
 import { removeThreadCounters } from './thread-counters.js';
+import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
@@ -120,6 +121,8 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
   // of offers and topics (measured: both lose when these are removed).
   if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
+  // A category's grid comes with its filter panels; widened to the grid, the panels come too.
+  if (pageType === 'collection' || pageType === 'listing') removeFilterPanels([wide]);
   trimEdges([wide]);
   return [wide];
 }
