@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChromiumPool } from './chromium-pool.js';
-import { FixtureSite } from './testing/fixture-site.js';
+import { FixtureSite, TINY_PNG } from './testing/fixture-site.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -46,7 +46,18 @@ describe.each([
       )
       // A fetch started while the document parses and still running at load.
       .route('/api/slow', later(400, 'in-flight-at-load'))
-      .page('/busy-at-load', page(`fetch('/api/slow').then(r => r.json()).then(show);`));
+      .page('/busy-at-load', page(`fetch('/api/slow').then(r => r.json()).then(show);`))
+      // After load: a favicon (answered slowly) and a script the page's Content-Security-Policy refuses. Neither can
+      // change the document.
+      .route('/icon.png', (_req, res) => {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG), 100);
+      })
+      .route('/refused-after-load', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "script-src 'self' 'unsafe-inline'" });
+        res.end(`<!doctype html><html><head><link rel="icon" href="/icon.png"></head><body><article><h1>Done at load</h1></article>
+          <script>addEventListener('load', () => { const s = document.createElement('script'); s.src = 'http://refused.test/ads.js'; document.head.append(s); });</script>
+          </body></html>`);
+      });
     pool = new ChromiumPool({ executablePath: CHROMIUM, maxContexts: 2, pagesPerBrowser: 100, allowPrivateAddresses: true, shareContexts, reuseContexts: true });
   });
 
@@ -85,5 +96,13 @@ describe.each([
     const active = await render('/on-load', { networkIdleMs: idle, settleCapMs: 5_000 });
     expect(active.networkQuiet).toBe(true);
     expect(active.timings.settleMs).toBeGreaterThanOrEqual(idle);
+  });
+
+  it('does not count a favicon or a script refused by the page\'s CSP after load as the page fetching content', async () => {
+    const idle = 2_000;
+    const result = await render('/refused-after-load', { networkIdleMs: idle, settleCapMs: 5_000 });
+    expect(result.html).toContain('Done at load');
+    expect(result.networkQuiet).toBe(true);
+    expect(result.timings.settleMs).toBeLessThan(idle);
   });
 });

@@ -7,18 +7,27 @@
  * event and has none in flight is most likely done, and only has to stay quiet for a brief window (long enough for
  * a fetch from a short timer or from the load handler to show up); once a request starts after load, the page is
  * fetching content and the full window applies, so chained fetches (one answer triggering the next) are waited for.
+ * Only requests that can change the document count as fetching: a favicon (which Chromium asks for after `load`), an
+ * image, a style sheet or a beacon cannot, nor can a request refused before it reached the network (a
+ * Content-Security-Policy or our own blocking turned it down). They still hold the window while in flight.
  */
 import type { Page, Request } from 'playwright-core';
 
 const STREAMED_TYPES = new Set(['fetch', 'xhr', 'eventsource']);
+/** Request types whose answer can change the document once it has loaded. */
+const DOCUMENT_CHANGING_TYPES = new Set(['document', 'script', 'fetch', 'xhr', 'eventsource', 'websocket']);
+/** Failures of requests the browser refused itself, before anything was sent. */
+const REFUSED_BEFORE_SENDING = /^(csp|net::ERR_BLOCKED_BY_(CLIENT|CSP|RESPONSE|ORB|ADMINISTRATOR))$/i;
+
+const changesDocument = (request: Request): boolean => DOCUMENT_CHANGING_TYPES.has(request.resourceType());
 
 export class NetworkActivity {
   private readonly inflight = new Set<Request>();
   private lastChange = performance.now();
-  /** Requests started so far; with the count and time at `markLoaded`, whether the page fetched since load. */
-  private started = 0;
   private loadedAt: number | null = null;
-  private startedAtLoad = 0;
+  /** Document-changing requests started since `markLoaded`, less those the browser refused before sending. */
+  private fetchesSinceLoad = 0;
+  private readonly countedSinceLoad = new WeakSet<Request>();
   private busyAtLoad = false;
   private readonly listeners = new Set<() => void>();
 
@@ -28,14 +37,20 @@ export class NetworkActivity {
       const previous = request.redirectedFrom();
       if (previous) this.inflight.delete(previous);
       this.inflight.add(request);
-      this.started++;
+      if (this.loadedAt !== null && changesDocument(request)) {
+        this.countedSinceLoad.add(request);
+        this.fetchesSinceLoad++;
+      }
       this.changed();
     });
     const done = (request: Request): void => {
       if (this.inflight.delete(request)) this.changed();
     };
     page.on('requestfinished', done);
-    page.on('requestfailed', done);
+    page.on('requestfailed', (request) => {
+      if (this.countedSinceLoad.delete(request) && REFUSED_BEFORE_SENDING.test(request.failure()?.errorText ?? '')) this.fetchesSinceLoad--;
+      done(request);
+    });
     // A fetch whose body the page never reads never "finishes", and an event stream is endless by design: for
     // these, the response arriving is the end of network activity that rendering can wait on.
     page.on('response', (response) => {
@@ -52,19 +67,24 @@ export class NetworkActivity {
   reset(): void {
     this.inflight.clear();
     this.loadedAt = null;
+    this.fetchesSinceLoad = 0;
+    this.busyAtLoad = false;
     this.lastChange = performance.now();
   }
 
   /** The page's `load` event fired (as seen from here): the brief window of `waitForQuiet` counts from now. */
   markLoaded(): void {
     this.loadedAt = performance.now();
-    this.startedAtLoad = this.started;
-    this.busyAtLoad = this.inflight.size > 0;
+    this.fetchesSinceLoad = 0;
+    this.busyAtLoad = [...this.inflight].some(changesDocument);
   }
 
-  /** Whether the page had a request in flight at load or has started one since (false before `markLoaded`). */
+  /**
+   * Whether the page had a document-changing request in flight at load or has started one since that the browser
+   * did not refuse (false before `markLoaded`).
+   */
   get activeSinceLoad(): boolean {
-    return this.loadedAt !== null && (this.busyAtLoad || this.started > this.startedAtLoad);
+    return this.loadedAt !== null && (this.busyAtLoad || this.fetchesSinceLoad > 0);
   }
 
   /**

@@ -93,3 +93,38 @@ describe('forum poster details', () => {
     expect(renderText(bodyOf(doc))).toContain('Senior member');
   });
 });
+
+describe('teaser grids named after their ad slots', () => {
+  const card = (i: number): string =>
+    `<article class="article-card"><a href="/news/${i}"><h2 class="article-card__title">Headline number ${i} of the section</h2></a><p>Standfirst ${i}: two lines about the story.</p></article>`;
+
+  it('keep a run of cards whose wrapper is named for the ads between them', () => {
+    const doc = parseHtml(`<html><body><div class="topic-intro">${'<p>The section front opens with a paragraph about the topic, long enough to weigh something.</p>'.repeat(6)}</div><div class="container--section-more-ads"><section class="feed">${[1, 2, 3, 4].map(card).join('')}<div class="ad-slot"></div></section></div></body></html>`);
+    cleanDocument(doc, { url: 'https://news.example/economy/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Headline number 4 of the section');
+  });
+
+  it('still drop an ad block of a single teaser and a sponsored grid', () => {
+    const doc = parseHtml(`<html><body><div class="ad-container">${card(1)}</div><div class="sponsored">${[2, 3, 4].map(card).join('')}</div><main>${'<p>The page\'s own text, a paragraph long enough to outweigh the grids around it.</p>'.repeat(8)}</main></body></html>`);
+    cleanDocument(doc, { url: 'https://news.example/economy/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).not.toContain('Headline number');
+  });
+});
+
+describe('dialogs', () => {
+  it('are dropped by the conservative cleaning too, unless they hold most of the page', () => {
+    const doc = parseHtml(`<html><body><section role="dialog" id="ensModalWrapper"><div class="ensModal"><p>Cookies are small data files that allow a website to collect and store data on your device.</p></div></section>
+      <div aria-modal="true"><p>Sign up to our newsletter and get ten percent off your next order.</p></div>
+      <div class="app"><h1>Retro light, set of four</h1><p>Four small lights, each the size of a phone, with a magnetic back and a dimmer that goes down to one percent.</p><p>The set ships with a charging case and a cable.</p></div></body></html>`);
+    cleanDocument(doc, { url: 'https://shop.example/p/1', aggressive: false });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('magnetic back');
+    expect(text).not.toContain('Cookies are small data files');
+    expect(text).not.toContain('newsletter');
+    const only = parseHtml(`<html><body><div role="dialog"><p>A page that is nothing but its dialog: the text a reader gets.</p></div></body></html>`);
+    cleanDocument(only, { url: 'https://shop.example/p/2', aggressive: false });
+    expect(renderText(bodyOf(only))).toContain('nothing but its dialog');
+  });
+});

@@ -3,6 +3,7 @@
  * trackers, consent banners, site navigation/footer/sidebars) and makes every URL absolute. Works in place on the
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
+import { holdsCardRun } from './card-run.js';
 import { type Document, type Element, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
@@ -242,12 +243,13 @@ function guarded(el: Element, guard: Guard): boolean {
 }
 
 /**
- * Ad words alone (no consent, popup or paywall word) on a block holding much text: a content section that carries ad
- * slots (`testreport__section--ads`, `cuerpo-ad`), not an ad; the slots themselves are scripts and frames, dropped anyway.
+ * Ad words alone (no consent, popup or paywall word) on a block holding much text, or a run of cards (see card-run):
+ * a content section that carries ad slots (`testreport__section--ads`, `cuerpo-ad`, a teaser grid's
+ * `section-more-ads`), not an ad; the slots themselves are scripts and frames, dropped anyway.
  */
 const AD_WORDS_RE = /(?:^|[\s_-])(?:ads?|advert|advertisement|advertising|adverts|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper)(?=$|[\s_-])/g;
 function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
-  return isProse(el, guard) && !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
+  return (isProse(el, guard) || holdsCardRun(el)) && !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
 }
 
 /**
@@ -288,6 +290,17 @@ function holdsPageHeading(el: Element, guard: Guard): boolean {
   return walk(el);
 }
 
+/**
+ * A dialog (a consent preference centre, a newsletter or login modal) lies over the page until it is dismissed: never
+ * the page's text, in either cleaning mode, unless it holds most of the page. The conservative retry of a product page
+ * whose content is rendered by script otherwise came back as its cookie preferences, under vendor names no word list
+ * knows (`ensModal`).
+ */
+function isModalDialog(el: Element): boolean {
+  const role = el.attribs.role?.toLowerCase();
+  return role === 'dialog' || role === 'alertdialog' || el.attribs['aria-modal'] === 'true';
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -301,6 +314,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
   if (words && JUNK_RE.test(words.replace(guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (isModalDialog(el) && !guarded(el, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
   if (guarded(el, guard)) return false;

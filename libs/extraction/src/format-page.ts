@@ -13,9 +13,13 @@ import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
 import { markdownConverter, type MarkdownConverterName } from './markdown/converters.js';
 import { forumMarkdown } from './markdown/forum.js';
+import { shapeForMarkdown } from './markdown/structure.js';
 import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
+import { removeProductRails } from './product-rail.js';
+import { removeThreadCounters } from './thread-counters.js';
+import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
@@ -55,13 +59,15 @@ export interface MainContent {
  * navigation. When the article-style pick holds less than this share of the `<main>` region's text (else of the
  * whole cleaned page's), the region is the content. Documentation keeps its `<main>` most readily: beside it are
  * only navigation and TOCs, which cleaning removes. An article widens only when its pick is a sliver of the page: a
- * listing or a hub page that declares itself an article (SEO plugins do) and whose pick is its intro paragraph.
+ * listing or a hub page that declares itself an article (SEO plugins do) and whose pick is its intro paragraph. A
+ * listing's pick is often its featured entry or one block of its feed: the rest of the feed is content too. (A shop's
+ * category stays at 0.3: there the pick is often the category's own text, and its grid of cards comes with filters.)
  */
 const WIDEN_BELOW: Record<PageType, number> = {
   article: 0.1,
   documentation: 0.8,
   product: 0.6,
-  listing: 0.3,
+  listing: 0.5,
   collection: 0.3,
   forum: 0.3,
   service: 0.3,
@@ -121,7 +127,7 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
-  if (pageType !== 'forum') removeInnerBoilerplate([wide]);
+  if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined);
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
   // of offers and topics (measured: both lose when these are removed); a docs page's navigation landmarks are its
@@ -129,9 +135,17 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
   if (pageType === 'documentation') removeDocsNavigation(wide);
   if (pageType === 'service') removeCallsToAction(wide);
+  // A category's grid comes with its filter panels; widened to the grid, the panels come too.
+  if (pageType === 'collection' || pageType === 'listing') removeFilterPanels([wide]);
   trimEdges([wide]);
   return [wide];
 }
+
+/**
+ * On a listing or a shop's category, a class word on at least three cards (`new-listing__categories`, a BEM part of the
+ * card template) that holds half the region's text is the cards' own text, not boilerplate among prose.
+ */
+const CARD_KIND_SHARE = 0.5;
 
 /** Link share of a block's text above which it is navigation rather than content. */
 const LINK_BLOCK_SHARE = 0.6;
@@ -299,7 +313,11 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
-    if (pageType === 'product') removeProductReviews(nodes);
+    if (pageType === 'forum') removeThreadCounters(nodes);
+    if (pageType === 'product') {
+      removeProductReviews(nodes);
+      removeProductRails(nodes);
+    }
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
     if (added) nodes.push(added);
@@ -310,6 +328,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (formats.markdown) {
       const converter = markdownConverter(options.markdownConverter);
+      shapeForMarkdown(nodes);
       // A thread reads as one section per post, with its author and date.
       const thread = pageType === 'forum' ? forumMarkdown(nodes, (h) => converter.convert(h)) : undefined;
       page.markdown = thread ?? converter.convert(serialize(nodes as Element[]));

@@ -9,9 +9,9 @@ const para = (n: number, tag = 'Body'): string =>
 const text = (body: string): string =>
   formatPage(`<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`, { url: 'https://site.example/a', formats: TEXT }).page_text ?? '';
 
-const removeInner = (body: string): string => {
+const removeInner = (body: string, cardKindShare?: number): string => {
   const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeInnerBoilerplate([root]);
+  removeInnerBoilerplate([root], false, cardKindShare);
   return textContent(root);
 };
 
@@ -141,5 +141,43 @@ describe('a block whose class says "nav" but holds a section of text', () => {
     </main>`);
     expect(out).toContain('keeps every contact, deal and note');
     expect(out).not.toContain('Email marketing campaigns');
+  });
+});
+
+describe('cards named by their taxonomy', () => {
+  it('keeps the captions of product cards whose class names their tags, and still drops their category lines', () => {
+    const cards = Array.from(
+      { length: 8 },
+      (_, i) => `<li class="product type-product product_tag-camping product_tag-storage-${i % 2 ? 'bags' : 'boxes'}"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a>
+        <div class="product-caption"><h2>Canvas gear bag number ${i}</h2><p>A heavy canvas bag that keeps the tools of the trade in order, item ${i}.</p></div>
+        <div class="posted-in">Storage</div></li>`,
+    ).join('');
+    const out = removeInner(`<ul class="products">${cards}</ul>`);
+    expect(out).toContain('Canvas gear bag number 0');
+    expect(out).toContain('keeps the tools of the trade in order, item 7');
+    expect(out).not.toContain('Storage');
+  });
+
+  it('still drops the parts of a single block kept for its size', () => {
+    const slides = Array.from({ length: 6 }, (_, i) => `<div class="promo-slide"><p>Free shipping on orders over ${i + 4}0 in region ${i}, see the shipping page.</p></div>`).join('');
+    const out = removeInner(`<div class="promo-bar">${slides}</div><div>${para(3)}</div>`);
+    expect(out).toContain('Body paragraph 0');
+    expect(out).not.toContain('Free shipping');
+  });
+});
+
+describe('a part of the card template on a listing', () => {
+  const jobs = Array.from(
+    { length: 6 },
+    (_, i) => `<li class="new-listing"><a href="/jobs/${i}"><span class="company">Company ${i}</span><div class="new-listing__categories"><span>Senior full-stack engineer number ${i}, remote</span></div><span class="region">Anywhere</span></a></li>`,
+  ).join('');
+  const page = `<h1>Full-stack jobs</h1><p>The latest remote full-stack jobs, updated every day by the hiring companies themselves.</p><ul>${jobs}</ul>`;
+
+  it('is kept when it holds half the text of a listing', () => {
+    expect(removeInner(page, 0.5)).toContain('Senior full-stack engineer number 5');
+  });
+
+  it('is removed among the prose of an article', () => {
+    expect(removeInner(page)).not.toContain('Senior full-stack engineer number 5');
   });
 });

@@ -5,6 +5,7 @@
  * `postMetadata`, `share_bar`…) and by a few tags. A node holding a large share of the content's text is never
  * removed: the names are a guess, the amount of text is not.
  */
+import { MIN_CARDS } from './card-run.js';
 import { HEADING_TAGS, classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
@@ -181,38 +182,67 @@ interface Candidate {
   el: Element;
   key: string;
   text: number;
+  /** the nearest candidate this one lies inside */
+  outer?: Candidate;
 }
 
 /** Share of the selection's text above which a candidate is kept whatever its name. */
 const MAX_SHARE = 0.25;
+/** Share of the selection's text a kind of candidate (same class word) must hold together to be kept. */
+const MAX_KIND_SHARE = 0.75;
+
+/**
+ * Text per kind (class word) of the candidates that count towards keeping a kind: the outermost ones, and those
+ * inside candidates kept as a kind of at least MIN_CARDS members. Product cards named by their taxonomy
+ * (`product_tag-…`) are kept as a kind, and then their captions are the cards' text, not captions among prose: they count too. (Inside a single candidate kept
+ * for its size, a promo bar around the whole page, the parts are still what their names say.)
+ */
+function keptKindTotals(found: Candidate[], total: number, cardKindShare: number): { perKey: Map<string, number>; members: Map<string, number> } {
+  const perKey = new Map<string, number>();
+  const members = new Map<string, number>();
+  const counted = new Set<Candidate>();
+  const keptAsKind = (f: Candidate): boolean => (members.get(f.key) ?? 0) >= MIN_CARDS && (perKey.get(f.key) ?? 0) > total * Math.min(cardKindShare, MAX_KIND_SHARE);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const f of found) {
+      if (counted.has(f) || (f.outer && !(counted.has(f.outer) && keptAsKind(f.outer)))) continue;
+      counted.add(f);
+      perKey.set(f.key, (perKey.get(f.key) ?? 0) + f.text);
+      members.set(f.key, (members.get(f.key) ?? 0) + 1);
+      grew = true;
+    }
+  }
+  return { perKey, members };
+}
 
 /**
  * Remove boilerplate descendants of the content nodes in place. A candidate holding more than a quarter of the
  * selection's text is kept, and so is every candidate of a kind (same class word) that together would take more
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
- * can put a junk word on every paragraph.
+ * can put a junk word on every paragraph. `cardKindShare`: on a listing, a kind of at least MIN_CARDS candidates is
+ * kept from this share (it names a part of the cards' template).
  */
-export function removeInnerBoilerplate(nodes: Element[], keepComments = false): void {
+export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE): void {
   const total = nodes.reduce((a, n) => a + textLength(n), 0);
   const found: Candidate[] = [];
-  const perKey = new Map<string, number>();
   let captionText = 0;
-  const visit = (node: Element, inCandidate: boolean, inRemovable: boolean): void => {
+  const visit = (node: Element, outer: Candidate | undefined, inRemovable: boolean): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
       const reason = KEEP_TAGS.has(c.name) ? '' : explain(c, keepComments);
+      let f: Candidate | undefined;
       if (reason) {
-        const f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c) };
+        f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c), outer };
         found.push(f);
-        if (!inCandidate) perKey.set(f.key, (perKey.get(f.key) ?? 0) + f.text);
         if (!inRemovable && CAPTION_KEYS.has(f.key)) captionText += f.text;
       }
       // Captions inside a candidate too large to remove (a <form> around a whole product grid) are counted: there
       // they are the cards' text.
-      visit(c, inCandidate || reason !== '', inRemovable || (reason !== '' && textLength(c) <= total * MAX_SHARE));
+      visit(c, f ?? outer, inRemovable || (reason !== '' && textLength(c) <= total * MAX_SHARE));
     }
   };
-  for (const n of nodes) visit(n, false, false);
+  for (const n of nodes) visit(n, undefined, false);
+  const { perKey, members } = keptKindTotals(found, total, cardKindShare);
   // Date lines and "see also" teasers are small and unambiguous: removed first, without the share guards.
   const roots = new Set(nodes);
   const small = new Set<Element>();
@@ -233,7 +263,8 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false): 
     // Captions are usually credits and photo descriptions; in a gallery, where they carry much of the text, they
     // are the content.
     if (CAPTION_KEYS.has(f.key) && captionText > total * 0.3) continue;
-    if (f.text > total * MAX_SHARE || (perKey.get(f.key) ?? 0) > total * 0.75) continue;
+    const kind = perKey.get(f.key) ?? 0;
+    if (f.text > total * MAX_SHARE || kind > total * MAX_KIND_SHARE || ((members.get(f.key) ?? 0) >= MIN_CARDS && kind > total * cardKindShare)) continue;
     let gone = false;
     for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
     if (gone) continue;

@@ -8,6 +8,7 @@
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
+import { isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { type Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
@@ -353,8 +354,18 @@ export class ContentScorer {
     if (changed) relink(node, kept);
   }
 
+  /** A post of the thread, or the block that holds a post's text (`div.post > div.inner`). */
+  private isPost(el: Element): boolean {
+    if (isPostOfRun(el)) return true;
+    const parent = el.parent;
+    return !!parent && isTag(parent) && this.statsOf(el).text >= 0.8 * this.statsOf(parent).text && isPostOfRun(parent);
+  }
+
   private shouldPrune(el: Element): boolean {
     const name = el.name;
+    if (this.forum && this.isPost(el)) return false;
+    // Who wrote a post and when is part of it: a short, link-heavy line inside the post.
+    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && isPostByline(el, textOf(el))) return false;
     const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
     if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80);
@@ -387,6 +398,9 @@ export class ContentScorer {
 /** Text range of an adjacent block taken with the article when it reads as prose. */
 const ADJACENT_MIN_TEXT = 80;
 const ADJACENT_MAX_TEXT = 1500;
+
+/** Characters of a post's byline (the poster's name and the date), at most. */
+const MAX_POST_BYLINE = 150;
 
 /** Characters from which a list item counts as a paragraph. */
 const LONG_ITEM = 100;

@@ -190,7 +190,10 @@ export function classifyPage(s: PageSignals): PageType {
   // On a docs path or host, an Article without a date is a manual page that a generic schema calls an article.
   if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && (!declaredArticle || !s.published))) return 'documentation';
   const product = has(ld, /^(?:Product|ProductGroup|IndividualProduct)$/) || s.ogType === 'product' || s.ogType === 'og:product';
-  if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && s.cards < 12) return 'product';
+  // A page whose Open Graph type is one product (not product.group) and that sells it is that product, however many
+  // cards of related products it shows.
+  const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
+  if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.addToCart))) return 'product';
   if (declaredArticle) return 'article';
   if (s.cards >= 8 && s.prices >= 4) return 'collection';
   if (product) return 'product';

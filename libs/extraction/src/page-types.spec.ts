@@ -45,6 +45,12 @@ describe('page type (metadata.pageType)', () => {
   it('reads a product from JSON-LD and a cart button', () => {
     expect(typeOf(page(`<h1>Kettle</h1>${prose(1)}<button>Add to cart</button>`, ld('Product')))).toBe('product');
   });
+  it('reads a product with og:type product and a cart button, whatever its rails of other products', () => {
+    const head = `<title>Kettle</title><meta property="og:type" content="product">${ld('Product')}`;
+    expect(typeOf(page(`<h1>Kettle</h1>${prose(1)}<button>Add to cart</button>${cards(16, true)}`, head))).toBe('product');
+    const group = `<title>Kettles</title><meta property="og:type" content="product.group">${ld('Product')}`;
+    expect(typeOf(page(`<h1>Kettles</h1>${prose(1)}<button>Add to cart</button>${cards(16, true)}`, group))).toBe('collection');
+  });
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatPage } from './index.js';
-import { findFirst, parseHtml } from './dom.js';
+import { bodyOf, findFirst, parseHtml } from './dom.js';
+import { extractMainContent } from './main-content.js';
+import { renderText } from './text.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
 
 const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
@@ -32,5 +34,38 @@ describe('postGroup', () => {
   it('finds the same node in a copy of the tree by its path', () => {
     const copy = parseHtml(`<html><body><main><div class="list"><div class="row a1"><p id="pick">x</p></div></div></main></body></html>`);
     expect(atPath(copy, pathOf(byId('pick')))?.attribs.id).toBe('pick');
+  });
+});
+
+describe('short posts of a thread', () => {
+  it('are kept though their poster link and permalink make them link-heavy', () => {
+    const reply = Array.from({ length: 2 }, (_, i) => `<p>Reply part ${i}: close the bottom vent halfway, keep the lid shut, and let the fire settle for an hour or so.</p>`).join('');
+    const longPost = (i: number): string =>
+      `<div class="post bg${i % 2}"><div class="inner"><p class="author"><a href="/member/${i}">member${i}</a> <a href="/p/${i}">Mon Jan 22, 2024</a></p><div class="content">${reply}</div></div></div>`;
+    const shortPost = (i: number): string =>
+      `<div class="post bg${i % 2}"><div class="inner"><p class="author"><a href="/member/${i}">member${i}</a> <a href="/p/${i}">Tue Jan 23, 2024 6:13 am</a></p><div class="content">Thanks, closing the vent halfway fixed it!</div></div></div>`;
+    const doc = parseHtml(`<html><body><div class="topic">${longPost(1)}${shortPost(2)}${longPost(3)}${longPost(4)}${shortPost(5)}${longPost(6)}</div></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply part 1');
+    expect(text).toContain('Thanks, closing the vent halfway fixed it!');
+  });
+});
+
+describe('the opening post of a thread', () => {
+  it('belongs to the run of replies though it carries modifier classes of its own', () => {
+    const doc = parseHtml(`<html><body><div class="block-body"><article class="message message--post message-threadStarterPost"><div class="message-content"><p id="opener">The opening post, with the question that started the thread.</p></div></article>${[1, 2, 3].map((i) => `<article class="message message--post"><div class="message-content"><p>Reply ${i}, long enough to count as a post of its own here.</p></div></article>`).join('')}</div></body></html>`);
+    const opener = findFirst(doc, (e) => e.attribs.id === 'opener');
+    expect(opener && postGroup(opener)?.attribs.class).toBe('block-body');
+  });
+});
+
+describe('the byline of each post', () => {
+  it('stays with the post: who wrote it and when', () => {
+    const reply = (i: number): string =>
+      `<li class="postbit"><div class="postdetails"><a href="/members/${i}">poster${i}</a> <a href="/p/${i}">11-29-2024, 0${i}:03 AM</a></div><div class="postbody"><p>Reply ${i}: move the site to a host with a data centre closer to your visitors, and measure again after a week.</p></div></li>`;
+    const doc = parseHtml(`<html><body><ol class="posts">${[1, 2, 3, 4].map(reply).join('')}</ol></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply 4: move the site');
+    expect(text).toContain('11-29-2024, 04:03 AM');
   });
 });

@@ -18,6 +18,21 @@ const signature = (el: Element): string =>
     .sort()
     .join('.')}`;
 
+const classSet = (el: Element): Set<string> => new Set((el.attribs.class ?? '').split(/\s+/).filter((w) => w && !/\d/.test(w)));
+
+/**
+ * Whether two siblings are printed from one template: the same tag and class names, or the class names of one
+ * extended by modifiers (`message--threadStarterPost`, `is-first`) on the other.
+ */
+function sameTemplate(a: Element, b: Element): boolean {
+  if (a.name !== b.name) return false;
+  if (signature(a) === signature(b)) return true;
+  const [small, large] = [classSet(a), classSet(b)].sort((x, y) => x.size - y.size);
+  if (small.size === 0) return false;
+  for (const w of small) if (!large.has(w)) return false;
+  return true;
+}
+
 function textLength(el: ParentNode, cap: number): number {
   let n = 0;
   const walk = (p: ParentNode): void => {
@@ -40,9 +55,8 @@ export function postGroup(pick: Element): Element | undefined {
   for (let level = 0; level < MAX_LEVELS; level++) {
     const parent = el.parent;
     if (!parent || !isTag(parent) || parent.name === 'body' || parent.name === 'html') return undefined;
-    const sig = signature(el);
     let others = 0;
-    for (const c of parent.children) if (c !== el && isTag(c) && signature(c) === sig && textLength(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
+    for (const c of parent.children) if (c !== el && isTag(c) && sameTemplate(c, el) && textLength(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
     if (others >= MIN_OTHER_POSTS) return parent;
     el = parent;
   }
@@ -68,4 +82,31 @@ export function atPath(doc: Document, path: number[]): Element | undefined {
     n = c;
   }
   return n === doc ? undefined : (n as Element);
+}
+
+/**
+ * Whether `el` is one post of a run: at least MIN_OTHER_POSTS siblings besides it share its template (tag and class
+ * names) and hold text. On a thread such blocks are the posts, however short or full of links (a one-line answer
+ * under its poster's name and permalink) they are.
+ */
+export function isPostOfRun(el: Element): boolean {
+  const parent = el.parent;
+  if (!parent || !isTag(parent) || textLength(el, MIN_POST_TEXT) < MIN_POST_TEXT) return false;
+  let others = 0;
+  for (const c of parent.children) {
+    if (c === el || !isTag(c) || !sameTemplate(c, el) || textLength(c, MIN_POST_TEXT) < MIN_POST_TEXT) continue;
+    if (++others >= MIN_OTHER_POSTS) return true;
+  }
+  return false;
+}
+
+/** A date as forums print them: 11-29-2024, Jan 22, 2024, 22 January 2024, 3 days ago. */
+const POST_DATE_RE =
+  /\b(?:\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/i;
+
+/** Whether `el`, whose text is `text`, is the dated byline of a post of a run (see isPostOfRun). */
+export function isPostByline(el: Element, text: string): boolean {
+  if (!POST_DATE_RE.test(text)) return false;
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (isPostOfRun(p)) return true;
+  return false;
 }

@@ -70,3 +70,16 @@ describe('a service page spread over sections under their own headings', () => {
     expect(out.page_text).not.toContain('Further reading number 9 of group 3');
   });
 });
+
+describe('a listing whose pick is its featured entry', () => {
+  it('widens to the page when the pick holds less than half of it', () => {
+    const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+    const ld = '<script type="application/ld+json">{"@type":"CollectionPage"}</script>';
+    const cards = Array.from({ length: 30 }, (_, i) => `<article class="card"><h3><a href="/story/${i}">Story number ${i} of the section feed</a></h3><span>Region ${i}</span></article>`).join('');
+    const html = `<html><head><title>Economy</title>${ld}</head><body><div class="featured">${prose(5)}</div><div class="feed">${cards}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://news.example/economy/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'listing' });
+    expect(out.page_text).toContain('Sentence 0 describes');
+    expect(out.page_text).toContain('Story number 29 of the section feed');
+  });
+});

@@ -23,6 +23,19 @@ describe('detectBlock', () => {
       ['<script>window._pxAppId = "PXabc";</script>', 'perimeterx'],
       ['<script src="https://ct.captcha-delivery.com/c.js"></script>', 'datadome'],
       ['<iframe src="/_Incapsula_Resource?x=1"></iframe>', 'incapsula'],
+      // Every other marker too: each must also pass the one-pass filter that runs before them.
+      ['<input type="hidden" name="__cf_chl_opt" value="1">', 'cloudflare challenge'],
+      ['<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script>', 'cloudflare challenge platform'],
+      ['<span class="cf-error-code">1020</span>', 'cloudflare error page'],
+      ['<p>Reference&#32;#18.2d351ab8.1557333295.a4e16ab</p>', 'akamai reference page'],
+      ['<h1>Pardon Our Interruption</h1>', 'akamai/distil interruption page'],
+      ['<script src="https://captcha.px-cdn.net/PXabc/captcha.js"></script>', 'perimeterx'],
+      ['<div id="px-captcha"></div>', 'perimeterx'],
+      ['<script src="https://geo.captcha-delivery.com/captcha/"></script>', 'datadome'],
+      ['<p>Request unsuccessful. INCAPSULA incident ID: 123-456</p>', 'incapsula'],
+      ['<h2>Sucuri WebSite Firewall - Access Denied</h2>', 'sucuri'],
+      ['<script>KPSDK.scriptStart=KPSDK.now()</script>', 'kasada'],
+      ['<p>You have been Blocked by Network Security.</p>', 'network security block'],
     ];
     for (const [marker, reason] of cases) {
       expect(detectBlock({ status: 200, html: page(`${marker}${'<p>filler text</p>'.repeat(10)}`) })).toMatchObject({ blocked: true, tier: 1, reason });

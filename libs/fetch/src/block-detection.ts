@@ -51,6 +51,13 @@ const WALL_MARKERS: ReadonlyArray<[RegExp, string]> = [
   [/cf-turnstile/i, 'turnstile wall'],
 ];
 
+/**
+ * One pass that every page with a vendor marker matches (a literal piece of each marker above, lower-cased): on the
+ * ordinary page it is the only scan, at about half the cost of trying the markers one by one.
+ */
+const ANY_VENDOR_MARKER =
+  /__cf_chl_|challenge-platform|cf-error-code|challenges\.cloudflare\.com|reference(?:&#32;| )#|pardon our interruption|_pxappid|px-cdn\.net|px-captcha|captcha-delivery|_incapsula_resource|incapsula incident id|sucuri website firewall|kpsdk\.scriptstart|blocked by network security/i;
+
 const SMALL_PAGE = 10 * 1024;
 const SHELL_PAGE = 50 * 1024;
 /** The part of a large page scanned for vendor markers after scripts and styles are stripped. */
@@ -63,7 +70,7 @@ export function detectBlock({ status, html, headers = {} }: BlockInput): BlockVe
   const head = html.length > SCAN_LIMIT ? html.slice(0, SCAN_LIMIT) : html;
   // Stripping only removes text: a page with no marker in its raw form has none once stripped, and almost every page
   // has none — so the copy that stripping makes (as costly as all the scans) is made only for the few that do.
-  if (VENDOR_MARKERS.some(([pattern]) => pattern.test(head))) {
+  if (ANY_VENDOR_MARKER.test(head)) {
     // On large pages vendor names can appear in scripts of normal pages (CF injects __CF$cv$params everywhere):
     // scan what remains once scripts and styles are gone.
     const scanned = html.length > SHELL_PAGE ? stripScriptsAndStyles(head) : head;

@@ -15,6 +15,11 @@ export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } |
 export interface DispatchOptions {
   attempts: number;
   backoffMs: number;
+  /**
+   * Take outcomes from workers of this process directly instead of through Redis (reply-channel.ts). Default true;
+   * false is for tests of the Redis path.
+   */
+  localReplies?: boolean;
 }
 
 /** How long a failed job's record is kept for inspection (completed ones are removed at once: their reply is sent). */
@@ -31,7 +36,7 @@ export class JobDispatcher {
     private readonly prefix: string,
     private readonly options: DispatchOptions,
   ) {
-    this.inbox = new ReplyInbox(connection, prefix, randomBytes(8).toString('hex'));
+    this.inbox = new ReplyInbox(connection, prefix, randomBytes(8).toString('hex'), options.localReplies ?? true);
   }
 
   /** Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved. */

@@ -7,10 +7,13 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
+import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 import { metrics } from '#metrics';
 import { closeUnlessRedisDown, duplicateRedis } from './redis.js';
 import { replyGateway, sendReply } from './reply-channel.js';
+
+/** How many times a job may be taken back from a worker that stopped (died, lost its lock) before it is given up. */
+const MAX_STALLED = 2;
 
 export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
 
@@ -66,10 +69,22 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
       concurrency: options.concurrency,
       lockDuration: options.lockMs,
       stalledInterval: Math.max(1000, Math.floor(options.lockMs / 2)),
-      maxStalledCount: 2,
+      maxStalledCount: MAX_STALLED,
     },
   );
   worker.on('error', (error) => options.onError?.(error));
+  // A job whose workers kept dying on it (more than maxStalledCount times) is failed by the next worker that takes it,
+  // without running the handler: its gateway is told, instead of waiting until the call's deadline.
+  worker.on('failed', (job, error) => {
+    if (!job?.id || !replyGateway(job.id) || !job.deferredFailure || error.message !== job.deferredFailure) return;
+    metrics.jobOutcomes.inc({ queue, job: job.name, outcome: ErrorCode.INTERNAL });
+    const abandoned = new TrawlError(
+      ErrorCode.INTERNAL,
+      `The workers running this item stopped ${MAX_STALLED + 1} times before finishing it; it was given up (nothing charged)`,
+      'permanent',
+    );
+    sendReply(connection, prefix, job.id, { ok: false, error: abandoned.serialize() }).catch((sendError: unknown) => options.onError?.(sendError));
+  });
   // The Worker does not own a connection it was given: drop it once the worker has closed.
   worker.on('closed', () => workerConnection.disconnect());
   return {

@@ -19,17 +19,13 @@ let worker: JobWorker | undefined;
 /** Attempts each URL's handler has seen. */
 const attempts = new Map<string, number>();
 
-beforeAll(() => {
-  dispatcher = new JobDispatcher(redis, prefix, { attempts: 2, backoffMs: 10 });
-});
-
 afterEach(async () => {
   await worker?.close();
   worker = undefined;
+  attempts.clear();
 });
 
 afterAll(async () => {
-  await dispatcher.close();
   await deleteKeys(redis, `${prefix}:*`);
   redis.disconnect();
 });
@@ -47,15 +43,41 @@ function startWorker(handle: (url: string, attempt: number) => Promise<JobResult
 const run = (urls: string[], deadlineMs = 10_000) =>
   dispatcher.runAll(QueueName.http, JobName.crawlPage, urls.map((url) => ({ ...base, url })), Date.now() + deadlineMs);
 
-describe('the reply channel', () => {
+// A worker in the gateway's own process hands outcomes over directly; one in another process (simulated here by a
+// dispatcher that does not take them directly) goes through the gateway's Redis list. Same rules either way.
+describe.each([
+  ['through the gateway\'s Redis list', false],
+  ['in-process, to a gateway of the same process', true],
+])('the reply channel (%s)', (_name, localReplies) => {
+  /** Replies pushed onto Redis lists so far. */
+  let pushes = 0;
+  const monitor = createRedis(TEST_REDIS_URL, 'reply-spec-monitor');
+
+  beforeAll(async () => {
+    dispatcher = new JobDispatcher(redis, prefix, { attempts: 2, backoffMs: 10, localReplies });
+    const feed = await monitor.monitor();
+    feed.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(`${prefix}:inbox:`)) && /^eval(sha)?$/i.test(args[0] ?? '')) pushes++;
+    });
+  });
+
+  afterAll(async () => {
+    await dispatcher.close();
+    monitor.disconnect();
+  });
+
   it('delivers each result to its waiter, in the order asked, and leaves no job record behind', async () => {
     startWorker(async (url) => page(url));
     const urls = Array.from({ length: 20 }, (_, i) => `https://a.example/${i}`);
+    const before = pushes;
     const outcomes = await run(urls);
     expect(outcomes.map((o) => (o.ok ? o.result.url : o.error.code))).toEqual(urls);
     // The reply goes out just before BullMQ marks the job done; then its record is removed, not kept as completed.
     await pollUntil(async () => (await dispatcher.counts(QueueName.http)).active === 0, 'the jobs to be marked done');
     expect(await dispatcher.counts(QueueName.http)).toMatchObject({ completed: 0, active: 0, waiting: 0 });
+    // A result for a gateway of this process is never written to Redis.
+    if (localReplies) expect(pushes - before).toBe(0);
+    else await pollUntil(async () => pushes - before >= urls.length, 'every reply to be seen on its way through Redis');
   });
 
   it('replies once, after the retry, when a transient failure is followed by success', async () => {
@@ -94,6 +116,33 @@ describe('the reply channel', () => {
     const [next] = await run(['https://d.example/next']);
     expect(next).toMatchObject({ ok: true, result: { url: 'https://d.example/next' } });
   });
+
+  it('tells the gateway at once when its job is given up because the workers running it kept stopping', async () => {
+    const url = 'https://f.example/kills-its-worker';
+    const outcome = run([url], 60_000);
+    // Three "worker processes" die while on the job: a forced close stops renewing its lock, as a killed process
+    // would. Each time the next worker takes the job back once its lock has expired.
+    for (let death = 1; death <= 3; death++) {
+      let taken = (): void => undefined;
+      const onJob = new Promise<void>((resolve) => (taken = resolve));
+      const dying = startJobWorker(redis, prefix, QueueName.http, {
+        [JobName.crawlPage]: async () => {
+          attempts.set(url, (attempts.get(url) ?? 0) + 1);
+          taken();
+          return new Promise<never>(() => undefined);
+        },
+      }, { concurrency: 1, lockMs: 1_000 });
+      await onJob;
+      await dying.worker.close(true);
+    }
+    // The next worker fails the job without running it, and the waiting call learns it long before its deadline.
+    startWorker(async (u) => page(u));
+    const started = Date.now();
+    const [result] = await outcome;
+    expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringContaining('given up') } });
+    expect(attempts.get(url)).toBe(3);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
 
   it('gives the inbox of a gateway that died a TTL, so its replies do not stay for good', async () => {
     const dead = 'deadbeefdeadbeef';

@@ -9,6 +9,11 @@
  * A list, not pub/sub: a reply pushed while the gateway reconnects waits for it. A list whose gateway died expires
  * (every push renews its TTL), and an outcome nobody waits for any more (its deadline passed) is dropped on arrival.
  * A job run twice (its worker stalled) may reply twice; the first reply wins.
+ *
+ * When the waiting gateway lives in the worker's own process (the standalone app), the outcome is handed to it
+ * directly: the same exactly-once rules, without writing the result to Redis, reading it back and parsing it again
+ * (the result of a crawled page is its formats — tens of KB). A process that dies takes both ends with it, so
+ * nothing is lost that the Redis list would have kept.
  */
 import type { Redis } from 'ioredis';
 import { TrawlError } from '#contracts';
@@ -41,10 +46,22 @@ return 1`;
 type ReplyRedis = Redis & { trawlReply(key: string, envelope: string, ttlMs: number): Promise<number> };
 const withReplyCommand = new WeakSet<Redis>();
 
-/** Worker side: delivers a job's outcome to its gateway's inbox (one round trip). */
+/** Inboxes of this process that take outcomes directly, by `localKey`. */
+const localInboxes = new Map<string, ReplyInbox>();
+const localKey = (prefix: string, gatewayId: string): string => `${prefix}\n${gatewayId}`;
+
+/**
+ * Worker side: delivers a job's outcome to its gateway's inbox (one round trip), or straight to the gateway when it
+ * runs in this process.
+ */
 export async function sendReply(connection: Redis, prefix: string, jobId: string, reply: Reply): Promise<void> {
   const gatewayId = replyGateway(jobId);
   if (!gatewayId) return;
+  const local = localInboxes.get(localKey(prefix, gatewayId));
+  if (local) {
+    local.receive(jobId, reply);
+    return;
+  }
   if (!withReplyCommand.has(connection)) {
     connection.defineCommand('trawlReply', { numberOfKeys: 1, lua: PUSH_REPLY });
     withReplyCommand.add(connection);
@@ -62,12 +79,16 @@ export class ReplyInbox {
   private sequence = 0;
   private closed = false;
   private running = false;
+  private readonly local: string | null;
 
-  constructor(connection: Redis, prefix: string, gatewayId: string) {
+  /** `local`: take outcomes from workers of this process directly (default); false sends them all through Redis. */
+  constructor(connection: Redis, prefix: string, gatewayId: string, local = true) {
     if (!/^[0-9a-f]{16}$/.test(gatewayId)) throw new TrawlError('INTERNAL', 'A gateway id is 16 hex digits');
     this.gatewayId = gatewayId;
     this.key = inboxKey(prefix, gatewayId);
     this.connection = duplicateRedis(connection, `trawl-inbox-${gatewayId}`);
+    this.local = local ? localKey(prefix, gatewayId) : null;
+    if (this.local) localInboxes.set(this.local, this);
   }
 
   /** A fresh job id whose reply comes to this inbox. */
@@ -93,7 +114,16 @@ export class ReplyInbox {
   /** Stops popping. The blocking pop in flight is dropped with its connection, not waited for (Redis may be down). */
   close(): void {
     this.closed = true;
+    if (this.local) localInboxes.delete(this.local);
     this.connection.disconnect();
+  }
+
+  /** An outcome from a worker of this process: to its waiter, if it still waits (else dropped, as from Redis). */
+  receive(jobId: string, reply: Reply): void {
+    const waiter = this.waiters.get(jobId);
+    if (!waiter) return;
+    this.waiters.delete(jobId);
+    waiter(reply);
   }
 
   private async run(): Promise<void> {
@@ -117,9 +147,6 @@ export class ReplyInbox {
     } catch {
       return;
     }
-    const waiter = this.waiters.get(envelope.id);
-    if (!waiter) return;
-    this.waiters.delete(envelope.id);
-    waiter(envelope.ok ? { ok: true, result: envelope.result } : { ok: false, error: envelope.error });
+    this.receive(envelope.id, envelope.ok ? { ok: true, result: envelope.result } : { ok: false, error: envelope.error });
   }
 }

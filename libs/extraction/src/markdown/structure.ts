@@ -1,0 +1,136 @@
+/**
+ * Reshapes the selected content where Markdown cannot say what the HTML says, so that the converter writes Markdown
+ * instead of raw HTML or words run together. Runs on the content just before the Markdown step; every change keeps
+ * the same words, and blocks stay blocks, so the page's text is unchanged:
+ * - a link wrapped around blocks (a card: image, heading, summary) becomes the same link inside each of them (Markdown
+ *   link text is inline: the converter otherwise leaves `<h2>` tags inside the link);
+ * - a heading where Markdown cannot have one — in a table cell, or after other content in a list item — becomes a
+ *   line of bold text;
+ * - blocks side by side in a table cell are kept apart by line breaks (`4.35 ratings<br>score`, not `ratingsscore`);
+ * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only.
+ */
+import { BLOCK_TAGS, Element, HEADING_TAGS, findAll, hasAncestor, isTag, isText, relink, type ChildNode, type ParentNode } from '../dom.js';
+
+const UNWRAPPED = new Set(['mark', 'u', 'ins']);
+const CELLS = new Set(['td', 'th']);
+
+export function shapeForMarkdown(roots: ParentNode[]): void {
+  for (const root of roots) {
+    for (const el of findAll(root, (e) => UNWRAPPED.has(e.name))) replaceWith(el, el.children);
+    // Outermost first: a link inside a distributed link's content is met (and left alone) later.
+    for (const link of findAll(root, (e) => e.name === 'a' && holdsBlock(e))) {
+      if (link.parent) replaceWith(link, distribute(link.children, link));
+    }
+    for (const heading of findAll(root, (e) => HEADING_TAGS.has(e.name))) {
+      if (hasAncestor(heading, (e) => CELLS.has(e.name))) replaceWith(heading, [element('p', {}, [element('strong', {}, heading.children)])]);
+      // In a list item the converter runs blocks after the first together: line breaks keep the heading a line.
+      else if (followsContentInItem(heading)) {
+        const last = endsItem(heading);
+        const line = [element('br', {}, []), element('strong', {}, heading.children)];
+        if (!last) line.push(element('br', {}, []));
+        replaceWith(heading, line);
+      }
+    }
+    for (const cell of findAll(root, (e) => CELLS.has(e.name))) separateBlocks(cell);
+  }
+}
+
+const isBlock = (node: ChildNode): node is Element => isTag(node) && BLOCK_TAGS.has(node.name);
+const holdsBlock = (el: Element): boolean => findAll(el, (e) => BLOCK_TAGS.has(e.name)).length > 0;
+
+/** Text or an image: something the reader sees. */
+function visible(node: ChildNode): boolean {
+  if (isText(node)) return node.data.trim() !== '';
+  if (!isTag(node)) return false;
+  return node.name === 'img' || node.children.some(visible);
+}
+
+/** `link`'s content with the link moved inside: around each run of inline content and inside each block. */
+function distribute(children: ChildNode[], link: Element): ChildNode[] {
+  const out: ChildNode[] = [];
+  let run: ChildNode[] = [];
+  const flush = (): void => {
+    // A run holding a link of its own is left unlinked: Markdown links do not nest.
+    if (run.some(visible) && !run.some((n) => isTag(n) && (n.name === 'a' || findAll(n, (e) => e.name === 'a').length > 0))) {
+      out.push(element('a', { ...link.attribs }, run));
+    } else out.push(...run);
+    run = [];
+  };
+  for (const child of children) {
+    if (!isBlock(child)) {
+      run.push(child);
+      continue;
+    }
+    flush();
+    relink(child, distribute(child.children, link));
+    out.push(child);
+  }
+  flush();
+  return out;
+}
+
+function itemOf(node: ChildNode): Element | undefined {
+  for (let p = node.parent; p; p = p.parent) if (isTag(p) && p.name === 'li') return p;
+  return undefined;
+}
+
+/** A heading inside a list item with content before it: Markdown would print its `###` inline. */
+function followsContentInItem(heading: Element): boolean {
+  const item = itemOf(heading);
+  const first = item && edgeVisible(item, false);
+  return first !== undefined && !isWithin(first, heading);
+}
+
+/** Nothing visible follows the heading in its list item. */
+function endsItem(heading: Element): boolean {
+  const item = itemOf(heading);
+  const last = item && edgeVisible(item, true);
+  return last === undefined || isWithin(last, heading);
+}
+
+/** The first (or last) text or image under `root`. */
+function edgeVisible(root: ParentNode, last: boolean): ChildNode | undefined {
+  const children = last ? [...root.children].reverse() : root.children;
+  for (const child of children) {
+    if (isText(child) && child.data.trim() !== '') return child;
+    if (!isTag(child)) continue;
+    if (child.name === 'img') return child;
+    const inner = edgeVisible(child, last);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function isWithin(node: ChildNode, ancestor: Element): boolean {
+  for (let p: ParentNode | null = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+/** Line breaks between the blocks of a table cell, which the converter would otherwise run together. */
+function separateBlocks(cell: Element): void {
+  const out: ChildNode[] = [];
+  let seenContent = false;
+  for (const child of cell.children) {
+    if (isBlock(child) && seenContent && visible(child)) out.push(element('br', {}, []));
+    out.push(child);
+    if (visible(child)) seenContent = true;
+  }
+  if (out.length !== cell.children.length) relink(cell, out);
+}
+
+/** A new element owning `children` (moved from wherever they were). */
+function element(name: string, attribs: Record<string, string>, children: ChildNode[]): Element {
+  const el = new Element(name, attribs);
+  relink(el, children);
+  return el;
+}
+
+function replaceWith(el: Element, nodes: ChildNode[]): void {
+  const parent = el.parent;
+  if (!parent) return;
+  const siblings = parent.children;
+  const at = siblings.indexOf(el);
+  if (at < 0) return;
+  relink(parent, [...siblings.slice(0, at), ...nodes, ...siblings.slice(at + 1)]);
+  el.parent = null;
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { bodyOf, parseHtml, type Element } from './dom.js';
+import { removeProductRails } from './product-rail.js';
+import { renderText } from './text.js';
+
+const railed = (body: string): string => {
+  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+  removeProductRails([root]);
+  return renderText(root);
+};
+const card = (i: number): string =>
+  `<div class="s-card s-card--${i}"><a href="/itm/${i}"><img src="/i/${i}.jpg" alt=""></a><span class="s-card__title">Clutch kit number ${i} for vans</span><span class="s-card__price">$${i}81.07</span></div>`;
+const description = '<div class="x-desc"><p>This clutch kit fits the 2.3 litre engines of 2006 to 2011 and ships with its bearing.</p></div>';
+
+describe('rails of other products on a product page', () => {
+  it('drop a run of short priced cards that link elsewhere', () => {
+    const out = railed(`${description}<div class="carousel">${[1, 2, 3, 4].map(card).join('')}</div>`);
+    expect(out).toContain('ships with its bearing');
+    expect(out).not.toContain('Clutch kit number');
+  });
+
+  it('keep a pair of such cards, cards without prices, and long priced sections of a roundup', () => {
+    const features = [1, 2, 3].map((i) => `<div class="feature"><a href="/help/${i}">Feature ${i}</a> explained in a short line</div>`).join('');
+    const sections = [1, 2, 3]
+      .map((i) => `<section class="pick"><h2>Pick ${i}</h2><p>${'A long verdict with pros, cons and who should buy it. '.repeat(8)}</p><a href="/buy/${i}">$${i}9 at the shop</a></section>`)
+      .join('');
+    const out = railed(`${description}<div class="pair">${[1, 2].map(card).join('')}</div>${features}${sections}`);
+    expect(out).toContain('Clutch kit number 2');
+    expect(out).toContain('Feature 3 explained');
+    expect(out).toContain('Pick 3');
+  });
+});
