@@ -279,6 +279,18 @@ function isPosterDetail(el: Element): boolean {
 }
 
 /**
+ * A block holding the page's <h1> with few links is its hero or title block, whatever its class says (`hero-banner`,
+ * `page-header-promo`): chrome carries a logo or links, not the page's heading and intro.
+ */
+const MAX_HEADING_BLOCK_LINK_SHARE = 0.3;
+function holdsPageHeading(el: Element, guard: Guard): boolean {
+  const text = guard.textLen.get(el) ?? 0;
+  if (text === 0 || (guard.linkLen.get(el) ?? 0) > text * MAX_HEADING_BLOCK_LINK_SHARE) return false;
+  const walk = (n: Element): boolean => n.children.some((c) => isTag(c) && (c.name === 'h1' || walk(c)));
+  return walk(el);
+}
+
+/**
  * A dialog (a consent preference centre, a newsletter or login modal) lies over the page until it is dismissed: never
  * the page's text, in either cleaning mode, unless it holds most of the page. The conservative retry of a product page
  * whose content is rendered by script otherwise came back as its cookie preferences, under vendor names no word list
@@ -314,7 +326,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (name === 'footer' && !insideArticle(el)) return true;
-  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords))) return true;
+  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
   return false;
 }
 

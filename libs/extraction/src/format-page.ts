@@ -24,6 +24,10 @@ import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
+import { isFeatureItem } from './feature-items.js';
+import { removeDocsNavigation } from './docs-nav.js';
+import { removeResponsiveDuplicates } from './responsive-duplicates.js';
+import { removeCallsToAction } from './cta-links.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -75,8 +79,11 @@ const WIDEN_BELOW: Record<PageType, number> = {
  */
 const SPREAD_RATIO = 0.5;
 
-/** Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose. */
-const SERVICE_REGION_RATIO = 0.8;
+/**
+ * Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose: the region
+ * unless the pick is nearly all of it (a pick of 80-90% still leaves out a hero or a closing section).
+ */
+const SERVICE_REGION_RATIO = 0.9;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
 const FEW_PARAGRAPHS = 5;
 const PROSE_PARAGRAPH = 150;
@@ -85,12 +92,15 @@ function proseParagraphs(nodes: ParentNode[]): number {
   return nodes.reduce((a, n) => a + findAll(n, (e) => e.name === 'p' && renderText(e).length >= PROSE_PARAGRAPH).length, 0);
 }
 
-/** Share of a widened region's text held in list items above which a service page or thread is not widened. */
+/**
+ * Share of a widened region's text held in list items above which a service page or thread is not widened. Feature
+ * cards (items with their own heading and few links, see `isFeatureItem`) are sections of the page, not list items.
+ */
 const MAX_LIST_SHARE = 0.6;
 
 function listShare(root: Element): number {
   const total = renderText(root).length;
-  const items = findAll(root, (e) => e.name === 'li' && !hasAncestor(e, (a) => a.name === 'li'));
+  const items = findAll(root, (e) => e.name === 'li' && !hasAncestor(e, (a) => a.name === 'li') && !isFeatureItem(e));
   return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
 }
 
@@ -120,8 +130,11 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined);
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
-  // of offers and topics (measured: both lose when these are removed).
+  // of offers and topics (measured: both lose when these are removed); a docs page's navigation landmarks are its
+  // sidebar and table of contents, and a service page's lone short links are its buttons.
   if (pageType === 'product' || pageType === 'forum') removeLinkBlocks(wide);
+  if (pageType === 'documentation') removeDocsNavigation(wide);
+  if (pageType === 'service') removeCallsToAction(wide);
   // A category's grid comes with its filter panels; widened to the grid, the panels come too.
   if (pageType === 'collection' || pageType === 'listing') removeFilterPanels([wide]);
   trimEdges([wide]);
@@ -174,7 +187,7 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
-  const picked = articleContent(doc, html, url, pageType === 'forum');
+  const picked = articleContent(doc, html, url, pageType === 'forum', pageType === 'article');
   // A service page or a listing whose pick holds few paragraphs of prose (a hero blurb, one section of many, a
   // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
   // metadata look the same), only the usual ratio applies.
@@ -200,10 +213,14 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
   return [target];
 }
 
-/** The article-style pick: the best-scoring container and its siblings. */
-function articleContent(doc: Document, html: string, url: string, forum: boolean): MainContent {
+/**
+ * The article-style pick: the best-scoring container and its siblings. `sectionRuns`: the pick extends to the run of
+ * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
+ * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
+ */
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean): MainContent {
   const body = bodyOf(doc);
-  const main = extractMainContent(body, forum);
+  const main = extractMainContent(body, forum, sectionRuns);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 
@@ -212,7 +229,7 @@ function articleContent(doc: Document, html: string, url: string, forum: boolean
   const relaxed = parseHtml(html);
   cleanDocument(relaxed, { url, aggressive: false });
   const relaxedBody = bodyOf(relaxed);
-  const relaxedMain = extractMainContent(relaxedBody, forum);
+  const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };
@@ -295,6 +312,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
+    removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') removeThreadCounters(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);

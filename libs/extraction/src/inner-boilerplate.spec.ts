@@ -120,6 +120,30 @@ describe('forum signatures', () => {
   });
 });
 
+describe('a block whose class says "meta" but holds a heading', () => {
+  it('is a section of the page, not its metadata', () => {
+    const out = removeInner(`<main>
+      <section class="meta-block-section"><div class="meta-block"><h2>Live TV</h2><p>Explore channels and packages for every household.</p></div></section>
+      <div class="post-meta">Posted by Jane Doe on March 3</div>
+      ${para(4)}
+    </main>`);
+    expect(out).toContain('Explore channels and packages');
+    expect(out).not.toContain('Posted by');
+  });
+});
+
+describe('a block whose class says "nav" but holds a section of text', () => {
+  it('is a section an in-page menu points at, not the menu', () => {
+    const out = removeInner(`<main>
+      <div class="lm-navSource"><h2>Manage your contacts</h2><p>The free tool keeps every contact, deal and note in one place, so the whole team sees the same history of each customer, from the first call to the renewal.</p></div>
+      <div class="sub-nav"><h3>Menu</h3><ul><li><a href="/a">Contacts and deals overview</a></li><li><a href="/b">Email marketing campaigns</a></li></ul></div>
+      ${para(4)}
+    </main>`);
+    expect(out).toContain('keeps every contact, deal and note');
+    expect(out).not.toContain('Email marketing campaigns');
+  });
+});
+
 describe('cards named by their taxonomy', () => {
   it('keeps the captions of product cards whose class names their tags, and still drops their category lines', () => {
     const cards = Array.from(

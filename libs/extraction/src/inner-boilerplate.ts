@@ -6,7 +6,7 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from './card-run.js';
-import { classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -53,6 +53,44 @@ const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'foo
 /** On a forum thread, who wrote each post and when is part of the post. */
 const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
 
+/**
+ * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
+ * "meta" is a section of the page (a CMS's "meta block" of title and text), not its metadata.
+ */
+const META_WORDS = new Set(['meta', 'metadata']);
+
+/**
+ * Navigation words name menus, which are links. A block so named that holds a heading and text with few links is a
+ * section an in-page menu points at (scroll-spy "nav sources", tab panels), not the menu.
+ */
+const NAV_WORDS = new Set(['nav', 'navigation']);
+/** Link share of a block's text below which it reads as text rather than a menu. */
+const MAX_SECTION_LINK_SHARE = 0.2;
+/** Text from which a block named for navigation can be a section. */
+const MIN_SECTION_TEXT = 150;
+
+function isUnlinkedText(el: Element): boolean {
+  let text = 0;
+  let link = 0;
+  const walk = (n: Element, inLink: boolean): void => {
+    for (const c of n.children) {
+      if (isTag(c)) walk(c, inLink || c.name === 'a');
+      else if (c.type === 'text') {
+        const len = c.data.replace(/\s+/g, ' ').trim().length;
+        text += len;
+        if (inLink) link += len;
+      }
+    }
+  };
+  walk(el, false);
+  return text >= MIN_SECTION_TEXT && link < MAX_SECTION_LINK_SHARE * text;
+}
+
+function holdsHeading(el: Element): boolean {
+  for (const c of el.children) if (isTag(c) && (HEADING_TAGS.has(c.name) || holdsHeading(c))) return true;
+  return false;
+}
+
 function holdsParagraphs(el: Element): boolean {
   for (const c of el.children) if (isTag(c) && (c.name === 'p' || holdsParagraphs(c))) return true;
   return false;
@@ -78,6 +116,8 @@ export function innerJunkReason(el: Element, keepComments = false): string {
     for (const w of classWords(t)) {
       if (!JUNK_WORDS.has(w)) continue;
       if (keepComments && ((COMMENT_WORDS.has(w) && holdsParagraphs(el)) || POST_BYLINE_WORDS.has(w))) continue;
+      if (META_WORDS.has(w) && holdsHeading(el)) continue;
+      if (NAV_WORDS.has(w) && holdsHeading(el) && isUnlinkedText(el)) continue;
       return `${t}~${w}`;
     }
   }

@@ -9,6 +9,7 @@ import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
 import { isPostByline, isPostOfRun } from './post-group.js';
+import { sectionRun } from './section-run.js';
 import { type Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
@@ -210,8 +211,8 @@ export class ContentScorer {
     return this.finalScore(el) * Math.sqrt(Math.min(1, text / PICK_FULL_TEXT));
   }
 
-  /** Pick the main-content nodes. */
-  select(): Element[] | undefined {
+  /** Pick the main-content nodes; `sectionRuns`: take the run of sections the pick belongs to (see `sectionRun`). */
+  select(sectionRuns = false): Element[] | undefined {
     this.scoreParagraphs(this.root);
     const candidates = [...this.scores.keys()].filter((e) => e.name !== 'html');
     if (candidates.length === 0) return undefined;
@@ -257,8 +258,13 @@ export class ContentScorer {
     // Semantic container: prefer an explicit article body that holds most of the scored text.
     const semantic = this.semanticContainer(top);
     if (semantic) top = semantic;
-
-    return this.withSiblings(top);
+    const picked = this.withSiblings(top);
+    // One block of a run of sections built from one template: the run, with what the pick took beside it.
+    const run = sectionRuns ? sectionRun(top, (e) => this.statsOf(e)) : undefined;
+    if (!run) return picked;
+    const beside = picked.filter((n) => !run.some((r) => contains(r, n)));
+    const siblings = run[0].parent?.children ?? [];
+    return [...run, ...beside].sort((a, b) => siblings.indexOf(a) - siblings.indexOf(b));
   }
 
   private semanticContainer(top: Element): Element | undefined {
@@ -477,13 +483,13 @@ export function isDataTable(table: Element): boolean {
 const MIN_WITHOUT_COMMENTS = 500;
 
 /** Select and prune the main content of `root` (normally the cleaned <body>). */
-export function extractMainContent(root: ParentNode, forum = false): Element[] | undefined {
+export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false): Element[] | undefined {
   // On a forum thread the posts are the content: comment sections are scored like any other block.
   let scorer = new ContentScorer(root, !forum, forum);
-  let nodes = scorer.select();
+  let nodes = scorer.select(sectionRuns);
   if (!nodes || nodes.reduce((a, n) => a + scorer.statsOf(n).text, 0) < MIN_WITHOUT_COMMENTS) {
     scorer = new ContentScorer(root, false, forum);
-    nodes = scorer.select();
+    nodes = scorer.select(sectionRuns);
   }
   if (!nodes) return undefined;
   const lead = findLead(nodes);

@@ -166,16 +166,29 @@ function textOfShort(el: Element): string {
 
 const has = (types: Set<string>, re: RegExp): boolean => [...types].some((t) => re.test(t));
 
+/** What a page's reviews are about when they are customer reviews: an offering, rated. */
+const OFFERING_LD = /^(?:AggregateRating|Product|ProductGroup|SoftwareApplication|Service|LocalBusiness|Offer)$/;
+
+/**
+ * The declared types that say "this page is an article". A Review beside an offering and its rating is a customer
+ * review of a product or service (the page is that offering's), not a review article.
+ */
+function articleDeclarations(ld: Set<string>): Set<string> {
+  if (!ld.has('Review') || !has(ld, OFFERING_LD)) return ld;
+  return new Set([...ld].filter((t) => t !== 'Review'));
+}
+
 /** The page type from its signals. Article is the default: it is what the pipeline was built for. */
 export function classifyPage(s: PageSignals): PageType {
   const path = s.path;
   const ld = s.ldTypes;
   const prose = s.proseParagraphs;
   // Declared as an article: JSON-LD, or og:type with a publication date (SEO plugins put og:type=article on every page).
-  const declaredArticle = has(ld, ARTICLE_LD) || (s.ogType === 'article' && s.published);
+  const declaredArticle = has(articleDeclarations(ld), ARTICLE_LD) || (s.ogType === 'article' && s.published);
   if (has(ld, FORUM_LD) && !has(ld, /^(?:NewsArticle|BlogPosting)$/)) return 'forum';
   if ((FORUM_PATH_RE.test(path) || FORUM_HOST_RE.test(s.host)) && s.posts >= 2) return 'forum';
-  if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && !declaredArticle)) return 'documentation';
+  // On a docs path or host, an Article without a date is a manual page that a generic schema calls an article.
+  if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && (!declaredArticle || !s.published))) return 'documentation';
   const product = has(ld, /^(?:Product|ProductGroup|IndividualProduct)$/) || s.ogType === 'product' || s.ogType === 'og:product';
   // A page whose Open Graph type is one product (not product.group) and that sells it is that product, however many
   // cards of related products it shows.

@@ -1,0 +1,26 @@
+import { describe, expect, it } from '@jest/globals';
+import { bodyOf, parseHtml, textContent, type Element } from './dom.js';
+import { removeResponsiveDuplicates } from './responsive-duplicates.js';
+
+const run = (body: string): string => {
+  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+  removeResponsiveDuplicates([root]);
+  return textContent(root).replace(/\s+/g, ' ').trim();
+};
+const count = (s: string, sub: string): number => s.split(sub).length - 1;
+const plans = '<p>The Pro plan includes unlimited projects, priority support and daily backups.</p>';
+
+describe('removeResponsiveDuplicates', () => {
+  it('keeps one copy of a block rendered once per breakpoint', () => {
+    const out = run(`<div class="hidden-xs">${plans}</div><div class="visible-xs">${plans}</div>`);
+    expect(count(out, 'The Pro plan includes')).toBe(1);
+  });
+  it('keeps repeated text when no copy is marked for a screen size', () => {
+    const out = run(`<div class="plan">${plans}</div><div class="plan">${plans}</div>`);
+    expect(count(out, 'The Pro plan includes')).toBe(2);
+  });
+  it('keeps a marked block whose wrapper carries the same text', () => {
+    const out = run(`<div class="wrap"><div class="hide-for-mobile">${plans}</div></div>`);
+    expect(count(out, 'The Pro plan includes')).toBe(1);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Responsive duplicates: a page that renders one block twice, once per breakpoint (a desktop comparison table and its
+ * mobile cards, a marquee copied for small screens), and lets CSS show one of them. Both copies reach the text, which
+ * then says everything twice. A block whose class marks it for some screen sizes only (`hide-for-mobile`,
+ * `hidden-xs`, `visible-lg`, `d-md-none`, `mobile-only`) and whose text repeats another block's is the other copy:
+ * the first in document order stays.
+ */
+import { isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
+
+/** Class tokens that show or hide a block by screen size. */
+const RESPONSIVE_RE =
+  /(?:^|[\s_-])(?:(?:hide|hidden|visible|show|only)[-_]+(?:for[-_]+|on[-_]+)?(?:mobile|desktop|tablet|phone|xs|sm|md|lg|xl|xxl|small|medium|large|lt[-_]\w+|gt[-_]\w+)|(?:mobile|desktop|tablet)[-_]+(?:only|hidden|hide|version|view)|d-(?:xs|sm|md|lg|xl)-none)(?=$|[\s_-])/i;
+/** Text a copy needs before two blocks count as the same (short labels repeat legitimately). */
+const MIN_DUPLICATE_TEXT = 40;
+
+const squash = (el: Element): string => textContent(el).replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Remove the later copies of responsive blocks from `nodes`, in place. */
+export function removeResponsiveDuplicates(nodes: ParentNode[]): void {
+  const marked: Element[] = [];
+  const walk = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (RESPONSIVE_RE.test(c.attribs.class ?? '')) marked.push(c);
+      walk(c);
+    }
+  };
+  for (const n of nodes) walk(n);
+  if (marked.length === 0) return;
+  const seen = new Map<string, Element>();
+  const all: Element[] = [];
+  const collect = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      all.push(c);
+      collect(c);
+    }
+  };
+  for (const n of nodes) collect(n);
+  const markedSet = new Set(marked);
+  const doomed: Element[] = [];
+  for (const el of all) {
+    const text = squash(el);
+    if (text.length < MIN_DUPLICATE_TEXT) continue;
+    const first = seen.get(text);
+    // A wrapper has the text of the block it wraps: the same copy, not another.
+    if (first && !contains(first, el) && markedSet.has(el) && !doomed.some((d) => contains(d, el))) doomed.push(el);
+    else if (!first) seen.set(text, el);
+  }
+  for (const el of doomed) removeNode(el);
+}
+
+function contains(ancestor: Element, node: Element): boolean {
+  for (let p: ParentNode | null = node; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from '@jest/globals';
+import { findAll, parseHtml, textContent, type Element } from './dom.js';
+import { formatPage } from './index.js';
+import { sectionRun } from './section-run.js';
+
+const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+const sentence = (i: number): string => `Sentence ${i} explains the model step by step, with its trade-offs, costs, and risks.`;
+const paragraphs = (from: number, n: number): string => Array.from({ length: n }, (_, i) => `<p>${sentence(from + i)} ${sentence(from + i + 50)}</p>`).join('');
+/** One block of the template: heading and paragraphs under wrappers, as component frameworks render them. */
+const block = (cls: string, s: number, n: number): string =>
+  `<section class="${cls}"><div class="container"><div class="wrapper"><div class="rich"><h2>Part ${s}</h2>${paragraphs(s * 100, n)}</div><div class="media"><img src="/p${s}.png" alt=""></div></div></div></section>`;
+
+/** Text and link stats of an element, as the scorer keeps them. */
+const stats = (el: Element): { text: number; link: number } => ({
+  text: textContent(el).replace(/\s+/g, ' ').trim().length,
+  link: findAll(el, (e) => e.name === 'a').reduce((a, e) => a + textContent(e).replace(/\s+/g, ' ').trim().length, 0),
+});
+const richOf = (html: string, part: number): Element => findAll(parseHtml(html), (e) => e.attribs.class === 'rich')[part];
+
+describe('sectionRun', () => {
+  it('finds the run of same-template sections that holds the pick', () => {
+    const html = `<body><div class="post">${[1, 2, 3, 4].map((s) => block('blog-section', s, 3)).join('')}</div></body>`;
+    const run = sectionRun(richOf(html, 1), stats);
+    expect(run?.map((e) => e.attribs.class)).toEqual(['blog-section', 'blog-section', 'blog-section', 'blog-section']);
+  });
+  it('finds a run whose class names are hashes with digits (CSS modules)', () => {
+    const html = `<body><div class="post">${[1, 2, 3, 4].map((s) => block('cdb42bcc', s, 3).replace(/<(\/?)section\b/g, '<$1div')).join('')}</div></body>`;
+    expect(sectionRun(richOf(html, 2), stats)?.length).toBe(4);
+  });
+  it('finds nothing when the blocks around the pick have other templates', () => {
+    const html = `<body><div class="post">${block('hero', 1, 3)}${block('features', 2, 3)}${block('pricing', 3, 3)}</div></body>`;
+    expect(sectionRun(richOf(html, 1), stats)).toBeUndefined();
+  });
+  it('finds nothing when the run is of link cards', () => {
+    const card = (i: number): string => `<section class="card"><div class="container"><a href="/s/${i}">A teaser headline number ${i} that leads to another story on the site</a></div></section>`;
+    const html = `<body><div class="post">${block('card', 1, 3)}${[2, 3, 4, 5].map(card).join('')}</div></body>`;
+    expect(sectionRun(richOf(html, 0), stats)).toBeUndefined();
+  });
+});
+
+describe('an article rendered as a run of sections', () => {
+  it('keeps every section, not only the one that scores best', () => {
+    const ld = '<script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-01"}</script>';
+    const sections = [block('blog-section', 1, 3), block('blog-section', 2, 8), block('blog-section', 3, 3), block('blog-section', 4, 3)].join('');
+    const html = `<html><head><title>Models compared</title>${ld}</head><body><nav><a href="/">Home</a></nav><div class="post">${sections}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://blog.example/models', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 200 explains');
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).toContain('Sentence 400 explains');
+  });
+});

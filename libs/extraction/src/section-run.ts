@@ -1,0 +1,62 @@
+/**
+ * A run of sibling sections built from one template. Page builders and component frameworks render a long article
+ * or a service page as a series of blocks that share a tag and class (`section.BlogSection`, `div.feature-band`),
+ * one per heading; the paragraph scoring picks the best of them and the siblings, which hold no single strong
+ * paragraph, fall below the sibling threshold. When the pick sits inside such a block, the whole run is the content.
+ * A run of teaser cards has the same shape, so the run must read as text: few links.
+ */
+import { isTag, type Element } from './dom.js';
+
+export interface RunStats {
+  /** characters of whitespace-collapsed text */
+  text: number;
+  /** of which inside links */
+  link: number;
+}
+
+/** Levels above the pick searched for the block it belongs to. */
+const MAX_LEVELS = 5;
+/** Blocks of one template, the pick's included, from which they make a run. */
+const MIN_RUN = 3;
+/** Link share of the run's text above which it is a run of cards rather than of sections. */
+const MAX_RUN_LINK_SHARE = 0.25;
+/** Text of the run, as a multiple of the pick's block, from which the run adds to the pick. */
+const MIN_GAIN = 1.5;
+/** Text a block needs to count as a section of the run (not an empty spacer of the same template). */
+const MIN_BLOCK_TEXT = 80;
+
+/** The template of a block: its tag and class words, ignoring state modifiers and the numbers in names. */
+function template(el: Element): string | undefined {
+  const cls = (el.attribs.class ?? '')
+    .split(/\s+/)
+    .filter((w) => w && !/(?:^|[-_])(?:active|current|open|selected|first|last|odd|even|dark|light)(?:$|[-_])/i.test(w))
+    // Numbered modifiers (section-1, section-2) are one template; hashed names (cdb42bcc) keep their shape.
+    .map((w) => w.replace(/\d+/g, '#'))
+    .sort()
+    .join('.');
+  if (!cls && el.name !== 'section') return undefined;
+  return `${el.name}.${cls}`;
+}
+
+/**
+ * The blocks of the run that holds `top` (itself or one of its ancestors up to MAX_LEVELS, below `<body>`), in
+ * document order, or undefined when `top` is not part of such a run.
+ */
+export function sectionRun(top: Element, statsOf: (el: Element) => RunStats): Element[] | undefined {
+  let block: Element = top;
+  for (let level = 0; level <= MAX_LEVELS; level++) {
+    const parent = block.parent;
+    if (!parent || !isTag(parent) || parent.name === 'body' || parent.name === 'html') return undefined;
+    const sig = template(block);
+    if (sig) {
+      const run = parent.children.filter((c): c is Element => isTag(c) && template(c) === sig && (c === block || statsOf(c).text >= MIN_BLOCK_TEXT));
+      if (run.length >= MIN_RUN) {
+        const text = run.reduce((a, c) => a + statsOf(c).text, 0);
+        const link = run.reduce((a, c) => a + statsOf(c).link, 0);
+        if (text >= MIN_GAIN * statsOf(block).text && link <= MAX_RUN_LINK_SHARE * text) return run;
+      }
+    }
+    block = parent;
+  }
+  return undefined;
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from './index.js';
+
+const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+
+describe('a service page whose pick is most, not all, of its <main> region', () => {
+  // The hero (a heading and a tagline, no sentence) is an eighth of the region; the pick is the feature section.
+  const card = (i: number): string =>
+    `<div class="card"><h3>Feature ${i}</h3><p>Feature ${i} keeps every project on track, with reminders, owners, and due dates for the team.</p></div>`;
+  const html = `<html><head><title>Planner</title></head><body><main><div class="hero"><h2>One planner for every team</h2><p>Plan, build and ship together with one tool for every project and every deadline</p></div><section class="features"><div class="grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</div></section></main></body></html>`;
+
+  it('widens to the region, hero included', () => {
+    const out = formatPage(html, { url: 'https://planner.example/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Feature 6 keeps every project');
+    expect(out.page_text).toContain('Plan, build and ship together');
+  });
+});
