@@ -4,35 +4,12 @@
  * a heading and a little text. Such a run is the page's content however its wrapper is named: themes put ad slots
  * between the cards and name the wrapper after them (`section-more-ads`, `hide-read-more-ad`).
  */
-import { HEADING_TAGS, isTag, isText, type Element, type ParentNode } from './dom.js';
+import { HEADING_TAGS, isTag, templateKey, textLengthUpTo, type Element, type ParentNode } from './dom.js';
 
 /** Cards a run needs to be a list rather than a pair of blocks. */
 export const MIN_CARDS = 3;
 /** Characters a card must hold (an empty ad slot or a spacer of the same template is not a card). */
 const MIN_CARD_TEXT = 20;
-
-/** Tag and class names of an element, without the numbered ones (`post-123`, `item-4`) that differ per card. */
-export function cardSignature(el: Element): string {
-  const words = (el.attribs.class ?? '')
-    .split(/\s+/)
-    .filter((w) => w && !/\d/.test(w))
-    .sort();
-  return `${el.name}.${words.join('.')}`;
-}
-
-/** Text length of `el` (whitespace trimmed per text node), counted up to `cap`. */
-export function textLength(el: ParentNode, cap: number): number {
-  let n = 0;
-  const walk = (p: ParentNode): void => {
-    for (const c of p.children) {
-      if (n >= cap) return;
-      if (isText(c)) n += c.data.trim().length;
-      else if (isTag(c)) walk(c);
-    }
-  };
-  walk(el);
-  return n;
-}
 
 function holdsLinkOrHeading(el: Element): boolean {
   for (const c of el.children) {
@@ -42,7 +19,7 @@ function holdsLinkOrHeading(el: Element): boolean {
   return false;
 }
 
-const isCard = (el: Element): boolean => textLength(el, MIN_CARD_TEXT) >= MIN_CARD_TEXT && holdsLinkOrHeading(el);
+const isCard = (el: Element): boolean => textLengthUpTo(el, MIN_CARD_TEXT) >= MIN_CARD_TEXT && holdsLinkOrHeading(el);
 
 /** The number of cards in the longest run among the children of `parent`. */
 export function cardRunLength(parent: ParentNode): number {
@@ -50,7 +27,7 @@ export function cardRunLength(parent: ParentNode): number {
   let best = 0;
   for (const c of parent.children) {
     if (!isTag(c) || !isCard(c)) continue;
-    const sig = cardSignature(c);
+    const sig = templateKey(c);
     const n = (runs.get(sig) ?? 0) + 1;
     runs.set(sig, n);
     if (n > best) best = n;

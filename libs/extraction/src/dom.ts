@@ -122,6 +122,32 @@ export function textContent(node: AnyNode): string {
   return '';
 }
 
+/**
+ * The template an element was printed from: its tag and class names, without the numbered ones (`post-123`,
+ * `item-4`) that differ per copy. Siblings with the same key are cards, posts or rows of one list.
+ */
+export function templateKey(el: Element): string {
+  const words = (el.attribs.class ?? '')
+    .split(/\s+/)
+    .filter((w) => w && !/\d/.test(w))
+    .sort();
+  return `${el.name}.${words.join('.')}`;
+}
+
+/** Text length of `node` (whitespace trimmed per text node), counted only up to `cap`: a cheap "has this much text". */
+export function textLengthUpTo(node: ParentNode, cap: number): number {
+  let n = 0;
+  const walk = (p: ParentNode): void => {
+    for (const c of p.children) {
+      if (n >= cap) return;
+      if (isText(c)) n += c.data.trim().length;
+      else if (isTag(c)) walk(c);
+    }
+  };
+  walk(node);
+  return n;
+}
+
 export function findFirst(root: AnyNode, pred: (el: Element) => boolean): Element | undefined {
   if (!('children' in root)) return undefined;
   for (const c of (root as ParentNode).children) {

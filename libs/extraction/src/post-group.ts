@@ -2,7 +2,7 @@
  * A thread is a run of posts built from one template: sibling blocks with the same tag and class names. When the
  * article-style pick is one post (the opening one, usually the longest), the thread is the container of that run.
  */
-import { isTag, type Document, type Element, type ParentNode } from './dom.js';
+import { isTag, templateKey, textLengthUpTo, type Document, type Element, type ParentNode } from './dom.js';
 
 /** Levels above the pick searched for the run of posts it belongs to (post body → post → post wrapper…). */
 const MAX_LEVELS = 6;
@@ -10,13 +10,6 @@ const MAX_LEVELS = 6;
 const MIN_OTHER_POSTS = 2;
 /** Characters a sibling must hold to count as a post (not an empty spacer row or an ad slot of the same template). */
 const MIN_POST_TEXT = 40;
-
-const signature = (el: Element): string =>
-  `${el.name}.${(el.attribs.class ?? '')
-    .split(/\s+/)
-    .filter((w) => w && !/\d/.test(w))
-    .sort()
-    .join('.')}`;
 
 const classSet = (el: Element): Set<string> => new Set((el.attribs.class ?? '').split(/\s+/).filter((w) => w && !/\d/.test(w)));
 
@@ -26,24 +19,11 @@ const classSet = (el: Element): Set<string> => new Set((el.attribs.class ?? '').
  */
 function sameTemplate(a: Element, b: Element): boolean {
   if (a.name !== b.name) return false;
-  if (signature(a) === signature(b)) return true;
+  if (templateKey(a) === templateKey(b)) return true;
   const [small, large] = [classSet(a), classSet(b)].sort((x, y) => x.size - y.size);
   if (small.size === 0) return false;
   for (const w of small) if (!large.has(w)) return false;
   return true;
-}
-
-function textLength(el: ParentNode, cap: number): number {
-  let n = 0;
-  const walk = (p: ParentNode): void => {
-    for (const c of p.children) {
-      if (n >= cap) return;
-      if (c.type === 'text') n += c.data.trim().length;
-      else if (isTag(c)) walk(c);
-    }
-  };
-  walk(el);
-  return n;
 }
 
 /**
@@ -56,7 +36,7 @@ export function postGroup(pick: Element): Element | undefined {
     const parent = el.parent;
     if (!parent || !isTag(parent) || parent.name === 'body' || parent.name === 'html') return undefined;
     let others = 0;
-    for (const c of parent.children) if (c !== el && isTag(c) && sameTemplate(c, el) && textLength(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
+    for (const c of parent.children) if (c !== el && isTag(c) && sameTemplate(c, el) && textLengthUpTo(c, MIN_POST_TEXT) >= MIN_POST_TEXT) others++;
     if (others >= MIN_OTHER_POSTS) return parent;
     el = parent;
   }
@@ -91,10 +71,10 @@ export function atPath(doc: Document, path: number[]): Element | undefined {
  */
 export function isPostOfRun(el: Element): boolean {
   const parent = el.parent;
-  if (!parent || !isTag(parent) || textLength(el, MIN_POST_TEXT) < MIN_POST_TEXT) return false;
+  if (!parent || !isTag(parent) || textLengthUpTo(el, MIN_POST_TEXT) < MIN_POST_TEXT) return false;
   let others = 0;
   for (const c of parent.children) {
-    if (c === el || !isTag(c) || !sameTemplate(c, el) || textLength(c, MIN_POST_TEXT) < MIN_POST_TEXT) continue;
+    if (c === el || !isTag(c) || !sameTemplate(c, el) || textLengthUpTo(c, MIN_POST_TEXT) < MIN_POST_TEXT) continue;
     if (++others >= MIN_OTHER_POSTS) return true;
   }
   return false;

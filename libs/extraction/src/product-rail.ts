@@ -4,8 +4,8 @@
  * sibling cards printed from one template (see card-run), each short, with a link to another page and a price. The
  * product's own content has no such run: its variants are controls, its features carry no price each.
  */
-import { MIN_CARDS, cardSignature, textLength } from './card-run.js';
-import { isTag, isText, removeChildren, type ChildNode, type Element, type ParentNode } from './dom.js';
+import { MIN_CARDS } from './card-run.js';
+import { isTag, removeChildren, templateKey, textContent, textLengthUpTo, type ChildNode, type Element, type ParentNode } from './dom.js';
 
 /** Characters a rail card holds at least (a name and a price) and at most (a roundup's product section is longer). */
 const MIN_CARD_TEXT = 20;
@@ -13,12 +13,6 @@ const MAX_CARD_TEXT = 300;
 
 /** A price: a currency sign or code next to a number. */
 const PRICE_RE = /(?:[$€£¥₹]|US\$|C\$|A\$|R\$|CHF|zł|kr|лв)\s?\d|\d(?:[.,]\d{2})?\s?(?:€|zł|kr|лв|Kč|CHF|EUR|USD|GBP)(?!\p{L})/u;
-
-function textOf(el: ParentNode): string {
-  let s = '';
-  for (const c of el.children) s += isText(c) ? c.data : isTag(c) ? textOf(c) : '';
-  return s;
-}
 
 function linksElsewhere(el: Element): boolean {
   for (const c of el.children) {
@@ -29,8 +23,8 @@ function linksElsewhere(el: Element): boolean {
 }
 
 function isRailCard(el: Element): boolean {
-  const text = textLength(el, MAX_CARD_TEXT + 1);
-  return text >= MIN_CARD_TEXT && text <= MAX_CARD_TEXT && linksElsewhere(el) && PRICE_RE.test(textOf(el));
+  const text = textLengthUpTo(el, MAX_CARD_TEXT + 1);
+  return text >= MIN_CARD_TEXT && text <= MAX_CARD_TEXT && linksElsewhere(el) && PRICE_RE.test(textContent(el));
 }
 
 /** Remove the runs of priced product cards inside `roots`, in place. */
@@ -39,7 +33,7 @@ export function removeProductRails(roots: ParentNode[]): void {
     const runs = new Map<string, Element[]>();
     for (const c of node.children) {
       if (!isTag(c) || !isRailCard(c)) continue;
-      const sig = cardSignature(c);
+      const sig = templateKey(c);
       const run = runs.get(sig) ?? [];
       run.push(c);
       runs.set(sig, run);

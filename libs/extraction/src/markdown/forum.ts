@@ -4,7 +4,7 @@
  * (or declares a schema.org post type) — and must hold most of the thread's text, else the thread is converted as one
  * document. The author and date move into the section heading, so no word is duplicated or lost.
  */
-import { isTag, parseHtml, removeNode, serialize, textContent, type Element, type ParentNode } from '../dom.js';
+import { isTag, parseHtml, removeNode, serialize, templateKey, textContent, type Element, type ParentNode } from '../dom.js';
 
 const POST_CLASS_RE = /(?:^|[\s_-])(?:post|message|reply|comment|answer|question|postbit|topic-post|crawler-post|entry)(?=$|[\s_-]|\d)/i;
 const POST_ITEMTYPE_RE = /schema\.org\/(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting)$/;
@@ -21,7 +21,6 @@ function isPost(el: Element): boolean {
   return POST_CLASS_RE.test(cls) || POST_ITEMTYPE_RE.test(el.attribs.itemtype ?? '') || el.name === 'article';
 }
 
-const groupKey = (el: Element): string => `${el.name}.${(el.attribs.class ?? '').split(/\s+/).filter((w) => w && !/\d/.test(w)).sort().join('.')}`;
 
 /** The largest group of sibling posts under `roots`, outermost first. */
 function findPosts(roots: ParentNode[]): Element[] {
@@ -32,7 +31,7 @@ function findPosts(roots: ParentNode[]): Element[] {
     for (const c of n.children) {
       if (!isTag(c)) continue;
       if (isPost(c) && squashedLength(c) >= MIN_POST_TEXT) {
-        const k = groupKey(c);
+        const k = templateKey(c);
         const g = groups.get(k) ?? [];
         g.push(c);
         groups.set(k, g);
