@@ -22,22 +22,37 @@ export interface BlockInput {
   headers?: Record<string, string>;
 }
 
-/** Markers that mean a challenge or block page whatever the page size. */
-const VENDOR_MARKERS: ReadonlyArray<[RegExp, string]> = [
-  [/challenge-form[^>]*__cf_chl_f_tk=|__cf_chl_(?:opt|tk|rt_tk)/i, 'cloudflare challenge'],
-  [/\/cdn-cgi\/challenge-platform\/[^"']*orchestrate/i, 'cloudflare challenge platform'],
-  [/<span class="cf-error-code">\d{4}/i, 'cloudflare error page'],
-  [/challenges\.cloudflare\.com\/turnstile/i, 'cloudflare turnstile'],
-  [/Reference&#32;#\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+|Reference #\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+/i, 'akamai reference page'],
-  [/Pardon Our Interruption/i, 'akamai/distil interruption page'],
+/**
+ * Markers that mean a challenge or block page whatever the page size, each with the literal pieces (`cues`) that any
+ * text it matches contains: one pass over the page for all the cues decides whether the markers are tried at all.
+ */
+const VENDOR_MARKERS: ReadonlyArray<{ pattern: RegExp; reason: string; cues: string[] }> = [
+  { pattern: /challenge-form[^>]*__cf_chl_f_tk=|__cf_chl_(?:opt|tk|rt_tk)/i, reason: 'cloudflare challenge', cues: ['__cf_chl_'] },
+  { pattern: /\/cdn-cgi\/challenge-platform\/[^"']*orchestrate/i, reason: 'cloudflare challenge platform', cues: ['challenge-platform'] },
+  { pattern: /<span class="cf-error-code">\d{4}/i, reason: 'cloudflare error page', cues: ['cf-error-code'] },
+  { pattern: /challenges\.cloudflare\.com\/turnstile/i, reason: 'cloudflare turnstile', cues: ['challenges.cloudflare.com'] },
+  {
+    pattern: /Reference&#32;#\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+|Reference #\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+/i,
+    reason: 'akamai reference page',
+    cues: ['reference&#32;#', 'reference #'],
+  },
+  { pattern: /Pardon Our Interruption/i, reason: 'akamai/distil interruption page', cues: ['pardon our interruption'] },
   // `id="px-captcha"` is the block page's widget; a bare "px-captcha" also names CSS rules on protected sites' normal pages.
-  [/window\._pxAppId\s*=|captcha\.px-cdn\.net|id=["']px-captcha["']/i, 'perimeterx'],
-  [/captcha-delivery\.com|geo\.captcha-delivery/i, 'datadome'],
-  [/_Incapsula_Resource|Incapsula incident ID/i, 'incapsula'],
-  [/Sucuri WebSite Firewall/i, 'sucuri'],
-  [/KPSDK\.scriptStart\s*=\s*KPSDK\.now\(\)/, 'kasada'],
-  [/blocked by network security/i, 'network security block'],
+  { pattern: /window\._pxAppId\s*=|captcha\.px-cdn\.net|id=["']px-captcha["']/i, reason: 'perimeterx', cues: ['_pxappid', 'px-cdn.net', 'px-captcha'] },
+  { pattern: /captcha-delivery\.com|geo\.captcha-delivery/i, reason: 'datadome', cues: ['captcha-delivery'] },
+  { pattern: /_Incapsula_Resource|Incapsula incident ID/i, reason: 'incapsula', cues: ['_incapsula_resource', 'incapsula incident id'] },
+  { pattern: /Sucuri WebSite Firewall/i, reason: 'sucuri', cues: ['sucuri website firewall'] },
+  { pattern: /KPSDK\.scriptStart\s*=\s*KPSDK\.now\(\)/, reason: 'kasada', cues: ['kpsdk.scriptstart'] },
+  { pattern: /blocked by network security/i, reason: 'network security block', cues: ['blocked by network security'] },
 ];
+
+/** Any cue of any vendor marker, in one case-insensitive pass: about half the cost of trying the markers one by one. */
+const ANY_VENDOR_CUE = new RegExp(
+  VENDOR_MARKERS.flatMap((m) => m.cues)
+    .map((cue) => cue.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'i',
+);
 
 /** Phrases and widgets that are a wall when they are most of the page (small pages only). */
 const WALL_MARKERS: ReadonlyArray<[RegExp, string]> = [
@@ -51,13 +66,6 @@ const WALL_MARKERS: ReadonlyArray<[RegExp, string]> = [
   [/cf-turnstile/i, 'turnstile wall'],
 ];
 
-/**
- * One pass that every page with a vendor marker matches (a literal piece of each marker above, lower-cased): on the
- * ordinary page it is the only scan, at about half the cost of trying the markers one by one.
- */
-const ANY_VENDOR_MARKER =
-  /__cf_chl_|challenge-platform|cf-error-code|challenges\.cloudflare\.com|reference(?:&#32;| )#|pardon our interruption|_pxappid|px-cdn\.net|px-captcha|captcha-delivery|_incapsula_resource|incapsula incident id|sucuri website firewall|kpsdk\.scriptstart|blocked by network security/i;
-
 const SMALL_PAGE = 10 * 1024;
 const SHELL_PAGE = 50 * 1024;
 /** The part of a large page scanned for vendor markers after scripts and styles are stripped. */
@@ -70,11 +78,11 @@ export function detectBlock({ status, html, headers = {} }: BlockInput): BlockVe
   const head = html.length > SCAN_LIMIT ? html.slice(0, SCAN_LIMIT) : html;
   // Stripping only removes text: a page with no marker in its raw form has none once stripped, and almost every page
   // has none — so the copy that stripping makes (as costly as all the scans) is made only for the few that do.
-  if (ANY_VENDOR_MARKER.test(head)) {
+  if (ANY_VENDOR_CUE.test(head)) {
     // On large pages vendor names can appear in scripts of normal pages (CF injects __CF$cv$params everywhere):
     // scan what remains once scripts and styles are gone.
     const scanned = html.length > SHELL_PAGE ? stripScriptsAndStyles(head) : head;
-    for (const [pattern, reason] of VENDOR_MARKERS) {
+    for (const { pattern, reason } of VENDOR_MARKERS) {
       if (pattern.test(scanned)) return { blocked: true, tier: 1, reason };
     }
   }
