@@ -5,14 +5,12 @@
  * A link is a call to action when it holds at most a few words and nothing but it stands in its block (list items
  * and table cells excepted: there a lone link is an entry of a list).
  */
-import { BLOCK_TAGS, isTag, removeChildren, textContent, type ChildNode, type Element } from './dom.js';
+import { holdsBlock, isTag, removeChildren, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Words from which a lone link reads as a label or a title rather than a button. */
 const MAX_CTA_WORDS = 3;
 const ENTRY_TAGS = new Set(['li', 'td', 'th', 'dd', 'dt']);
 
-/** A link wrapping blocks (a card made clickable) is the card, not a button. */
-const holdsBlock = (a: Element): boolean => a.children.some((c) => isTag(c) && (BLOCK_TAGS.has(c.name) || holdsBlock(c)));
 const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 const squash = (el: Element): string => textContent(el).replace(/\s+/g, ' ').trim();
 
@@ -20,11 +18,13 @@ const squash = (el: Element): string => textContent(el).replace(/\s+/g, ' ').tri
 export function removeCallsToAction(root: Element): void {
   const visit = (el: Element): void => {
     const doomed = new Set<ChildNode>();
+    let blockText: string | undefined; // the block's own text, read once however many links it holds
     for (const c of el.children) {
       if (!isTag(c)) continue;
+      // A link wrapping blocks (a card made clickable) is the card, not a button.
       if (c.name === 'a' && !ENTRY_TAGS.has(el.name) && !holdsBlock(c)) {
         const text = squash(c);
-        if (text && words(text) <= MAX_CTA_WORDS && squash(el) === text) doomed.add(c);
+        if (text && words(text) <= MAX_CTA_WORDS && (blockText ??= squash(el)) === text) doomed.add(c);
         continue;
       }
       visit(c);

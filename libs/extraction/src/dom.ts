@@ -78,6 +78,11 @@ export const BLOCK_TAGS = new Set([
 
 export const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** Whether a block element lies anywhere inside `el` (a link or span wrapped around blocks: a card). */
+export function holdsBlock(el: Element): boolean {
+  return el.children.some((c) => isTag(c) && (BLOCK_TAGS.has(c.name) || holdsBlock(c)));
+}
+
 export function removeNode(node: ChildNode): void {
   const parent = node.parent;
   if (!parent) return;

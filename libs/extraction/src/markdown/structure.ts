@@ -9,7 +9,7 @@
  * - blocks side by side in a table cell are kept apart by line breaks (`4.35 ratings<br>score`, not `ratingsscore`);
  * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only.
  */
-import { BLOCK_TAGS, Element, HEADING_TAGS, findAll, findFirst, hasAncestor, isTag, isText, relink, type ChildNode, type ParentNode } from '../dom.js';
+import { BLOCK_TAGS, Element, HEADING_TAGS, findAll, findFirst, hasAncestor, holdsBlock, isTag, isText, relink, type ChildNode, type ParentNode } from '../dom.js';
 
 const UNWRAPPED = new Set(['mark', 'u', 'ins']);
 const CELLS = new Set(['td', 'th']);
@@ -36,7 +36,6 @@ export function shapeForMarkdown(roots: ParentNode[]): void {
 }
 
 const isBlock = (node: ChildNode): node is Element => isTag(node) && BLOCK_TAGS.has(node.name);
-const holdsBlock = (el: Element): boolean => findFirst(el, (e) => BLOCK_TAGS.has(e.name)) !== undefined;
 
 /** Text or an image: something the reader sees. */
 function visible(node: ChildNode): boolean {
