@@ -214,12 +214,15 @@ export interface PageTypeGuess {
 /**
  * An undeclared page that reads like an article (a dozen paragraphs of prose, or a deep path such as
  * /2019/05/21/slug) is reported as one, but selected like a service page: widening only happens when the article
- * pick is a small part of the page, and service pages without metadata look the same.
+ * pick is a small part of the page, and service pages without metadata look the same. So is a page whose Open Graph
+ * type says article without a publication date: SEO plugins put og:type=article on every page, but a landing page
+ * built by hand rarely declares one, and most such pages are posts whose date is shown only in their text.
  */
 export function guessPageType(doc: Document, url: string): PageTypeGuess {
   const s = pageSignals(doc, url);
   const selectAs = classifyPage(s);
-  const undeclaredArticle = selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2);
+  const undeclaredArticle =
+    selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2 || s.ogType === 'article');
   return { type: undeclaredArticle ? 'article' : selectAs, selectAs };
 }
 
