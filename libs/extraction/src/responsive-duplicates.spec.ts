@@ -19,6 +19,14 @@ describe('removeResponsiveDuplicates', () => {
     const out = run(`<div class="plan">${plans}</div><div class="plan">${plans}</div>`);
     expect(count(out, 'The Pro plan includes')).toBe(2);
   });
+  it('keeps one copy when a class names the screen in another form', () => {
+    const out = run(`<div class="plan__desktopCopy">${plans}</div><div class="plan__mobileCopy">${plans}</div><div class="slide mobile">${plans}</div>`);
+    expect(count(out, 'The Pro plan includes')).toBe(1);
+  });
+  it('keeps the cards of a template that names a screen on every card', () => {
+    const out = run(`<div class="card"><p class="note is-small-mobile">${plans}</p></div><div class="card"><p class="note is-small-mobile">${plans}</p></div>`);
+    expect(count(out, 'The Pro plan includes')).toBe(2);
+  });
   it('keeps a marked block whose wrapper carries the same text', () => {
     const out = run(`<div class="wrap"><div class="hide-for-mobile">${plans}</div></div>`);
     expect(count(out, 'The Pro plan includes')).toBe(1);

@@ -3,13 +3,24 @@
  * mobile cards, a marquee copied for small screens), and lets CSS show one of them. Both copies reach the text, which
  * then says everything twice. A block whose class marks it for some screen sizes only (`hide-for-mobile`,
  * `hidden-xs`, `visible-lg`, `d-md-none`, `mobile-only`) and whose text repeats another block's is the other copy:
- * the first in document order stays.
+ * the first in document order stays. So is a block whose class names a screen in any other form (`plan__mobileCopy`,
+ * `slide mobile`, `tablet`) when the block it repeats names another screen, or none: a card template that says
+ * `is-size-7-mobile` on every card repeats its own class, and its copies are entries of a list, not variants.
  */
 import { isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
 
 /** Class tokens that show or hide a block by screen size. */
 const RESPONSIVE_RE =
   /(?:^|[\s_-])(?:(?:hide|hidden|visible|show|only)[-_]+(?:for[-_]+|on[-_]+)?(?:mobile|desktop|tablet|phone|xs|sm|md|lg|xl|xxl|small|medium|large|lt[-_]\w+|gt[-_]\w+)|(?:mobile|desktop|tablet)[-_]+(?:only|hidden|hide|version|view)|d-(?:xs|sm|md|lg|xl)-none)(?=$|[\s_-])/i;
+/** A screen named anywhere in a class attribute. */
+const SCREEN_RE = /mobile|desktop|tablet/g;
+
+/** The screens a block's class names, as one key ('' when none). */
+function screens(el: Element): string {
+  const names = (el.attribs.class ?? '').toLowerCase().match(SCREEN_RE);
+  return names ? [...new Set(names)].sort().join(' ') : '';
+}
+
 /** Text a copy needs before two blocks count as the same (short labels repeat legitimately). */
 const MIN_DUPLICATE_TEXT = 40;
 
@@ -21,7 +32,7 @@ export function removeResponsiveDuplicates(nodes: ParentNode[]): void {
   const walk = (n: ParentNode): void => {
     for (const c of n.children) {
       if (!isTag(c)) continue;
-      if (RESPONSIVE_RE.test(c.attribs.class ?? '')) marked.push(c);
+      if (RESPONSIVE_RE.test(c.attribs.class ?? '') || screens(c) !== '') marked.push(c);
       walk(c);
     }
   };
@@ -44,7 +55,8 @@ export function removeResponsiveDuplicates(nodes: ParentNode[]): void {
     if (text.length < MIN_DUPLICATE_TEXT) continue;
     const first = seen.get(text);
     // A wrapper has the text of the block it wraps: the same copy, not another.
-    if (first && !contains(first, el) && markedSet.has(el) && !doomed.some((d) => contains(d, el))) doomed.push(el);
+    const variant = markedSet.has(el) && (RESPONSIVE_RE.test(el.attribs.class ?? '') || (first !== undefined && screens(first) !== screens(el)));
+    if (first && !contains(first, el) && variant && !doomed.some((d) => contains(d, el))) doomed.push(el);
     else if (!first) seen.set(text, el);
   }
   for (const el of doomed) removeNode(el);
