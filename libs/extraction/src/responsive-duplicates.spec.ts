@@ -23,6 +23,10 @@ describe('removeResponsiveDuplicates', () => {
     const out = run(`<div class="plan__desktopCopy">${plans}</div><div class="plan__mobileCopy">${plans}</div><div class="slide mobile">${plans}</div>`);
     expect(count(out, 'The Pro plan includes')).toBe(1);
   });
+  it('keeps one of the server-rendered variants a site builder marks per breakpoint', () => {
+    const out = run(`<div class="ssr-variant hidden-a1b2c3">${plans}</div><div class="ssr-variant hidden-d4e5f6">${plans}</div>`);
+    expect(count(out, 'The Pro plan includes')).toBe(1);
+  });
   it('keeps the cards of a template that names a screen on every card', () => {
     const out = run(`<div class="card"><p class="note is-small-mobile">${plans}</p></div><div class="card"><p class="note is-small-mobile">${plans}</p></div>`);
     expect(count(out, 'The Pro plan includes')).toBe(2);

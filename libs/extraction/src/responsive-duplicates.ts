@@ -9,9 +9,12 @@
  */
 import { isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
 
-/** Class tokens that show or hide a block by screen size. */
+/**
+ * Class tokens that show or hide a block by screen size. `ssr-variant` is how a site builder marks each of the
+ * per-breakpoint variants it server-renders (the browser's script keeps one).
+ */
 const RESPONSIVE_RE =
-  /(?:^|[\s_-])(?:(?:hide|hidden|visible|show|only)[-_]+(?:for[-_]+|on[-_]+)?(?:mobile|desktop|tablet|phone|xs|sm|md|lg|xl|xxl|small|medium|large|lt[-_]\w+|gt[-_]\w+)|(?:mobile|desktop|tablet)[-_]+(?:only|hidden|hide|version|view)|d-(?:xs|sm|md|lg|xl)-none)(?=$|[\s_-])/i;
+  /(?:^|[\s_-])(?:(?:hide|hidden|visible|show|only)[-_]+(?:for[-_]+|on[-_]+)?(?:mobile|desktop|tablet|phone|xs|sm|md|lg|xl|xxl|small|medium|large|lt[-_]\w+|gt[-_]\w+)|(?:mobile|desktop|tablet)[-_]+(?:only|hidden|hide|version|view)|d-(?:xs|sm|md|lg|xl)-none|ssr-variant)(?=$|[\s_-])/i;
 /** A screen named anywhere in a class attribute. */
 const SCREEN_RE = /mobile|desktop|tablet/g;
 
