@@ -28,6 +28,7 @@ import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
 import { removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
+import { faqOutside } from './faq.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -195,7 +196,10 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
   const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
-  return wide ? { nodes: wide, found: true } : picked;
+  if (wide) return { nodes: wide, found: true };
+  // A service page that kept its pick still has its FAQ, wherever it sits.
+  const faq = pageType === 'service' && picked.found ? faqOutside(doc, picked.nodes) : [];
+  return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : picked;
 }
 
 /**

@@ -1,0 +1,50 @@
+/**
+ * A service page's FAQ: the questions and answers that close a marketing page, often in a block of their own after
+ * the footer-like closing band, where the article-style pick (the page's longest block of prose) does not reach.
+ * They are the page's content: a block whose class or id names an FAQ, or that microdata types as an FAQPage, and
+ * that lies outside the pick, is added to it.
+ */
+import { bodyOf, classWords, isTag, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
+import { renderText } from './text.js';
+
+/** Characters an FAQ block needs to count: a heading and a link to a help centre are not one. */
+const MIN_FAQ_TEXT = 200;
+const FAQ_WORDS = new Set(['faq', 'faqs']);
+
+function isFaq(el: Element): boolean {
+  const tokens = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/).filter(Boolean);
+  return tokens.some((t) => classWords(t).some((w) => FAQ_WORDS.has(w))) || (el.attribs.itemtype ?? '').endsWith('/FAQPage');
+}
+
+function rootOf(node: AnyNode): AnyNode {
+  let p = node;
+  while (p.parent) p = p.parent;
+  return p;
+}
+
+function within(node: AnyNode, ancestor: AnyNode): boolean {
+  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+/**
+ * The FAQ blocks of `doc` outside the picked `nodes` (which must be parts of `doc`: a pick from a re-parsed copy
+ * shares no nodes with it), outermost first, in document order.
+ */
+export function faqOutside(doc: Document, nodes: ParentNode[]): Element[] {
+  if (!nodes.every((n) => rootOf(n as AnyNode) === doc)) return [];
+  const picked = new Set<AnyNode>(nodes as AnyNode[]);
+  const out: Element[] = [];
+  const visit = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (!isTag(c) || picked.has(c)) continue; // inside the pick: already content
+      if (isFaq(c) && !nodes.some((p) => within(p as AnyNode, c))) {
+        if (renderText(c).length >= MIN_FAQ_TEXT) out.push(c);
+        continue;
+      }
+      visit(c);
+    }
+  };
+  visit(bodyOf(doc));
+  return out;
+}
