@@ -20,6 +20,20 @@ describe('hidden nodes', () => {
   });
 });
 
+describe('tab lists', () => {
+  it('drop a strip of tabs, but keep an accordion built as a tab list with its panels', () => {
+    const intro = '<p>Every plan comes with onboarding, daily backups, priority support and a named account manager for your team.</p>';
+    const doc = parseHtml(`<html><body><main><h1>Plans</h1>${intro}
+      <div role="tablist"><a role="tab" href="#a">Monthly</a><a role="tab" href="#b">Yearly</a></div>
+      <div class="accordion" role="tablist"><div role="tab"><button>Can I cancel?</button></div>
+        <div role="tabpanel" class="collapse"><p>You can cancel at any time from your account.</p></div></div></main></body></html>`);
+    cleanDocument(doc, { url: 'https://service.example/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).not.toContain('Monthly');
+    expect(text).toContain('You can cancel at any time');
+  });
+});
+
 describe('collapsed disclosures', () => {
   it('keep what an accordion control opens, and drop hidden nodes no control opens', () => {
     const doc = parseHtml(`<html><body><main><h2>Questions</h2>

@@ -4,7 +4,7 @@
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
 import { holdsCardRun } from './card-run.js';
-import { type Document, type Element, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
+import { type Document, type Element, findFirst, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
 const DROP_TAGS = new Set([
@@ -321,7 +321,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (guard.keepComments && isPosterDetail(el)) return true;
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
-  if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
+  if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el))) return true;
   let chromeWords = words.replace(CONTENT_HEADER_RE, ' ').replace(SEARCH_RESULTS_RE, ' ');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
@@ -404,4 +404,12 @@ export function cleanDocument(doc: Document, options: CleanOptions): void {
   const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set(), aemComponents: false };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
+}
+
+/**
+ * A tab list is the strip of tabs, chrome beside the panels it switches; an accordion built as a `tablist` holds its
+ * panels (an FAQ's answers, a service's plans), and those are the page's content.
+ */
+function holdsTabPanel(el: Element): boolean {
+  return findFirst(el, (e) => e.attribs.role?.toLowerCase() === 'tabpanel') !== undefined;
 }
