@@ -46,7 +46,8 @@ const DOCS_LD = /^(?:TechArticle|APIReference)$/;
 /** Class words of posts and of prices (whole words of `a-b_c` and camelCase names). */
 const POST_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]ost|[Mm]essage|[Rr]eply|[Cc]omment|[Aa]nswer|[Qq]uestion|[Pp]ostbit|[Mm]essagelist|[Tt]opic)(?=$|[\s_-]|[A-Z])/;
 const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-]|[A-Z])/;
-const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|learn|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
+/** Path words of manuals and references. Not "learn": sites put their explainers and courses' marketing there too. */
+const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
 const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manual|help|support)\./i;
 const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
 const FORUM_HOST_RE = /^(?:forums?|community|discuss|discussions?|answers|talk|board|boards)\./i;

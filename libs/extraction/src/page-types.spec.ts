@@ -73,6 +73,10 @@ describe('page type (metadata.pageType)', () => {
     expect(typeOf(page(prose(14)), 'https://site.example/solutions/migration')).toBe('article');
     expect(typeOf(page(prose(2)), 'https://site.example/blog/2019/a-post')).toBe('article');
   });
+  it('does not take a /learn/ path alone for documentation', () => {
+    expect(typeOf(page(prose(5)), 'https://site.example/learn/what-is-a-ledger')).not.toBe('documentation');
+    expect(typeOf(page(prose(5)), 'https://site.example/docs/ledger')).toBe('documentation');
+  });
   it('reports an undated page whose Open Graph type is article as an article', () => {
     const head = '<title>T</title><meta property="og:type" content="article">';
     expect(typeOf(page(prose(5), head), 'https://site.example/solutions/migration')).toBe('article');
