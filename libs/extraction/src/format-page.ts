@@ -28,6 +28,7 @@ import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
 import { removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
+import { removeRepeatedQuotes } from './forum-quotes.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -313,7 +314,10 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
-    if (pageType === 'forum') removeThreadCounters(nodes);
+    if (pageType === 'forum') {
+      removeThreadCounters(nodes);
+      removeRepeatedQuotes(nodes);
+    }
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes);
