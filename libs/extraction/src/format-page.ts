@@ -314,10 +314,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
-    if (pageType === 'forum') {
-      removeThreadCounters(nodes);
-      removeRepeatedQuotes(nodes);
-    }
+    if (pageType === 'forum') removeThreadCounters(nodes);
+    removeRepeatedQuotes(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { bodyOf, parseHtml, type Element } from './dom.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
+import { formatPage } from './index.js';
 import { renderText } from './text.js';
 
 const cleaned = (body: string): string => {
@@ -30,5 +31,13 @@ describe('quotes in a thread', () => {
   it('keep a quote of words the page does not hold elsewhere', () => {
     const out = cleaned(`<div class="msg"><blockquote><p>Tighten the gibs until the carriage drags slightly.</p></blockquote><p>So says the manual.</p></div>`);
     expect(out).toContain('Tighten the gibs until the carriage drags slightly.');
+  });
+
+  it('apply to any page: a thread read as an article, an article with a pull quote', () => {
+    const prose = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i} of the story, with enough words, commas, and sentences to read like real prose here.</p>`).join('');
+    const html = `<!doctype html><html><head><title>T</title><script type="application/ld+json">{"@type":"NewsArticle"}</script></head><body><article>${prose}<p>The bridge reopened after nine years of repairs and delays.</p><blockquote><p>The bridge reopened after nine years of repairs and delays.</p></blockquote>${prose}</article></body></html>`;
+    const out = formatPage(html, { url: 'https://site.example/news/bridge.html', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.metadata).toMatchObject({ pageType: 'article' });
+    expect(out.page_text?.match(/The bridge reopened/g)).toHaveLength(1);
   });
 });

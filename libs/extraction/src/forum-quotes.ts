@@ -3,7 +3,8 @@
  * class names a quote), so the quoted words are printed twice: once in the post, once in the reply, with an "X said:"
  * header and a "Click to expand…" control. The quoted copy adds nothing the thread does not already hold: it goes when
  * most of its lines are found in the thread outside any quote. A quote of a post that is not on the page (an earlier
- * page of the thread, a document, an e-mail) is the only copy of its words and is kept.
+ * page of the thread, a document, an e-mail) is the only copy of its words and is kept. Any page gets this: a thread
+ * read as an article quotes the same way, and an article's pull quote repeats a sentence of its own text.
  */
 import { classWords, findAll, hasAncestor, isTag, isText, removeNode, type Element, type ParentNode } from './dom.js';
 import { renderText } from './text.js';
