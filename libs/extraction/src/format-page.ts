@@ -29,6 +29,7 @@ import { removeDocsNavigation } from './docs-nav.js';
 import { removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
+import { isReplyTreePage, largestReplyTree, MIN_TREE_SHARE } from './reply-tree.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -206,9 +207,13 @@ export function selectMainContent(doc: Document, html: string, url: string, page
 function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentNode[] | undefined {
   const first = nodes[0];
   if (!first || !isTag(first)) return undefined;
+  // Replies nested under the posts they answer, the tree most of the page: the thread is the tree. Its list items
+  // are the posts.
+  const { tree, share } = largestReplyTree(bodyOf(doc));
+  const treeThread = tree && share >= MIN_TREE_SHARE ? tree : undefined;
   const group = postGroup(first);
-  const target = group ? atPath(doc, pathOf(group)) : undefined;
-  if (!target || renderText(target).length <= pickedText || listShare(target) > MAX_LIST_SHARE) return undefined;
+  const target = treeThread ?? (group ? atPath(doc, pathOf(group)) : undefined);
+  if (!target || renderText(target).length <= pickedText || (!treeThread && listShare(target) > MAX_LIST_SHARE)) return undefined;
   removeLinkBlocks(target);
   trimEdges([target]);
   return [target];
@@ -297,7 +302,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
     metadata = extractMetadataFromDocument(doc, url);
     const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
-    const pageType = guess.selectAs;
+    // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage).
+    const pageType = guess.selectAs !== 'forum' && !options.pageType && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
     // An empty page has no type.
     if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
