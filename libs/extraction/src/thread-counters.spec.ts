@@ -40,5 +40,13 @@ describe('counters on a thread', () => {
     expect(out).toContain('Update: fixed by a new belt.');
     expect(out).toContain('Speed: 1200');
   });
+
+  it('drop a post number linking to its post from a list of controls, and keep list values', () => {
+    const out = cleaned(`<div class="post"><ul class="controls"><li><a href="/t/lathes.9/#post-7">#7</a></li><li><a href="/report">Report</a></li></ul><p>Use a live centre.</p><ol><li>#2 pencil</li><li><a href="/sizes">#5</a> and #6 bits</li></ol></div>`);
+    expect(out).toContain('Use a live centre.');
+    expect(out).not.toMatch(/#7/);
+    expect(out).toContain('#2 pencil');
+    expect(out).toContain('#5 and #6 bits');
+  });
 });
 

@@ -2,7 +2,9 @@
  * Counters on a forum thread: vote scores beside each answer, post numbers (#7), reply and view counts. They are
  * blocks whose whole text is a number, standing apart from any sentence (no text beside them in their parent), and
  * they are no part of what anyone wrote. A number inside a sentence, a table cell or a list item is left alone.
- * The poster panel's statistics are counters too: a short label and a number or a date ("Posts: 4032", "Joined: Dec
+ * A post number that links to its post (`<a href="…#post-7">#7</a>`) is one wherever it sits, in a list of the
+ * post's controls too: a "#" and digits is no value a table or list holds. The poster panel's statistics are counters
+ * too: a short label and a number or a date ("Posts: 4032", "Joined: Dec
  * 11, 2021"), a line of their own, or a definition list of such pairs.
  */
 import { BLOCK_TAGS, findAll, findFirst, hasAncestor, isTag, isText, removeNode, textContent, textLengthUpTo, type Element, type ParentNode } from './dom.js';
@@ -23,6 +25,9 @@ function isCounter(el: Element): boolean {
   // The outermost such block goes; its inner wrappers with the same text go with it.
   return !(el.parent && isTag(el.parent) && COUNTER_RE.test(textContent(el.parent).trim()));
 }
+
+const POST_NUMBER_RE = /^#\d{1,6}$/;
+const isPostNumberLink = (el: Element): boolean => el.name === 'a' && !!el.attribs.href && POST_NUMBER_RE.test(textContent(el).trim()) && standsApart(el);
 
 /** A number as panels print it (4032, 1,234, 2.5k) or a date (Dec 11, 2021; 11 Dec 2021; Dec 2021; 2021-12-11). */
 const STAT_VALUE = String.raw`(?:[\d.,]+\s*[kKmM]?|\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}|\p{L}{3,9}\.? \d{1,2},? \d{4}|\d{1,2} \p{L}{3,9}\.? \d{4}|\p{L}{3,9}\.? \d{4})`;
@@ -52,6 +57,6 @@ function isStatLine(el: Element): boolean {
 
 /** Remove the counters inside `roots`, in place. */
 export function removeThreadCounters(roots: ParentNode[]): void {
-  for (const el of roots.flatMap((r) => findAll(r, isCounter))) removeNode(el);
+  for (const el of roots.flatMap((r) => findAll(r, (e) => isCounter(e) || isPostNumberLink(e)))) removeNode(el);
   for (const el of roots.flatMap((r) => findAll(r, (e) => isStatLine(e) && !hasAncestor(e, isStatLine)))) removeNode(el);
 }
