@@ -128,3 +128,16 @@ describe('dialogs', () => {
     expect(renderText(bodyOf(only))).toContain('nothing but its dialog');
   });
 });
+
+describe('screen-reader-only text', () => {
+  it('drops labels only a screen reader reads, however the class is spelled', () => {
+    const doc = parseHtml(`<html><body><main><ul><li><span class="u-srOnly">Thread starter</span> <a href="/u/1">Ann</a></li><li><span class="sr-only">Start date</span> Jan 5, 2024</li></ul>
+      <p>The lathe tailstock drifts off centre when it is locked, and I would like to know why it happens.</p></main></body></html>`);
+    cleanDocument(doc, { url: 'https://forum.example/threads/tailstock.1/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('The lathe tailstock drifts');
+    expect(text).toContain('Ann');
+    expect(text).not.toContain('Thread starter');
+    expect(text).not.toContain('Start date');
+  });
+});
