@@ -45,6 +45,9 @@ export interface FormatOptions {
   pageType?: PageType;
 }
 
+/** Page types a discussion without forum markup is taken for: a story under its replies reads as one of these. */
+const STORY_TYPES = new Set<PageType>(['article', 'service', 'listing']);
+
 /** Below this many characters of text, the main-content pick is treated as a miss. */
 const MIN_MAIN_TEXT = 200;
 
@@ -302,8 +305,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
     metadata = extractMetadataFromDocument(doc, url);
     const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
-    // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage).
-    const pageType = guess.selectAs !== 'forum' && !options.pageType && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
+    // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage). Not a product
+    // or a category: their trees are customer reviews and questions beside what is sold.
+    const pageType = !options.pageType && STORY_TYPES.has(guess.selectAs) && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
     // An empty page has no type.
     if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };

@@ -21,7 +21,9 @@ const REPEAT_SHARE = 0.5;
 function isQuote(el: Element): boolean {
   if (el.name === 'blockquote') return true;
   const cls = el.attribs.class;
-  return !!cls && cls.split(/\s+/).some((t) => !/^js[-_]/i.test(t) && classWords(t).includes('quote'));
+  // Most classes name no quote: a substring test spares splitting them into words.
+  if (!cls || !/quote/i.test(cls)) return false;
+  return cls.split(/\s+/).some((t) => !/^js[-_]/i.test(t) && classWords(t).includes('quote'));
 }
 
 /** Letters and digits only, lower-cased: the same words compare equal however inline markup and spacing split them. */

@@ -20,4 +20,12 @@ describe('a story under a tree of nested replies', () => {
     const out = formatPage(html, { url: 'https://news.example/s/abc123/keeping_old_machines', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
     for (const w of words) expect(out.page_text).toContain(w);
   });
+
+  it('is not read into a product page: a tree of customer questions there is beside what is sold', () => {
+    const product = `<!doctype html><html><head><title>Bench vise</title><meta property="og:type" content="product"></head><body><main><h1>Bench vise</h1><p class="price">$89.00</p><button>Add to cart</button><div class="description"><p>A cast-iron bench vise with four-inch jaws, a swivel base and an anvil, for the home workshop.</p></div>${tree}</main></body></html>`;
+    const out = formatPage(product, { url: 'https://shop.example/products/bench-vise', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.metadata).toMatchObject({ pageType: 'product' });
+    expect(out.page_text).toContain('A cast-iron bench vise with four-inch jaws');
+  });
 });
+
