@@ -89,8 +89,8 @@ function isHidden(el: Element): boolean {
 
 /**
  * A tab's panel is hidden until its tab is chosen (product details, specifications, a service's plans), an accordion's
- * or a "read more" disclosure's until its control is (a control with `aria-expanded` names what it opens in
- * `aria-controls`): it is the page's content all the same.
+ * or a "read more" disclosure's until its control is (a control with `aria-expanded`, or a button, names what it opens
+ * in `aria-controls`): it is the page's content all the same.
  */
 function isCollapsedContent(el: Element, guard: Guard): boolean {
   if (el.attribs.role === 'tabpanel') return true;
@@ -98,10 +98,12 @@ function isCollapsedContent(el: Element, guard: Guard): boolean {
   return id !== undefined && guard.disclosed.has(id);
 }
 
-/** Note the ids a disclosure control (`aria-expanded` with `aria-controls`) opens. */
+/** Note the ids a disclosure control opens: `aria-controls` on a control that says it expands, or on a button. */
 function noteDisclosure(el: Element, guard: Guard): void {
   const controls = el.attribs['aria-controls'];
-  if (controls && el.attribs['aria-expanded'] !== undefined) for (const id of controls.split(/\s+/)) if (id) guard.disclosed.add(id);
+  if (controls && (el.attribs['aria-expanded'] !== undefined || el.name === 'button' || el.attribs.role === 'button')) {
+    for (const id of controls.split(/\s+/)) if (id) guard.disclosed.add(id);
+  }
 }
 
 function resolveUrl(value: string, base: URL | undefined): string {
