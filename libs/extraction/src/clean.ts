@@ -4,6 +4,7 @@
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
 import { holdsCardRun } from './card-run.js';
+import { removePlaceholderText } from './placeholder-text.js';
 import { placeStreamedContent } from './streamed-content.js';
 import { type Document, type Element, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
@@ -404,6 +405,7 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
   placeStreamedContent(doc);
+  removePlaceholderText(doc);
   const base = documentBaseUrl(doc, options.url);
   const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set(), aemComponents: false };
   guard.bodyText = measure(doc, guard);
