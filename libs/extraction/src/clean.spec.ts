@@ -21,13 +21,15 @@ describe('hidden nodes', () => {
 });
 
 describe('collapsed disclosures', () => {
-  it('keep what an accordion control opens, and drop hidden nodes no control opens', () => {
+  it('keep what an accordion control (with aria-expanded, or a button) opens, and drop hidden nodes no control opens', () => {
     const doc = parseHtml(`<html><body><main><h2>Questions</h2>
       <button aria-expanded="false" aria-controls="faq-1">How long does it take?</button>
       <div id="faq-1" hidden><p>Setup takes about a week.</p></div>
       <a href="#faq-2" aria-expanded="false" aria-controls="faq-2 faq-3">Is support included?</a>
       <div id="faq-2" aria-hidden="true"><p>Support is included for a year.</p></div>
       <div id="faq-3" style="display: none"><p>Renewal is optional.</p></div>
+      <a role="button" tabindex="0" aria-controls="faq-4">Can I cancel?</a>
+      <div id="faq-4" style="display:none" role="region"><p>You can cancel at any time.</p></div>
       <div id="upsell" hidden><p>A hidden upsell nobody opens.</p></div>
       <span aria-controls="menu">no aria-expanded</span><div id="menu" hidden><p>A hidden menu.</p></div></main></body></html>`);
     cleanDocument(doc, { url: 'https://agency.example/services', aggressive: true });
@@ -35,6 +37,7 @@ describe('collapsed disclosures', () => {
     expect(text).toContain('Setup takes about a week.');
     expect(text).toContain('Support is included for a year.');
     expect(text).toContain('Renewal is optional.');
+    expect(text).toContain('You can cancel at any time.');
     expect(text).not.toContain('A hidden upsell');
     expect(text).not.toContain('A hidden menu');
   });
