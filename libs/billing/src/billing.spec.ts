@@ -69,6 +69,29 @@ describe('credit ledger', () => {
     expect(await ledger.ledgerSum(accountId)).toBe(view!.balance);
   });
 
+  it("writes reserves without waiting for the disk, and settles and refunds waiting for it", async () => {
+    const setting = async (pool: typeof db.pool) => (await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+    expect(await setting(db.relaxedPool)).toBe('off');
+    expect(await setting(db.pool)).toBe('on');
+  });
+
+  it('fails a call whose reservation Postgres lost in a crash, instead of answering it for free', async () => {
+    const { accountId } = await admin.create('lost-reserve', 'free');
+    const credits = new CreditService(ledger, 60_000);
+    const requestId = randomUUID();
+    await credits.reserve(accountId, requestId, 20, 'CREDITS_EXHAUSTED');
+    // What a crash leaves of a reserve whose commit had not reached the disk: nothing at all.
+    await db.pool.query(
+      `WITH gone AS (DELETE FROM reservations WHERE id = $1 RETURNING account_id, amount),
+            row AS (DELETE FROM credit_ledger WHERE request_id = $1 AND kind = 'reserve')
+       UPDATE accounts a SET balance = a.balance + gone.amount FROM gone WHERE a.id = gone.account_id`,
+      [requestId],
+    );
+    await expect(credits.settle(requestId, 20, 20)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect((await accounts.view(accountId))!.balance).toBe(10_000);
+    expect(await ledger.ledgerSum(accountId)).toBe(10_000);
+  });
+
   it('reconciler refunds a reservation its crashed gateway never settled', async () => {
     const { accountId } = await admin.create('crashed-gateway', 'free');
     const requestId = randomUUID();

@@ -2,7 +2,7 @@
  * Reserve-then-settle metering. A request reserves its worst case before any work, settles what it used after,
  * and a reconciler refunds reservations whose gateway died before settling.
  */
-import { type ErrorCode, TrawlError } from '#contracts';
+import { ErrorCode, TrawlError } from '#contracts';
 import type { LedgerRepository } from '#db';
 import { LedgerBatches } from './ledger-batches.js';
 
@@ -31,7 +31,11 @@ export class CreditService {
     }
   }
 
-  /** Charges `charged` of the reservation (0 refunds it all). Safe to call twice: the second call does nothing. */
+  /**
+   * Charges `charged` of the reservation (0 refunds it all). Safe to call twice: the second call does nothing.
+   * A reservation Postgres has no record of was lost in a crash (reserves do not wait for the disk): the call fails,
+   * retryable and uncharged, rather than being answered for free.
+   */
   async settle(requestId: string, reserved: number, charged: number): Promise<number> {
     if (reserved <= 0) return 0;
     if (charged <= 0) {
@@ -39,7 +43,11 @@ export class CreditService {
       return 0;
     }
     const outcome = await this.batches.settle(requestId, charged);
-    return outcome?.charged ?? 0;
+    if (outcome) return outcome.charged;
+    if ((await this.ledger.reservationState(requestId)) === 'missing') {
+      throw new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'The database lost this request\'s credit reservation (it restarted); nothing was charged, retry', 'transient');
+    }
+    return 0;
   }
 
   async refund(requestId: string, reason: string): Promise<void> {

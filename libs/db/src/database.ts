@@ -10,6 +10,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 
 export class Database {
   readonly pool: pg.Pool;
+  /**
+   * Connections whose commits Postgres acknowledges before their WAL is on disk (`synchronous_commit=off`), for
+   * writes whose loss in a Postgres crash is harmless: the ledger's reserves (see LedgerRepository.reserve). A later
+   * synchronous commit on any connection flushes the WAL before it, theirs included.
+   */
+  readonly relaxedPool: pg.Pool;
   readonly prisma: PrismaClient;
 
   constructor(connectionString: string, poolSize = 10, options: { synchronousCommit?: 'on' | 'off' } = {}) {
@@ -19,8 +25,10 @@ export class Database {
       idleTimeoutMillis: 30_000,
       ...(options.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
     });
+    this.relaxedPool = new pg.Pool({ connectionString, max: Math.ceil(poolSize / 2), idleTimeoutMillis: 30_000, options: '-c synchronous_commit=off' });
     // A dropped idle connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    this.relaxedPool.on('error', () => undefined);
     this.prisma = new PrismaClient({ adapter: new PrismaPg(this.pool) });
   }
 
@@ -30,6 +38,6 @@ export class Database {
 
   async close(): Promise<void> {
     await this.prisma.$disconnect();
-    await this.pool.end().catch(() => undefined);
+    await Promise.all([this.pool.end().catch(() => undefined), this.relaxedPool.end().catch(() => undefined)]);
   }
 }

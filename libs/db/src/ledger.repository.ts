@@ -19,14 +19,23 @@ export interface SettleOutcome {
  */
 export class LedgerRepository {
   private readonly pool: pg.Pool;
+  private readonly reservePool: pg.Pool;
 
   constructor(db: Database) {
     this.pool = db.pool;
+    this.reservePool = db.relaxedPool;
   }
 
-  /** Atomically takes `amount` from the balance if it suffices, recording a `reserve` row and an open reservation. */
+  /**
+   * Atomically takes `amount` from the balance if it suffices, recording a `reserve` row and an open reservation.
+   *
+   * Reserves commit without waiting for the disk (`Database.relaxedPool`): losing one in a Postgres crash is the same
+   * as refunding it (the balance is as before, and nothing after it survived either, as the WAL is replayed in order),
+   * and the call's settle, which commits synchronously, makes it durable before the call is answered. A settle that
+   * finds its reservation gone altogether fails the call (`reservationState`), so no answered call goes uncharged.
+   */
   async reserve(accountId: string, requestId: string, amount: number, ttlMs: number): Promise<ReserveOutcome> {
-    const { rows } = await this.pool.query<{ balance: number }>({
+    const { rows } = await this.reservePool.query<{ balance: number }>({
       name: 'ledger-reserve',
       text: `WITH upd AS (
          UPDATE accounts SET balance = balance - $3 WHERE id = $1 AND balance >= $3 RETURNING balance
@@ -51,7 +60,7 @@ export class LedgerRepository {
    * granted request gets its own `reserve` row (balance_after is the running balance) and its own reservation.
    */
   async reserveMany(accountId: string, items: ReadonlyArray<{ requestId: string; amount: number }>, ttlMs: number): Promise<ReserveOutcome[]> {
-    const { rows } = await this.pool.query<{ request_id: string; granted: boolean | null; balance: number | null }>({
+    const { rows } = await this.reservePool.query<{ request_id: string; granted: boolean | null; balance: number | null }>({
       name: 'ledger-reserve-many',
       text: `WITH RECURSIVE req AS (
          SELECT * FROM unnest($2::uuid[], $3::bigint[]) WITH ORDINALITY AS t(request_id, amount, ord)
@@ -157,6 +166,12 @@ export class LedgerRepository {
       values: [requestId, note],
     });
     return rows[0] ?? null;
+  }
+
+  /** What became of a request's reservation: `missing` when Postgres has no record of it (lost in a crash). */
+  async reservationState(requestId: string): Promise<'open' | 'settled' | 'refunded' | 'missing'> {
+    const { rows } = await this.pool.query<{ status: 'open' | 'settled' | 'refunded' }>('SELECT status FROM reservations WHERE id = $1', [requestId]);
+    return rows[0]?.status ?? 'missing';
   }
 
   /** Open reservations past their expiry: their gateway never settled them. */

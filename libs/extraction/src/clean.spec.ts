@@ -35,13 +35,15 @@ describe('tab lists', () => {
 });
 
 describe('collapsed disclosures', () => {
-  it('keep what an accordion control opens, and drop hidden nodes no control opens', () => {
+  it('keep what an accordion control (with aria-expanded, or a button) opens, and drop hidden nodes no control opens', () => {
     const doc = parseHtml(`<html><body><main><h2>Questions</h2>
       <button aria-expanded="false" aria-controls="faq-1">How long does it take?</button>
       <div id="faq-1" hidden><p>Setup takes about a week.</p></div>
       <a href="#faq-2" aria-expanded="false" aria-controls="faq-2 faq-3">Is support included?</a>
       <div id="faq-2" aria-hidden="true"><p>Support is included for a year.</p></div>
       <div id="faq-3" style="display: none"><p>Renewal is optional.</p></div>
+      <a role="button" tabindex="0" aria-controls="faq-4">Can I cancel?</a>
+      <div id="faq-4" style="display:none" role="region"><p>You can cancel at any time.</p></div>
       <div id="upsell" hidden><p>A hidden upsell nobody opens.</p></div>
       <span aria-controls="menu">no aria-expanded</span><div id="menu" hidden><p>A hidden menu.</p></div></main></body></html>`);
     cleanDocument(doc, { url: 'https://agency.example/services', aggressive: true });
@@ -49,6 +51,7 @@ describe('collapsed disclosures', () => {
     expect(text).toContain('Setup takes about a week.');
     expect(text).toContain('Support is included for a year.');
     expect(text).toContain('Renewal is optional.');
+    expect(text).toContain('You can cancel at any time.');
     expect(text).not.toContain('A hidden upsell');
     expect(text).not.toContain('A hidden menu');
   });
@@ -140,5 +143,18 @@ describe('dialogs', () => {
     const only = parseHtml(`<html><body><div role="dialog"><p>A page that is nothing but its dialog: the text a reader gets.</p></div></body></html>`);
     cleanDocument(only, { url: 'https://shop.example/p/2', aggressive: false });
     expect(renderText(bodyOf(only))).toContain('nothing but its dialog');
+  });
+});
+
+describe('screen-reader-only text', () => {
+  it('drops labels only a screen reader reads, however the class is spelled', () => {
+    const doc = parseHtml(`<html><body><main><ul><li><span class="u-srOnly">Thread starter</span> <a href="/u/1">Ann</a></li><li><span class="sr-only">Start date</span> Jan 5, 2024</li></ul>
+      <p>The lathe tailstock drifts off centre when it is locked, and I would like to know why it happens.</p></main></body></html>`);
+    cleanDocument(doc, { url: 'https://forum.example/threads/tailstock.1/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('The lathe tailstock drifts');
+    expect(text).toContain('Ann');
+    expect(text).not.toContain('Thread starter');
+    expect(text).not.toContain('Start date');
   });
 });

@@ -4,6 +4,8 @@
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
 import { holdsCardRun } from './card-run.js';
+import { removePlaceholderText } from './placeholder-text.js';
+import { placeStreamedContent } from './streamed-content.js';
 import { type Document, type Element, findFirst, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
@@ -20,7 +22,7 @@ const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complement
 
 /** class/id words of consent banners, ads, trackers and popups: removed even in conservative mode. */
 const JUNK_RE =
-  /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-only|visually[-_]*hidden|screen[-_]*reader[-_]*text)(?=$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-?only|visually[-_]*hidden|screen[-_]*reader[-_]*text)(?=$|[\s_-])/;
 /**
  * Containers of consent-management platforms, by the vendor's own names. Unlike the generic words above they never
  * name a page wrapper, so they go even when the dialog (a full preference centre) outweighs a short page's text,
@@ -88,8 +90,8 @@ function isHidden(el: Element): boolean {
 
 /**
  * A tab's panel is hidden until its tab is chosen (product details, specifications, a service's plans), an accordion's
- * or a "read more" disclosure's until its control is (a control with `aria-expanded` names what it opens in
- * `aria-controls`): it is the page's content all the same.
+ * or a "read more" disclosure's until its control is (a control with `aria-expanded`, or a button, names what it opens
+ * in `aria-controls`): it is the page's content all the same.
  */
 function isCollapsedContent(el: Element, guard: Guard): boolean {
   if (el.attribs.role === 'tabpanel') return true;
@@ -97,10 +99,12 @@ function isCollapsedContent(el: Element, guard: Guard): boolean {
   return id !== undefined && guard.disclosed.has(id);
 }
 
-/** Note the ids a disclosure control (`aria-expanded` with `aria-controls`) opens. */
+/** Note the ids a disclosure control opens: `aria-controls` on a control that says it expands, or on a button. */
 function noteDisclosure(el: Element, guard: Guard): void {
   const controls = el.attribs['aria-controls'];
-  if (controls && el.attribs['aria-expanded'] !== undefined) for (const id of controls.split(/\s+/)) if (id) guard.disclosed.add(id);
+  if (controls && (el.attribs['aria-expanded'] !== undefined || el.name === 'button' || el.attribs.role === 'button')) {
+    for (const id of controls.split(/\s+/)) if (id) guard.disclosed.add(id);
+  }
 }
 
 function resolveUrl(value: string, base: URL | undefined): string {
@@ -400,6 +404,8 @@ function cleanChildren(parent: ParentNode, base: URL | undefined, aggressive: bo
 
 /** Clean the document in place. */
 export function cleanDocument(doc: Document, options: CleanOptions): void {
+  placeStreamedContent(doc);
+  removePlaceholderText(doc);
   const base = documentBaseUrl(doc, options.url);
   const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set(), aemComponents: false };
   guard.bodyText = measure(doc, guard);

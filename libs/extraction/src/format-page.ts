@@ -29,6 +29,8 @@ import { removeDocsNavigation } from './docs-nav.js';
 import { removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
 import { faqOutside } from './faq.js';
+import { removeRepeatedQuotes } from './forum-quotes.js';
+import { isReplyTreePage, largestReplyTree, MIN_TREE_SHARE } from './reply-tree.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -43,6 +45,9 @@ export interface FormatOptions {
   /** The page type, when the caller knows it; detected from the page otherwise. */
   pageType?: PageType;
 }
+
+/** Page types a discussion without forum markup is taken for: a story under its replies reads as one of these. */
+const STORY_TYPES = new Set<PageType>(['article', 'service', 'listing']);
 
 /** Below this many characters of text, the main-content pick is treated as a miss. */
 const MIN_MAIN_TEXT = 200;
@@ -209,9 +214,13 @@ export function selectMainContent(doc: Document, html: string, url: string, page
 function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentNode[] | undefined {
   const first = nodes[0];
   if (!first || !isTag(first)) return undefined;
+  // Replies nested under the posts they answer, the tree most of the page: the thread is the tree. Its list items
+  // are the posts.
+  const { tree, share } = largestReplyTree(bodyOf(doc));
+  const treeThread = tree && share >= MIN_TREE_SHARE ? tree : undefined;
   const group = postGroup(first);
-  const target = group ? atPath(doc, pathOf(group)) : undefined;
-  if (!target || renderText(target).length <= pickedText || listShare(target) > MAX_LIST_SHARE) return undefined;
+  const target = treeThread ?? (group ? atPath(doc, pathOf(group)) : undefined);
+  if (!target || renderText(target).length <= pickedText || (!treeThread && listShare(target) > MAX_LIST_SHARE)) return undefined;
   removeLinkBlocks(target);
   trimEdges([target]);
   return [target];
@@ -300,7 +309,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
     metadata = extractMetadataFromDocument(doc, url);
     const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
-    const pageType = guess.selectAs;
+    // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage). Not a product
+    // or a category: their trees are customer reviews and questions beside what is sold.
+    const pageType = !options.pageType && STORY_TYPES.has(guess.selectAs) && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
     // An empty page has no type.
     if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
@@ -318,6 +329,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') removeThreadCounters(nodes);
+    removeRepeatedQuotes(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes);

@@ -7,11 +7,16 @@ import { BLOCK_TAGS, isTag, isText, type AnyNode } from './dom.js';
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'iframe', 'button', 'select', 'option', 'textarea']);
 const SINGLE_BREAK = new Set(['li', 'tr', 'dt', 'dd', 'option', 'figcaption', 'caption']);
 
+const WORD_END_RE = /[\p{L}\p{N}]$/u;
+const WORD_START_RE = /^[\p{L}\p{N}]/u;
+
 class TextWriter {
   private out: string[] = [];
   /** pending separator: 0 none, 1 space, 2 newline, 3 blank line */
   private pending = 0;
   private atStart = true;
+  /** a space only if the words on both sides would otherwise run together (see `soft`) */
+  private softSpace = false;
 
   text(s: string): void {
     if (s.length === 0) return;
@@ -30,13 +35,20 @@ class TextWriter {
       trailing = true;
       body = body.slice(0, -1);
     }
+    if (this.softSpace && this.pending === 0 && WORD_END_RE.test(this.out[this.out.length - 1] ?? '') && WORD_START_RE.test(body)) this.pending = 1;
     this.flush();
     this.out.push(body);
     this.atStart = false;
     if (trailing) this.pending = 1;
   }
 
+  /** Between two boxes: a space if a word ends before and one starts after, nothing before punctuation. */
+  soft(): void {
+    this.softSpace = true;
+  }
+
   pre(s: string): void {
+    this.softSpace = false;
     this.flush();
     this.out.push(s);
     this.atStart = false;
@@ -47,6 +59,7 @@ class TextWriter {
   }
 
   private flush(): void {
+    this.softSpace = false;
     if (!this.atStart) {
       if (this.pending === 1) this.out.push(' ');
       else if (this.pending === 2) this.out.push('\n');
@@ -90,7 +103,16 @@ function walk(node: AnyNode, w: TextWriter, inPre: boolean): void {
   const level = SINGLE_BREAK.has(name) ? 2 : 3;
   if (block) w.brk(level);
   const pre = inPre || name === 'pre' || name === 'textarea';
-  for (const c of node.children) walk(c, w, pre);
+  // Two inline elements side by side with nothing between them are two boxes (a facet's label and its count, a
+  // card's badge and its name), laid out apart by the page's styles: a space keeps their words apart. Text that runs
+  // into an element (a drop cap, a price's cents) is one word and stays joined.
+  let afterInline = false;
+  for (const c of node.children) {
+    const inline = !pre && isTag(c) && !BLOCK_TAGS.has(c.name) && !SKIP.has(c.name) && c.name !== 'br' && c.name !== 'wbr';
+    if (inline && afterInline) w.soft();
+    walk(c, w, pre);
+    if (isText(c) || (isTag(c) && !SKIP.has(c.name))) afterInline = inline;
+  }
   if (block) w.brk(level);
 }
 
