@@ -308,7 +308,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { doc, tooDeep } = parseHtmlWithin(input, MAX_NESTING_DEPTH);
     if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
     metadata = extractMetadataFromDocument(doc, url);
-    const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType } : guessPageType(doc, url);
+    const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType, proseLike: false } : guessPageType(doc, url);
     // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage). Not a product
     // or a category: their trees are customer reviews and questions beside what is sold.
     const pageType = !options.pageType && STORY_TYPES.has(guess.selectAs) && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
@@ -325,7 +325,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url, pageType, guess.type !== pageType);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') removeThreadCounters(nodes);

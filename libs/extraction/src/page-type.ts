@@ -210,6 +210,8 @@ export function classifyPage(s: PageSignals): PageType {
 export interface PageTypeGuess {
   type: PageType;
   selectAs: PageType;
+  /** Selected as a service page, the page reads like an article (many paragraphs of prose, a deep path). */
+  proseLike: boolean;
 }
 
 /**
@@ -222,9 +224,11 @@ export interface PageTypeGuess {
 export function guessPageType(doc: Document, url: string): PageTypeGuess {
   const s = pageSignals(doc, url);
   const selectAs = classifyPage(s);
-  const undeclaredArticle =
-    selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2 || s.ogType === 'article');
-  return { type: undeclaredArticle ? 'article' : selectAs, selectAs };
+  const proseLike = selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2);
+  // og:type=article changes the report only: selection stays a landing page's (measured: selected like an article
+  // that reads as one, such pages lose recall on the trafilatura eval).
+  const undeclaredArticle = proseLike || (selectAs === 'service' && s.ogType === 'article');
+  return { type: undeclaredArticle ? 'article' : selectAs, selectAs, proseLike };
 }
 
 export function detectPageType(doc: Document, url: string): PageType {

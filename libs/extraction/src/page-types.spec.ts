@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatPage, markdownToText, type FormatOptions } from './index.js';
+import { formatPage, guessPageType, markdownToText, parseHtml, type FormatOptions } from './index.js';
 
 const ALL = { raw_html: false, enhanced_html: false, markdown: true, page_text: true };
 const opts = (url = 'https://site.example/t/topic/1'): FormatOptions => ({ url, formats: ALL });
@@ -77,9 +77,11 @@ describe('page type (metadata.pageType)', () => {
     expect(typeOf(page(prose(5)), 'https://site.example/learn/what-is-a-ledger')).not.toBe('documentation');
     expect(typeOf(page(prose(5)), 'https://site.example/docs/ledger')).toBe('documentation');
   });
-  it('reports an undated page whose Open Graph type is article as an article', () => {
+  it('reports an undated page whose Open Graph type is article as an article, selected as a landing page', () => {
     const head = '<title>T</title><meta property="og:type" content="article">';
     expect(typeOf(page(prose(5), head), 'https://site.example/solutions/migration')).toBe('article');
+    expect(guessPageType(parseHtml(page(prose(5), head)), 'https://site.example/solutions/migration')).toEqual({ type: 'article', selectAs: 'service', proseLike: false });
+    expect(guessPageType(parseHtml(page(prose(14))), 'https://site.example/solutions/migration')).toEqual({ type: 'article', selectAs: 'service', proseLike: true });
   });
 });
 
