@@ -49,10 +49,8 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
     inject: [ChromiumPool],
     create: (pool: ChromiumPool) =>
       new ChromiumEngine(pool, new AddressGuard({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] })),
-    // A rendered job holds a browser context only while its page renders; the formats come after, outside the pool's
-    // gate. One job more per four contexts lets the next page start rendering while a finished one is formatted,
-    // instead of a context standing idle; the extra job waits in the pool's gate (first come, first served).
-    concurrency: (c) => c.WORKER_RENDER_CONCURRENCY + Math.ceil(c.WORKER_RENDER_CONCURRENCY / 4),
+    // A rendered job holds a browser context: the queue concurrency matches the pool's.
+    concurrency: (c) => c.WORKER_RENDER_CONCURRENCY,
   },
   headful: {
     imports: [HeadfulBrowserModule],
