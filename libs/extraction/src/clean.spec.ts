@@ -65,6 +65,15 @@ describe('Drupal node classes', () => {
     expect(text).toContain('Our clinic offers counselling');
     expect(text).not.toContain('Sponsored: buy two');
   });
+  it('do not take a node a theme marks is-promoted for sponsored content', () => {
+    const links = Array.from({ length: 12 }, (_, i) => `<li><a href="/topic/${i}">Safety topic number ${i}</a></li>`).join('');
+    const doc = parseHtml(`<html><body><header><ul>${links}</ul></header><main><article class="topic-page is-promoted full"><div class="content">
+      <p>Working near live circuits calls for lockout procedures and insulated tools at every step.</p>
+      <p>Employers train every worker who may touch energized parts, and keep the training records.</p></div></article></main>
+      <footer><p>An agency of the government. Contact us, find an office, read the accessibility statement.</p></footer></body></html>`);
+    cleanDocument(doc, { url: 'https://agency.example/electrical', aggressive: false });
+    expect(renderText(bodyOf(doc))).toContain('Working near live circuits');
+  });
 });
 
 describe('Adobe Experience Manager components', () => {

@@ -43,10 +43,10 @@ const AEM_COMPONENT_RE =
 const AEM_PREFIXED_RE = /(?:^|\s)cmp-[\w-]+/g;
 const AEM_COMPONENT_ONE_RE = new RegExp(AEM_COMPONENT_RE.source);
 /**
- * Drupal marks every node promoted to the front page `node--promoted` (`node-promoted` before Drupal 8), the article
- * itself included: a publishing state, not sponsored content.
+ * Drupal marks every node promoted to the front page `node--promoted` (`node-promoted` before Drupal 8, `is-promoted` in
+ * some themes), the article itself included: a publishing state, not sponsored content.
  */
-const DRUPAL_PROMOTED_RE = /(?:^|\s)node-{1,2}promoted(?=$|\s)/g;
+const DRUPAL_PROMOTED_RE = /(?:^|\s)(?:node-{1,2}|is-)promoted(?=$|\s)/g;
 /** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
 const CHROME_RE =
   /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
