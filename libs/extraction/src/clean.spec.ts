@@ -167,3 +167,17 @@ describe('screen-reader-only text', () => {
     expect(text).not.toContain('Start date');
   });
 });
+
+describe('nocontent', () => {
+  it('drops what a site marks nocontent (not to be indexed as its content), in either mode', () => {
+    const html = `<html><body><main><article><h1>Function calling</h1><p>Describe each function with a name, a purpose and its parameters, then pass the list with the request.</p>
+      <div class="page-footer nocontent"><p>Except as otherwise noted, the content of this page is licensed under a Creative Commons licence.</p></div></article></main></body></html>`;
+    for (const aggressive of [false, true]) {
+      const doc = parseHtml(html);
+      cleanDocument(doc, { url: 'https://docs.example/functions', aggressive });
+      const text = renderText(bodyOf(doc));
+      expect(text).toContain('Describe each function');
+      expect(text).not.toContain('licensed under');
+    }
+  });
+});

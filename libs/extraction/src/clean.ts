@@ -20,9 +20,13 @@ const DROP_TAGS = new Set([
 const CHROME_TAGS = new Set(['nav', 'aside', 'menu']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog', 'tablist']);
 
-/** class/id words of consent banners, ads, trackers and popups: removed even in conservative mode. */
+/**
+ * class/id words of consent banners, ads, trackers and popups: removed even in conservative mode. `nocontent` is the
+ * class a site gives what search engines should not index as its content (Google's convention: sidebars, page
+ * footers with the licence line, "was this helpful" boxes).
+ */
 const JUNK_RE =
-  /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-?only|visually[-_]*hidden|screen[-_]*reader[-_]*text)(?=$|[\s_-])/;
+  /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-?only|visually[-_]*hidden|screen[-_]*reader[-_]*text|nocontent)(?=$|[\s_-])/;
 /**
  * Containers of consent-management platforms, by the vendor's own names. Unlike the generic words above they never
  * name a page wrapper, so they go even when the dialog (a full preference centre) outweighs a short page's text,
