@@ -368,7 +368,7 @@ export class ContentScorer {
     if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && isPostByline(el, textOf(el))) return false;
     const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
-    if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80);
+    if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80 && !linksToItself(el));
     if (name === 'p') return weight < 0 && s.text < 200;
     if (!['div', 'section', 'ul', 'ol', 'table', 'form', 'aside', 'header', 'footer', 'figure', 'dl'].includes(name)) {
       return false;
@@ -416,6 +416,28 @@ const COMMENTS_RE = /(?:^|[\s_-])(?:comments?|commentlist|comment[-_]list|commen
 export function isCommentSection(el: Element): boolean {
   const words = classAndId(el);
   return words !== '' && COMMENTS_RE.test(words);
+}
+
+/**
+ * A heading whose link is its own permalink (`<h2 id="examples"><a href="#examples">Examples</a></h2>`: docs make the
+ * heading's text the link to itself) is a heading, not a link to elsewhere. A link to another place in the page (a
+ * post's title linking to the post) is not its own.
+ */
+function linksToItself(el: Element): boolean {
+  const ids = new Set([el.attribs.id, el.parent && isTag(el.parent) ? el.parent.attribs.id : undefined].filter((id): id is string => !!id));
+  if (ids.size === 0) return false;
+  let links = 0;
+  const walk = (n: Element): boolean => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (c.name === 'a') {
+        links++;
+        if (!ids.has((c.attribs.href ?? '').slice(1)) || !(c.attribs.href ?? '').startsWith('#')) return false;
+      } else if (!walk(c)) return false;
+    }
+    return true;
+  };
+  return walk(el) && links > 0;
 }
 
 function contains(ancestor: Element, node: AnyNode): boolean {
