@@ -174,6 +174,12 @@ export function findAll(root: AnyNode, pred: (el: Element) => boolean, out: Elem
   return out;
 }
 
+/** Whether `node` is `ancestor` or lies inside it. */
+export function contains(ancestor: AnyNode, node: AnyNode): boolean {
+  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
 export function hasAncestor(el: AnyNode, pred: (el: Element) => boolean): boolean {
   for (let p = el.parent; p; p = p.parent) if (isTag(p) && pred(p)) return true;
   return false;

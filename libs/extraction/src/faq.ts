@@ -4,7 +4,7 @@
  * They are the page's content: a block whose class or id names an FAQ, or that microdata types as an FAQPage, and
  * that lies outside the pick, is added to it.
  */
-import { bodyOf, classWords, isTag, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, classWords, contains, isTag, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
 import { renderText } from './text.js';
 
 /** Characters an FAQ block needs to count: a heading and a link to a help centre are not one. */
@@ -22,11 +22,6 @@ function rootOf(node: AnyNode): AnyNode {
   return p;
 }
 
-function within(node: AnyNode, ancestor: AnyNode): boolean {
-  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
-  return false;
-}
-
 /**
  * The FAQ blocks of `doc` outside the picked `nodes` (which must be parts of `doc`: a pick from a re-parsed copy
  * shares no nodes with it), outermost first, in document order.
@@ -38,7 +33,7 @@ export function faqOutside(doc: Document, nodes: ParentNode[]): Element[] {
   const visit = (n: ParentNode): void => {
     for (const c of n.children) {
       if (!isTag(c) || picked.has(c)) continue; // inside the pick: already content
-      if (isFaq(c) && !nodes.some((p) => within(p as AnyNode, c))) {
+      if (isFaq(c) && !nodes.some((p) => contains(c, p as AnyNode))) {
         if (renderText(c).length >= MIN_FAQ_TEXT) out.push(c);
         continue;
       }

@@ -3,7 +3,7 @@
  * headline, outside the container that holds the body paragraphs. It is part of the text a reader gets, so when
  * such a block precedes the selected content within the same article, it is put in front of it.
  */
-import { classWords, isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
+import { classWords, contains, isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
 
 const LEAD_WORDS = new Set([
   'lead', 'leader', 'lede', 'intro', 'introduction', 'teaser', 'excerpt', 'standfirst', 'subtitle', 'subheadline',
@@ -46,11 +46,6 @@ function stats(node: AnyNode, inLink = false, acc = { text: 0, link: 0 }): { tex
     for (const c of node.children) stats(c, inLink || node.name === 'a', acc);
   }
   return acc;
-}
-
-function contains(ancestor: AnyNode, node: AnyNode): boolean {
-  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
-  return false;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();

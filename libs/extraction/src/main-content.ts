@@ -10,7 +10,7 @@ import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
 import { isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
-import { type Element, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+import { type Element, contains, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
   /** characters of whitespace-collapsed text */
@@ -438,11 +438,6 @@ function linksToItself(el: Element): boolean {
     return true;
   };
   return walk(el) && links > 0;
-}
-
-function contains(ancestor: Element, node: AnyNode): boolean {
-  for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
-  return false;
 }
 
 function hasAncestorTag(el: Element, tag: string): boolean {

@@ -7,7 +7,7 @@
  * `slide mobile`, `tablet`) when the block it repeats names another screen, or none: a card template that says
  * `is-size-7-mobile` on every card repeats its own class, and its copies are entries of a list, not variants.
  */
-import { isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
+import { contains, isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
 
 /**
  * Class tokens that show or hide a block by screen size. `ssr-variant` is how a site builder marks each of the
@@ -65,7 +65,3 @@ export function removeResponsiveDuplicates(nodes: ParentNode[]): void {
   for (const el of doomed) removeNode(el);
 }
 
-function contains(ancestor: Element, node: Element): boolean {
-  for (let p: ParentNode | null = node; p; p = p.parent) if (p === ancestor) return true;
-  return false;
-}

@@ -6,7 +6,7 @@
  * itself, or the article is lost with the hidden div (and "Loading…" fallbacks are read instead).
  */
 import { isComment } from 'domhandler';
-import { findAll, relink, removeChildren, removeNode, type Document, type Element } from './dom.js';
+import { contains, findAll, relink, removeChildren, removeNode, type Document, type Element } from './dom.js';
 
 const SEGMENT_ID = /^S:[0-9a-f]+$/;
 const PLACEHOLDER_ID = /^[BP]:[0-9a-f]+$/;
@@ -55,7 +55,3 @@ function removeFallback(template: Element): void {
   // No closing marker (comments stripped): the fallback cannot be told from what follows, so it stays.
 }
 
-function contains(root: Element, node: Element): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === root) return true;
-  return false;
-}

@@ -9,7 +9,7 @@
  * - blocks side by side in a table cell are kept apart by line breaks (`4.35 ratings<br>score`, not `ratingsscore`);
  * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only.
  */
-import { BLOCK_TAGS, Element, HEADING_TAGS, findAll, findFirst, hasAncestor, holdsBlock, isTag, isText, relink, type ChildNode, type ParentNode } from '../dom.js';
+import { BLOCK_TAGS, Element, HEADING_TAGS, contains, findAll, findFirst, hasAncestor, holdsBlock, isTag, isText, relink, type ChildNode, type ParentNode } from '../dom.js';
 
 const UNWRAPPED = new Set(['mark', 'u', 'ins']);
 const CELLS = new Set(['td', 'th']);
@@ -101,8 +101,7 @@ function edgeVisible(root: ParentNode, last: boolean): ChildNode | undefined {
 }
 
 function isWithin(node: ChildNode, ancestor: Element): boolean {
-  for (let p: ParentNode | null = node.parent; p; p = p.parent) if (p === ancestor) return true;
-  return false;
+  return node !== ancestor && contains(ancestor, node);
 }
 
 /** Line breaks between the blocks of a table cell, which the converter would otherwise run together. */
