@@ -100,6 +100,8 @@ const VARIANTS: Variant[] = [
   { name: 'S pool: shared context, kept tabs (the worker default)', pool: { prewarm: true, shareContexts: true } },
   { name: 'T pool: shared context, a new tab per job', pool: { prewarm: true, shareContexts: true, reuseTabs: false } },
   { name: 'U pool: shared, kept tabs, full 500 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 500 } },
+  { name: 'V pool: shared, kept tabs, 100 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 100 } },
+  { name: 'W pool: shared, kept tabs, 50 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 50 } },
   { name: 'v pool: reused, fewer renderer processes', pool: { prewarm: true, reuseContexts: true }, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
 ];
 

@@ -44,6 +44,13 @@ describe.each([
         page(`addEventListener('load', () => fetch('/api/first').then(r => r.json()).then((next) =>
           new Promise((ok) => setTimeout(ok, 300)).then(() => fetch(next)).then(r => r.json()).then(show)));`),
       )
+      // The load handler keeps the main thread busy (a long task, as hydration can be) for longer than the brief
+      // window, then fetches: a timer in the worker would call the page settled before the fetch started.
+      .route('/api/after-work', later(50, 'after-long-task'))
+      .page(
+        '/long-task',
+        page(`addEventListener('load', () => setTimeout(() => { const end = Date.now() + 400; while (Date.now() < end); fetch('/api/after-work').then(r => r.json()).then(show); }, 0));`),
+      )
       // A fetch started while the document parses and still running at load.
       .route('/api/slow', later(400, 'in-flight-at-load'))
       .page('/busy-at-load', page(`fetch('/api/slow').then(r => r.json()).then(show);`))
@@ -75,6 +82,11 @@ describe.each([
   it('waits for a fetch started from a short timer after load', async () => {
     const result = await render('/short-timer');
     expect(result.html).toContain('<p class="got">timer-content</p>');
+  });
+
+  it('waits for scripts still running after load, and the content they fetch', async () => {
+    const result = await render('/long-task');
+    expect(result.html).toContain('<p class="got">after-long-task</p>');
   });
 
   it('waits for a chain of fetches with a pause between them once the page is fetching', async () => {

@@ -61,10 +61,11 @@ interface IdleContext {
 }
 
 /**
- * A page quiet since load is waited for this long: enough for a fetch from the load handler or a short timer to
- * start (and turn the wait into the full network-idle window), far less than making every static page wait 500 ms.
+ * A page quiet since load is waited for this long, and until its main thread is idle: enough for a fetch from the
+ * load handler, a short timer or the page's remaining scripts to start (and turn the wait into the full network-idle
+ * window), far less than making every static page wait 500 ms.
  */
-const DEFAULT_LOAD_QUIET_MS = 200;
+const DEFAULT_LOAD_QUIET_MS = 100;
 
 /** Same defaults as CRAWL_MAX_BYTES, RENDER_MAX_JOB_BYTES and RENDER_MAX_DOM_NODES. */
 const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;

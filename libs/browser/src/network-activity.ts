@@ -5,7 +5,8 @@
  *
  * The quiet window adapts to the page (see `waitForQuiet`): a page that has started no request since its `load`
  * event and has none in flight is most likely done, and only has to stay quiet for a brief window (long enough for
- * a fetch from a short timer or from the load handler to show up); once a request starts after load, the page is
+ * a fetch from a short timer or from the load handler to show up) and until its main thread has caught up (so a
+ * page still running scripts after load is waited for, however long they take, up to a cap); once a request starts after load, the page is
  * fetching content and the full window applies, so chained fetches (one answer triggering the next) are waited for.
  * Only requests that can change the document count as fetching: a favicon (which Chromium asks for after `load`), an
  * image, a style sheet or a beacon cannot, nor can a request refused before it reached the network (a
@@ -19,6 +20,9 @@ const DOCUMENT_CHANGING_TYPES = new Set(['document', 'script', 'fetch', 'xhr', '
 /** Failures of requests the browser refused itself, before anything was sent. */
 const REFUSED_BEFORE_SENDING = /^(csp|net::ERR_BLOCKED_BY_(CLIENT|CSP|RESPONSE|ORB|ADMINISTRATOR))$/i;
 
+/** How long after the main thread caught up a request its last task started may still be on its way to us. */
+const CAUGHT_UP_GRACE_MS = 30;
+
 const changesDocument = (request: Request): boolean => DOCUMENT_CHANGING_TYPES.has(request.resourceType());
 
 export class NetworkActivity {
@@ -29,6 +33,10 @@ export class NetworkActivity {
   private fetchesSinceLoad = 0;
   private readonly countedSinceLoad = new WeakSet<Request>();
   private busyAtLoad = false;
+  /** When the page's main thread caught up after `markLoaded` (its load time when nobody asked); null until then. */
+  private caughtUpAt: number | null = null;
+  /** Counts loads, so a signal from an earlier job of a reused tab is ignored. */
+  private generation = 0;
   private readonly listeners = new Set<() => void>();
 
   constructor(page: Page) {
@@ -69,14 +77,26 @@ export class NetworkActivity {
     this.loadedAt = null;
     this.fetchesSinceLoad = 0;
     this.busyAtLoad = false;
+    this.caughtUpAt = null;
+    this.generation++;
     this.lastChange = performance.now();
   }
 
-  /** The page's `load` event fired (as seen from here): the brief window of `waitForQuiet` counts from now. */
-  markLoaded(): void {
+  /**
+   * The page's `load` event fired (as seen from here): the brief window of `waitForQuiet` counts from now. With
+   * `idle` (see mainThreadCaughtUp), the brief window also lasts until the page's main thread has caught up.
+   */
+  markLoaded(caughtUp?: Promise<void>): void {
     this.loadedAt = performance.now();
     this.fetchesSinceLoad = 0;
     this.busyAtLoad = [...this.inflight].some(changesDocument);
+    const generation = ++this.generation;
+    this.caughtUpAt = caughtUp === undefined ? this.loadedAt : null;
+    void caughtUp?.then(() => {
+      if (generation !== this.generation) return;
+      this.caughtUpAt = performance.now();
+      this.wake();
+    });
   }
 
   /**
@@ -90,7 +110,8 @@ export class NetworkActivity {
   /**
    * Resolves true once nothing has been in flight for `idleMs`, or false when `until` (performance.now()) comes
    * first. After `markLoaded`, a page not active since load needs only `briefMs` of quiet counted from load (or from
-   * its last request, if later); the full `idleMs` applies again as soon as it starts a request.
+   * its last request, if later) and its main thread caught up; the full `idleMs` applies again as soon as it starts a
+   * request.
    */
   async waitForQuiet(idleMs: number, until: number, briefMs = idleMs): Promise<boolean> {
     for (;;) {
@@ -98,15 +119,23 @@ export class NetworkActivity {
       const brief = this.loadedAt !== null && !this.activeSinceLoad;
       const quietSince = brief ? Math.max(this.lastChange, this.loadedAt as number) : this.lastChange;
       const needed = brief ? Math.min(briefMs, idleMs) : idleMs;
-      if (this.inflight.size === 0 && now - quietSince >= needed) return true;
+      // A fetch the page's last task started can reach us just after the signal: it counts after a grace.
+      const grace = Math.min(CAUGHT_UP_GRACE_MS, needed);
+      const caughtUp = !brief || (this.caughtUpAt !== null && now - this.caughtUpAt >= grace);
+      if (this.inflight.size === 0 && now - quietSince >= needed && caughtUp) return true;
       if (now >= until) return false;
-      const wake = this.inflight.size === 0 ? Math.min(quietSince + needed, until) : until;
+      const quietEnds = now - quietSince < needed ? quietSince + needed : this.caughtUpAt !== null ? this.caughtUpAt + grace : until;
+      const wake = this.inflight.size === 0 ? Math.min(quietEnds, until) : until;
       await this.nextChange(Math.max(1, wake - now));
     }
   }
 
   private changed(): void {
     this.lastChange = performance.now();
+    this.wake();
+  }
+
+  private wake(): void {
     for (const listener of [...this.listeners]) listener();
   }
 

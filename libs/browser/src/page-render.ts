@@ -10,11 +10,14 @@ import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#con
 import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
 import { captureDocument, NAVIGATED } from './document-capture.js';
 import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
+import { mainThreadCaughtUp } from './main-thread.js';
 import type { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
 import type { RenderResult } from './render-types.js';
 
 const LOAD_CAP = 'load cap';
+/** The longest a quiet page's settle waits for its main thread to catch up after load (see mainThreadCaughtUp). */
+const MAIN_THREAD_CAP_MS = 1_000;
 
 export interface RenderJob extends JobSettings {
   /** Elements the loaded document may hold; the captured HTML is capped at maxResponseBytes. */
@@ -136,10 +139,12 @@ async function navigateAndCapture(
     if (error.message === LOAD_CAP || error.name === 'TimeoutError') return false;
     throw error;
   });
-  if (loaded) activity.markLoaded();
+  const loadedAt = performance.now();
+  const quietUntil = Math.min(loadedAt + job.settleCapMs, settleUntil);
+  if (loaded) activity.markLoaded(mainThreadCaughtUp(session, Math.min(MAIN_THREAD_CAP_MS, quietUntil - performance.now())));
   const networkQuiet = loaded
     ? await Promise.race([
-        activity.waitForQuiet(job.networkIdleMs, Math.min(performance.now() + job.settleCapMs, settleUntil), job.loadQuietMs),
+        activity.waitForQuiet(job.networkIdleMs, quietUntil, job.loadQuietMs),
         failure,
       ])
     : false;
@@ -176,6 +181,7 @@ async function navigateAndCapture(
       totalMs: Math.round(end - job.startedAt),
       navigationMs: Math.round(committedAt - navStart),
       settleMs: Math.round(settledAt - committedAt),
+      quietMs: loaded ? Math.round(settledAt - loadedAt) : 0,
     },
   };
 }

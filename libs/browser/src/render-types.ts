@@ -22,7 +22,8 @@ export interface RenderOptions {
   networkIdleMs?: number;
   /**
    * The shorter quiet window of a page that had nothing in flight at its load event and has started no request
-   * since (a page that does fetch after load gets the full `networkIdleMs`). Default 200 ms; capped at networkIdleMs.
+   * since, counted from load and lasting at least until its main thread is idle (a page that does fetch after load
+   * gets the full `networkIdleMs`). Default 100 ms; capped at networkIdleMs.
    */
   loadQuietMs?: number;
   /** The longest wait for network quiet after the load event. Default 3000 ms. */
@@ -52,6 +53,8 @@ export interface RenderTimings {
   navigationMs: number;
   /** From commit until capture began (load + network quiet, capped). */
   settleMs: number;
+  /** The part of `settleMs` after the `load` event: the wait for network quiet (0 when the page never loaded). */
+  quietMs: number;
 }
 
 export interface RenderResult {
