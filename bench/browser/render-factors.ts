@@ -143,9 +143,11 @@ async function renderRaw(browser: Browser, shared: BrowserContext | null, f: Raw
   let page: Page | undefined;
   try {
     page = await context.newPage();
-    const activity = f.networkQuiet ? new NetworkActivity(page) : null;
+    const quietSession = f.networkQuiet ? await context.newCDPSession(page) : null;
+    await quietSession?.send('Network.enable');
+    const activity = quietSession ? new NetworkActivity(quietSession) : null;
     if (f.cdpBlocking || f.emulation) {
-      const session = await context.newCDPSession(page);
+      const session = quietSession ?? (await context.newCDPSession(page));
       if (f.emulation) await applyUserAgentOverride(session, desktop, DEFAULT_ACCEPT_LANGUAGE);
       if (f.cdpBlocking) await blockHeavyResources(session);
     }

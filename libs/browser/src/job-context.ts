@@ -11,7 +11,7 @@
  * measured as the largest share of Chromium CPU per page (bench/browser/render-factors.ts); a context is never
  * shared between isolation keys.
  */
-import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation.js';
 import { GuardProxy } from './guard-proxy.js';
@@ -91,6 +91,8 @@ export class JobTab {
   private timezoneSet = false;
   private maxResponseBytes = Number.POSITIVE_INFINITY;
   private maxJobBytes = Number.POSITIVE_INFINITY;
+  /** Redirect hops of the main frame's current navigation, by CDP request id (a redirect keeps the id). */
+  private readonly navigationHops = new Map<string, number>();
   /** Decoded bytes received so far, per CDP request id (while it loads) and for the whole job. */
   private readonly responseBytes = new Map<string, number>();
   private jobBytes = 0;
@@ -99,6 +101,8 @@ export class JobTab {
     readonly page: Page,
     readonly session: CDPSession,
     lease: BrowserLease,
+    /** CDP id of the page's main frame (its target's id; it stays the same across navigations). */
+    mainFrameId: string,
   ) {
     let rejectCrash: (error: Error) => void = () => undefined;
     this.crashed = new Promise<never>((_, reject) => {
@@ -106,25 +110,31 @@ export class JobTab {
     });
     this.crashed.catch(() => undefined);
     this.renewLimits();
-    this.activity = new NetworkActivity(page);
+    this.activity = new NetworkActivity(session);
     this.blocking = new ResourceBlocking(session);
     page.once('crash', () => {
       this.pageCrashed = true;
       lease.onPageCrash();
       rejectCrash(renderFailed('the page crashed'));
     });
-    page.on('request', (request) => {
+    // The job's own CDP session, not Playwright's request events (see NetworkActivity for why).
+    session.on('Network.requestWillBeSent', (event) => {
+      let url: URL;
       try {
-        const url = new URL(request.url());
-        if (url.protocol === 'http:' || url.protocol === 'https:') this.origins.add(url.origin);
-        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-          this.lastNavigationHost = url.hostname;
-          if (redirectHops(request) > this.maxRedirects) {
-            this.rejectCapped(new TrawlError(ErrorCode.TOO_MANY_REDIRECTS, `More than ${this.maxRedirects} redirects`, 'permanent'));
-          }
-        }
+        url = new URL(event.request.url);
       } catch {
-        // a request without a frame (worker) is never the main navigation
+        return;
+      }
+      if (url.protocol === 'http:' || url.protocol === 'https:') this.origins.add(url.origin);
+      // The main frame's navigation (a document request that starts its own load), each redirect hop included.
+      if (event.type === 'Document' && event.requestId === event.loaderId && event.frameId === mainFrameId) {
+        this.lastNavigationHost = url.hostname;
+        const hops = event.redirectResponse ? (this.navigationHops.get(event.requestId) ?? 0) + 1 : 0;
+        if (!event.redirectResponse) this.navigationHops.clear();
+        this.navigationHops.set(event.requestId, hops);
+        if (hops > this.maxRedirects) {
+          this.rejectCapped(new TrawlError(ErrorCode.TOO_MANY_REDIRECTS, `More than ${this.maxRedirects} redirects`, 'permanent'));
+        }
       }
     });
   }
@@ -216,7 +226,8 @@ export function openGuardedContext(lease: BrowserLease, device: DeviceProfile, g
 export async function openTab(lease: BrowserLease, context: BrowserContext): Promise<JobTab> {
   const page = await step(lease, context.newPage());
   const session = await step(lease, context.newCDPSession(page));
-  return new JobTab(page, session, lease);
+  const { frameTree } = await step(lease, session.send('Page.getFrameTree'));
+  return new JobTab(page, session, lease, frameTree.frame.id);
 }
 
 /** Closes a context (bounded: a context that will not close marks the browser wedged) and then its guard. */
@@ -346,6 +357,11 @@ export class JobContext extends TabView implements RenderSurface {
     // Cookies are per context; the rest of an origin's storage (localStorage, IndexedDB, Cache Storage, service
     // worker registrations, file systems) is cleared for each origin the page sent a request to — iframes and
     // subresources included, since their storage is keyed by their own origin.
+    // Requests of cross-site iframes are not on the page's own CDP session: their frames' origins are added here.
+    for (const frame of old.page.frames()) {
+      const origin = originOf(frame.url());
+      if (origin) old.origins.add(origin);
+    }
     for (const origin of old.origins) {
       await old.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
     }
@@ -367,9 +383,12 @@ export class JobContext extends TabView implements RenderSurface {
   }
 }
 
-/** How many HTTP redirects led to this request (each hop's request points at the one it replaced). */
-function redirectHops(request: Request): number {
-  let hops = 0;
-  for (let previous = request.redirectedFrom(); previous; previous = previous.redirectedFrom()) hops++;
-  return hops;
+/** The http(s) origin of `href`, or null (about:blank, data:, a malformed URL). */
+function originOf(href: string): string | null {
+  try {
+    const url = new URL(href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
 }

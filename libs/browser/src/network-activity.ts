@@ -12,26 +12,34 @@
  * image, a style sheet or a beacon cannot, nor can a request refused before it reached the network (a
  * Content-Security-Policy or our own blocking turned it down). They still hold the window while in flight.
  */
-import type { Page, Request } from 'playwright-core';
+import type { CDPSession } from 'playwright-core';
 
-const STREAMED_TYPES = new Set(['fetch', 'xhr', 'eventsource']);
-/** Request types whose answer can change the document once it has loaded. */
-const DOCUMENT_CHANGING_TYPES = new Set(['document', 'script', 'fetch', 'xhr', 'eventsource', 'websocket']);
+const STREAMED_TYPES = new Set(['Fetch', 'XHR', 'EventSource']);
+/** Request types whose answer can change the document once it has loaded (CDP's Network.ResourceType). */
+const DOCUMENT_CHANGING_TYPES = new Set(['Document', 'Script', 'Fetch', 'XHR', 'EventSource', 'WebSocket']);
 /** Failures of requests the browser refused itself, before anything was sent. */
-const REFUSED_BEFORE_SENDING = /^(csp|net::ERR_BLOCKED_BY_(CLIENT|CSP|RESPONSE|ORB|ADMINISTRATOR))$/i;
+const REFUSED_BEFORE_SENDING = /^net::ERR_BLOCKED_BY_(CLIENT|CSP|RESPONSE|ORB|ADMINISTRATOR)$/i;
 
 /** How long after the main thread caught up a request its last task started may still be on its way to us. */
 const CAUGHT_UP_GRACE_MS = 30;
 
-const changesDocument = (request: Request): boolean => DOCUMENT_CHANGING_TYPES.has(request.resourceType());
-
+/**
+ * Built on the job's own CDP session (Network domain, enabled by the tab before each job) rather than Playwright's
+ * request events: subscribing to those makes Playwright create, validate and dispatch an object per request and per
+ * response of the page to this process, which costs more than the page's rendering on pages of many subresources.
+ * The session sees the page's own target: requests of cross-site iframes (their own renderer) are not counted, and
+ * they cannot change the captured document.
+ */
 export class NetworkActivity {
-  private readonly inflight = new Set<Request>();
+  /** CDP request ids in flight (a redirect keeps its id). */
+  private readonly inflight = new Set<string>();
   private lastChange = performance.now();
   private loadedAt: number | null = null;
   /** Document-changing requests started since `markLoaded`, less those the browser refused before sending. */
   private fetchesSinceLoad = 0;
-  private readonly countedSinceLoad = new WeakSet<Request>();
+  private readonly countedSinceLoad = new Set<string>();
+  /** Document-changing request ids in flight (for `busyAtLoad`). */
+  private readonly changing = new Set<string>();
   private busyAtLoad = false;
   /** When the page's main thread caught up after `markLoaded` (its load time when nobody asked); null until then. */
   private caughtUpAt: number | null = null;
@@ -39,31 +47,35 @@ export class NetworkActivity {
   private generation = 0;
   private readonly listeners = new Set<() => void>();
 
-  constructor(page: Page) {
-    page.on('request', (request) => {
-      // A redirect hop replaces its predecessor, which never gets a finished/failed event of its own.
-      const previous = request.redirectedFrom();
-      if (previous) this.inflight.delete(previous);
-      this.inflight.add(request);
-      if (this.loadedAt !== null && changesDocument(request)) {
-        this.countedSinceLoad.add(request);
-        this.fetchesSinceLoad++;
+  constructor(session: CDPSession) {
+    session.on('Network.requestWillBeSent', (event) => {
+      const id = event.requestId;
+      const isNew = !this.inflight.has(id);
+      this.inflight.add(id);
+      if (event.type !== undefined && DOCUMENT_CHANGING_TYPES.has(event.type)) {
+        this.changing.add(id);
+        if (isNew && this.loadedAt !== null) {
+          this.countedSinceLoad.add(id);
+          this.fetchesSinceLoad++;
+        }
       }
       this.changed();
     });
-    const done = (request: Request): void => {
-      if (this.inflight.delete(request)) this.changed();
+    const done = (id: string): void => {
+      this.changing.delete(id);
+      this.countedSinceLoad.delete(id);
+      if (this.inflight.delete(id)) this.changed();
     };
-    page.on('requestfinished', done);
-    page.on('requestfailed', (request) => {
-      if (this.countedSinceLoad.delete(request) && REFUSED_BEFORE_SENDING.test(request.failure()?.errorText ?? '')) this.fetchesSinceLoad--;
-      done(request);
+    session.on('Network.loadingFinished', (event) => done(event.requestId));
+    session.on('Network.loadingFailed', (event) => {
+      const refused = event.blockedReason !== undefined || REFUSED_BEFORE_SENDING.test(event.errorText);
+      if (refused && this.countedSinceLoad.has(event.requestId)) this.fetchesSinceLoad--;
+      done(event.requestId);
     });
     // A fetch whose body the page never reads never "finishes", and an event stream is endless by design: for
     // these, the response arriving is the end of network activity that rendering can wait on.
-    page.on('response', (response) => {
-      const request = response.request();
-      if (STREAMED_TYPES.has(request.resourceType())) done(request);
+    session.on('Network.responseReceived', (event) => {
+      if (STREAMED_TYPES.has(event.type)) done(event.requestId);
     });
   }
 
@@ -74,6 +86,8 @@ export class NetworkActivity {
   /** Forgets the previous job's page (a reused tab): its requests and its load. */
   reset(): void {
     this.inflight.clear();
+    this.changing.clear();
+    this.countedSinceLoad.clear();
     this.loadedAt = null;
     this.fetchesSinceLoad = 0;
     this.busyAtLoad = false;
@@ -89,7 +103,8 @@ export class NetworkActivity {
   markLoaded(caughtUp?: Promise<void>): void {
     this.loadedAt = performance.now();
     this.fetchesSinceLoad = 0;
-    this.busyAtLoad = [...this.inflight].some(changesDocument);
+    this.countedSinceLoad.clear();
+    this.busyAtLoad = this.changing.size > 0;
     const generation = ++this.generation;
     this.caughtUpAt = caughtUp === undefined ? this.loadedAt : null;
     void caughtUp?.then(() => {
