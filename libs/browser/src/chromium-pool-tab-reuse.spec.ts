@@ -61,6 +61,7 @@ describe('ChromiumPool kept tabs', () => {
     site
       .page('/env', ENV_PAGE)
       .page('/env-two', ENV_PAGE)
+      .page('/env-three', ENV_PAGE)
       .route('/pixel.png', (_q, r) => r.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG))
       .page('/mark', MARK_PAGE)
       .page('/tick', 'ok', 200, 'text/plain')
@@ -103,6 +104,20 @@ describe('ChromiumPool kept tabs', () => {
     expect(other.lang).toBe('fr-FR');
     expect(other.ua).toBe(DEVICE_PROFILES.mobile.userAgent);
     expect((await sent).headers['accept-language']).toBe('fr-FR,fr;q=0.9');
+  });
+
+  it("keeps sending the language and user agent of a kept tab's previous job when the next job asks for the same", async () => {
+    const onSite = (host: string) => `http://${host}:${site.portNumber}`;
+    const ask = { timeoutMs: 15_000, isolationKey: 'key-same', device: 'mobile' as const, acceptLanguage: 'nl-NL,nl;q=0.9' };
+    await pool.render({ url: `${onSite('one.test')}/env`, ...ask });
+    const before = pool.stats().reusedTabs;
+    const sent = site.waitForRequest('/env-three');
+    const again = env((await pool.render({ url: `${onSite('two.test')}/env-three`, ...ask })).html);
+    expect(pool.stats().reusedTabs).toBe(before + 1);
+    expect(again.lang).toBe('nl-NL');
+    expect(again.ua).toBe(DEVICE_PROFILES.mobile.userAgent);
+    expect((await sent).headers['accept-language']).toBe('nl-NL,nl;q=0.9');
+    expect((await sent).headers['user-agent']).toBe(DEVICE_PROFILES.mobile.userAgent);
   });
 
   it('never hands a tab to another key, nor shows it what a page of another key left in its tab', async () => {

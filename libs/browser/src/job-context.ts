@@ -91,6 +91,8 @@ export class JobTab {
   private timezoneSet = false;
   private maxResponseBytes = Number.POSITIVE_INFINITY;
   private maxJobBytes = Number.POSITIVE_INFINITY;
+  /** Language and device whose overrides the page has now (JSON), or null before the first job. */
+  private identity: string | null = null;
   /** Redirect hops of the main frame's current navigation, by CDP request id (a redirect keeps the id). */
   private readonly navigationHops = new Map<string, number>();
   /** Decoded bytes received so far, per CDP request id (while it loads) and for the whole job. */
@@ -191,9 +193,15 @@ export class JobTab {
     this.maxRedirects = job.maxRedirects;
     await this.limitReceivedBytes(job.maxResponseBytes, job.maxJobBytes);
     const session = this.session;
-    // Per page, so that tabs of a shared context each send their own job's language.
-    await this.page.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
-    await applyUserAgentOverride(session, job.device, job.acceptLanguage);
+    // Per page, so that tabs of a shared context each send their own job's language. A kept tab whose previous job
+    // had the same language and device keeps both overrides: they last until changed.
+    const identity = JSON.stringify([job.acceptLanguage, job.device]);
+    if (identity !== this.identity) {
+      this.identity = null;
+      await this.page.setExtraHTTPHeaders({ 'accept-language': job.acceptLanguage });
+      await applyUserAgentOverride(session, job.device, job.acceptLanguage);
+      this.identity = identity;
+    }
     // Per job over CDP (not at context creation), so a warm context can still serve any country.
     // An override of an earlier job in this page is cleared (no locale / an empty zone restore the defaults).
     if (job.locale || this.localeSet) await session.send('Emulation.setLocaleOverride', job.locale ? { locale: job.locale } : {});
