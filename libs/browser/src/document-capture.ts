@@ -31,9 +31,9 @@ function captureExpression(maxNodes: number): string {
 /** Thrown (message) when the document changed under the evaluation: a client-side navigation; the caller retries. */
 export const NAVIGATED = /Execution context was destroyed|Cannot find context with specified id|navigating and changing the content/;
 
-export async function captureDocument(session: CDPSession, maxNodes: number): Promise<CapturedDocument> {
-  const { frameTree } = await session.send('Page.getFrameTree');
-  const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD });
+/** `frameId`: the page's main frame (CDP id; the same across the page's navigations). */
+export async function captureDocument(session: CDPSession, frameId: string, maxNodes: number): Promise<CapturedDocument> {
+  const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId, worldName: WORLD });
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
     expression: captureExpression(maxNodes),
     contextId: executionContextId,

@@ -59,6 +59,8 @@ export interface RenderSurface {
   readonly page: Page;
   /** The job's own CDP session to the page. */
   readonly session: CDPSession;
+  /** CDP id of the page's main frame. */
+  readonly mainFrameId: string;
   readonly activity: NetworkActivity;
   readonly crashed: Promise<never>;
   readonly capped: Promise<never>;
@@ -104,7 +106,7 @@ export class JobTab {
     readonly session: CDPSession,
     lease: BrowserLease,
     /** CDP id of the page's main frame (its target's id; it stays the same across navigations). */
-    mainFrameId: string,
+    readonly mainFrameId: string,
   ) {
     let rejectCrash: (error: Error) => void = () => undefined;
     this.crashed = new Promise<never>((_, reject) => {
@@ -274,6 +276,10 @@ export abstract class TabView {
 
   get session(): CDPSession {
     return this.tab.session;
+  }
+
+  get mainFrameId(): string {
+    return this.tab.mainFrameId;
   }
 
   get activity(): NetworkActivity {

@@ -7,11 +7,10 @@
  */
 import type { CDPSession, Page, Response } from 'playwright-core';
 import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
-import { GUARD_HEADER, type GuardProxy } from './guard-proxy.js';
+import { GUARD_HEADER } from './guard-proxy.js';
 import { captureDocument, NAVIGATED } from './document-capture.js';
 import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
 import { mainThreadCaughtUp } from './main-thread.js';
-import type { NetworkActivity } from './network-activity.js';
 import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
 import type { RenderResult } from './render-types.js';
 
@@ -81,7 +80,7 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
     failure.catch(() => undefined);
     await bounded(ctx.prepare(job), job.deadline, () => renderTimeout('The page could not be prepared within the job budget'), failure);
     ctx.lastNavigationHost = job.url.hostname;
-    const result = await navigateAndCapture(ctx.page, ctx.session, ctx.activity, job, failure, ctx.guard);
+    const result = await navigateAndCapture(ctx, job, failure);
     reusable = true;
     return result;
   } catch (error) {
@@ -101,14 +100,8 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
   }
 }
 
-async function navigateAndCapture(
-  page: Page,
-  session: CDPSession,
-  activity: NetworkActivity,
-  job: RenderJob,
-  failure: Promise<never>,
-  guard: GuardProxy,
-): Promise<RenderResult> {
+async function navigateAndCapture(surface: RenderSurface, job: RenderJob, failure: Promise<never>): Promise<RenderResult> {
+  const { page, session, activity, guard } = surface;
   const navStart = performance.now();
   const response: Response | null = await bounded(
     page.goto(job.url.href, { waitUntil: 'commit', timeout: Math.max(1, job.deadline - navStart) }),
@@ -153,7 +146,7 @@ async function navigateAndCapture(
   // A document still arriving when the budget ends (a body dripping in) is a timeout, as over plain HTTP: what it
   // shows is a fragment of a page nobody finished sending, and it is not charged.
   if (!loaded && !documentArrived) throw renderTimeout('The page was still arriving when the URL budget ended');
-  const html = await captureHtml(page, session, job, failure);
+  const html = await captureHtml(page, session, surface.mainFrameId, job, failure);
   if (Buffer.byteLength(html) > job.maxResponseBytes) {
     throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document exceeds the ${job.maxResponseBytes}-byte limit`, 'permanent');
   }
@@ -192,10 +185,10 @@ async function navigateAndCapture(
  * comes first, in the same evaluation). A client-side navigation swapping the document makes the evaluation fail:
  * wait for the new document and retry until the deadline.
  */
-async function captureHtml(page: Page, session: CDPSession, job: RenderJob, failure: Promise<never>): Promise<string> {
+async function captureHtml(page: Page, session: CDPSession, frameId: string, job: RenderJob, failure: Promise<never>): Promise<string> {
   for (;;) {
     try {
-      const captured = await bounded(captureDocument(session, job.maxDomNodes), job.deadline, () => renderFailed('the page stopped responding'), failure);
+      const captured = await bounded(captureDocument(session, frameId, job.maxDomNodes), job.deadline, () => renderFailed('the page stopped responding'), failure);
       if (captured.html === undefined) {
         throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document has ${captured.nodes} elements, more than the ${job.maxDomNodes} allowed`, 'permanent');
       }
