@@ -15,6 +15,7 @@
  *                  `document.body.innerHTML`;
  *   networkidle  - the same after also waiting for Playwright's `networkidle` (500 ms without requests), which is
  *                  what Trawl waits for.
+ * Before the measured rounds, each side crawls the same documents once under other URLs (warm-up, not reported).
  * Crawlee's pages/s is timed from its first navigation to its last handler end (the browser launch is left out, as
  * Trawl's browser is warm); `wall s` includes the launch.
  *
@@ -24,7 +25,7 @@
  * the CONNECT on a failed lookup; measured 5–30 s per page here) rather than on rendering. `--no-csp` drops it.
  *
  *   npm run build && node dist/bench/crawl/render-compare.js [--pages=40] [--rounds=2] [--handlers=load,networkidle]
- *     [--chromium=/usr/bin/chromium] [--no-csp] [--trawl-cpu-prof=DIR]
+ *     [--chromium=/usr/bin/chromium] [--no-csp] [--trawl-cpu-prof=DIR] [--shapes=per-url,batch]
  * `--trawl-cpu-prof` writes a V8 CPU profile of Trawl's process to DIR when it stops (Node's --cpu-prof).
  * Needs the corpus, Chromium, Postgres and Redis (BENCH_PG_ADMIN_URL, BENCH_REDIS_URL as crawlee-compare.ts).
  */
@@ -57,6 +58,7 @@ const { values } = parseArgs({
     chromium: { type: 'string', default: '/usr/bin/chromium' },
     'no-csp': { type: 'boolean', default: false },
     'trawl-cpu-prof': { type: 'string', default: '' },
+    shapes: { type: 'string', default: 'per-url,batch' },
   },
 });
 const PAGES = Number(values.pages);
@@ -65,6 +67,7 @@ const CONCURRENCY = 4;
 const BATCH_SIZE = 20;
 const BATCH_CLIENTS = 2;
 type HandlerName = 'load' | 'networkidle';
+const SHAPES = values.shapes.split(',').filter((s): s is 'per-url' | 'batch' => s === 'per-url' || s === 'batch');
 const HANDLERS = values.handlers.split(',').filter(Boolean) as HandlerName[];
 // Crawlee's Chromium gets the same flags as Trawl's.
 const CHROMIUM_ARGS = [...DEFAULT_CHROMIUM_ARGS];
@@ -73,7 +76,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 log.setLevel(LogLevel.ERROR);
 
 const pages = loadCorpusPages(root, PAGES);
-const site = await startCorpusSite(pages, { sameOriginOnly: !values['no-csp'] });
+// Every document twice: the measured URLs, and as many others for the warm-up (the same documents under other URLs,
+// so the warm-up warms code, not a cache the measured pages could hit).
+const site = await startCorpusSite([...pages, ...pages], { sameOriginOnly: !values['no-csp'] });
+const measuredUrls = site.urls.slice(0, PAGES);
+const warmUpUrls = site.urls.slice(PAGES);
 const trawl = await startTrawlStandalone({
   repoRoot: root,
   pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
@@ -249,18 +256,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const rows: Row[] = [];
 try {
-  console.log(`corpus: ${site.urls.length} URLs over ${site.distinct} distinct Zyte pages; uptime: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
-  // Warm-up (not reported): launches Trawl's Chromium, JIT, the auth cache; Crawlee's own code paths.
-  await crawlThroughTrawl(api, trawl.apiKey, site.urls.slice(0, 8).map((u) => [u]), CONCURRENCY, '&render_js=true');
-  await crawleeRow(0, 'load', site.urls.slice(0, 8));
+  console.log(`corpus: ${measuredUrls.length} URLs over ${site.distinct} distinct Zyte pages; uptime: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  // Warm-up (not reported), each side over every warm-up URL once: launches Trawl's Chromium and opens its tabs, JIT
+  // of the gateway, workers and extraction threads, the auth cache; Crawlee's own code paths. With 8 pages only, the
+  // first measured Trawl row (always 1 URL per request) still paid for warming up and the batched one did not.
+  await crawlThroughTrawl(api, trawl.apiKey, warmUpUrls.map((u) => [u]), CONCURRENCY, '&render_js=true');
+  await crawleeRow(0, 'load', warmUpUrls);
 
   for (let round = 1; round <= ROUNDS; round++) {
     const trawlSide = async () => {
-      rows.push(await trawlRow(round, 'per-url', site.urls));
-      rows.push(await trawlRow(round, 'batch', site.urls));
+        for (const shape of SHAPES) rows.push(await trawlRow(round, shape, measuredUrls));
     };
     const crawleeSide = async () => {
-      for (const h of HANDLERS) rows.push(await crawleeRow(round, h, site.urls));
+      for (const h of HANDLERS) rows.push(await crawleeRow(round, h, measuredUrls));
     };
     // Alternate which side goes first so drifting load does not favour one.
     if (round % 2 === 1) {
@@ -286,7 +294,7 @@ try {
     return ratio;
   });
   console.table(ratios);
-  console.log(JSON.stringify({ bench: 'render-compare', pages: site.urls.length, rows, ratios }));
+  console.log(JSON.stringify({ bench: 'render-compare', pages: measuredUrls.length, rows, ratios }));
   console.log(`site requests served: ${site.requests()} (output chars ${sink}); uptime now: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
 } finally {
   await cleanup();
