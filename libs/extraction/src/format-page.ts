@@ -202,6 +202,13 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
   const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   if (wide) return { nodes: wide, found: true };
+  // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
+  // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. Not on
+  // a shop's category: what of its grid counts as content varies too much between shops (measured: collections lose).
+  if (pageType === 'listing' && picked.found) {
+    const fed = articleContent(copy, html, url, false, false, true);
+    if (fed.found && renderText(fed.nodes).length > pickedText) return fed;
+  }
   // A service page that kept its pick still has its FAQ, wherever it sits.
   const faq = pageType === 'service' && picked.found ? faqOutside(doc, picked.nodes) : [];
   return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : picked;
@@ -231,9 +238,9 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
  * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
  * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
  */
-function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed = false): MainContent {
   const body = bodyOf(doc);
-  const main = extractMainContent(body, forum, sectionRuns);
+  const main = extractMainContent(body, forum, sectionRuns, feed);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 
@@ -242,7 +249,7 @@ function articleContent(doc: Document, html: string, url: string, forum: boolean
   const relaxed = parseHtml(html);
   cleanDocument(relaxed, { url, aggressive: false });
   const relaxedBody = bodyOf(relaxed);
-  const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns);
+  const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns, feed);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };

@@ -1,0 +1,27 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from './index.js';
+import { bodyOf, parseHtml } from './dom.js';
+import { largestFeed } from './feed.js';
+
+const page = (body: string): string => `<!doctype html><html><head><title>Field notes</title></head><body>${body}</body></html>`;
+const intro = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} of the introduction to this index, written by the editors, with enough words, commas, and clauses to read as prose to anyone.</p>`).join('');
+const entries = (n: number, picture = true): string =>
+  `<ul class="grid">${Array.from({ length: n }, (_, i) => `<li class="tile">${picture ? `<img src="/t/${i}.jpg" alt="">` : ''}<a href="/notes/${i}">Field note number ${i} from the hills</a></li>`).join('')}</ul>`;
+const text = (html: string): string => formatPage(html, { url: 'https://site.example/notes/', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } }).page_text ?? '';
+
+describe('a listing keeps its feed of cards (feed.ts)', () => {
+  it('adds the grid of entries beside the intro the scorer picked', () => {
+    const out = text(page(`<h1>Field notes</h1><div class="intro">${intro(3)}</div>${entries(10)}`));
+    expect(out).toContain('Paragraph 0 of the introduction');
+    expect(out).toContain('Field note number 0 from the hills');
+    expect(out).toContain('Field note number 9 from the hills');
+  });
+
+  it('does not take a menu of bare links for the feed', () => {
+    const menu = `<ul class="cats">${Array.from({ length: 20 }, (_, i) => `<li class="cat"><a href="/c/${i}">Category of field notes number ${i}</a></li>`).join('')}</ul>`;
+    const doc = parseHtml(page(`${menu}<div class="intro">${intro(1)}</div>${entries(6)}`));
+    expect(largestFeed(bodyOf(doc))?.attribs.class).toBe('grid');
+    expect(largestFeed(bodyOf(parseHtml(page(`${menu}${entries(6, false)}`))))).toBeUndefined();
+  });
+});
