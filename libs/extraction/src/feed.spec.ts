@@ -24,4 +24,13 @@ describe('a listing keeps its feed of cards (feed.ts)', () => {
     expect(largestFeed(bodyOf(doc))?.attribs.class).toBe('grid');
     expect(largestFeed(bodyOf(parseHtml(page(`${menu}${entries(6, false)}`))))).toBeUndefined();
   });
+
+  it('keeps the grid that the pick of a category holds from pruning: its cards are mostly links', () => {
+    const tiles = Array.from({ length: 12 }, (_, i) => `<div class="tile"><a href="/p/${i}"><img src="/p/${i}.jpg" alt=""></a><div class="name"><a href="/p/${i}">Standing desk model ${i} in oak</a></div><span class="price">$${i}99</span></div>`).join('');
+    const html = page(`<h1>Desks</h1><div class="category">${intro(2)}<div class="grid">${tiles}</div></div>`);
+    const out = formatPage(html, { url: 'https://shop.example/c/desks', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true }, pageType: 'collection' }).page_text ?? '';
+    expect(out).toContain('Paragraph 1 of the introduction');
+    expect(out).toContain('Standing desk model 11 in oak');
+  });
 });
+

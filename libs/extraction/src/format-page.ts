@@ -7,7 +7,7 @@ import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
 import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean.js';
-import { extractMainContent } from './main-content.js';
+import { extractMainContent, type FeedMode } from './main-content.js';
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
@@ -203,10 +203,11 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   if (wide) return { nodes: wide, found: true };
   // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
-  // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. Not on
-  // a shop's category: what of its grid counts as content varies too much between shops (measured: collections lose).
-  if (pageType === 'listing' && picked.found) {
-    const fed = articleContent(copy, html, url, false, false, true);
+  // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. A shop's
+  // category only keeps the grid its pick holds from pruning: whether a grid beside the category's text is content
+  // varies too much between shops (measured: collections lose when it is added).
+  if ((pageType === 'listing' || pageType === 'collection') && picked.found) {
+    const fed = articleContent(copy, html, url, false, false, pageType === 'listing' ? 'add' : 'keep');
     if (fed.found && renderText(fed.nodes).length > pickedText) return fed;
   }
   // A service page that kept its pick still has its FAQ, wherever it sits.
@@ -238,7 +239,7 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
  * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
  * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
  */
-function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed = false): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode): MainContent {
   const body = bodyOf(doc);
   const main = extractMainContent(body, forum, sectionRuns, feed);
   const mainText = main ? renderText(main).length : 0;

@@ -506,7 +506,13 @@ export function isDataTable(table: Element): boolean {
 const MIN_WITHOUT_COMMENTS = 500;
 
 /** Select and prune the main content of `root` (normally the cleaned <body>). */
-export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed = false): Element[] | undefined {
+/**
+ * What selection does with the page's feed of cards (see feed.ts): `add` it to the pick, or only `keep` it unpruned when
+ * the pick holds it.
+ */
+export type FeedMode = 'add' | 'keep';
+
+export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed?: FeedMode): Element[] | undefined {
   // On a forum thread the posts are the content: comment sections are scored like any other block.
   let scorer = new ContentScorer(root, !forum, forum);
   let nodes = scorer.select(sectionRuns);
@@ -518,7 +524,7 @@ export function extractMainContent(root: ParentNode, forum = false, sectionRuns 
   const lead = findLead(nodes);
   if (lead) nodes.unshift(lead);
   const withRun = feed ? withFeed(root, nodes) : undefined;
-  if (withRun) nodes = withRun.nodes;
+  if (withRun && feed === 'add') nodes = withRun.nodes;
   scorer.prune(nodes, withRun?.feed);
   removeInnerBoilerplate(nodes, forum);
   trimEdges(nodes);
