@@ -32,5 +32,14 @@ describe('a listing keeps its feed of cards (feed.ts)', () => {
     expect(out).toContain('Paragraph 1 of the introduction');
     expect(out).toContain('Standing desk model 11 in oak');
   });
+
+  it('adds the grid beside a category whose pick is a blurb, not beside a category with an article of its own', () => {
+    const tiles = Array.from({ length: 12 }, (_, i) => `<li class="tile"><img src="/p/${i}.jpg" alt=""><a href="/p/${i}">Oak standing desk, size ${i}</a><span class="price">$${i}99</span></li>`).join('');
+    const blurb = `<div class="about"><p>${'Our standing desks are built to order in our own workshop, from solid oak and steel, and they ship flat with every tool you need. '.repeat(2)}</p></div>`;
+    const opts = { url: 'https://shop.example/c/desks', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true }, pageType: 'collection' as const };
+    expect(formatPage(page(`<h1>Desks</h1>${blurb}<ul class="grid">${tiles}</ul>`), opts).page_text).toContain('Oak standing desk, size 11');
+    const article = `<div class="about">${[1, 2, 3].map((i) => `<p>Chapter ${i}. ${'How to pick the height, the depth and the frame of a standing desk, and why oak outlasts the veneers. '.repeat(2)}</p>`).join('')}</div>`;
+    expect(formatPage(page(`<h1>Desks</h1>${article}<ul class="grid">${tiles}</ul>`), opts).page_text).not.toContain('Oak standing desk, size 11');
+  });
 });
 

@@ -93,6 +93,8 @@ const SERVICE_REGION_RATIO = 0.9;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
 const FEW_PARAGRAPHS = 5;
 const PROSE_PARAGRAPH = 150;
+/** Paragraphs of prose below which a category's pick is a blurb beside its grid (see selectMainContent). */
+const BLURB_PARAGRAPHS = 2;
 
 function proseParagraphs(nodes: ParentNode[]): number {
   return nodes.reduce((a, n) => a + findAll(n, (e) => e.name === 'p' && renderText(e).length >= PROSE_PARAGRAPH).length, 0);
@@ -204,10 +206,11 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   if (wide) return { nodes: wide, found: true };
   // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
   // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. A shop's
-  // category only keeps the grid its pick holds from pruning: whether a grid beside the category's text is content
-  // varies too much between shops (measured: collections lose when it is added).
+  // category adds its grid beside a pick that is a blurb (under BLURB_PARAGRAPHS paragraphs of prose); beside a
+  // category's own article, whether the grid is content varies too much between shops (measured: collections lose
+  // when it is added there), so it is only kept from pruning when the pick holds it.
   if ((pageType === 'listing' || pageType === 'collection') && picked.found) {
-    const fed = articleContent(copy, html, url, false, false, pageType === 'listing' ? 'add' : 'keep');
+    const fed = articleContent(copy, html, url, false, false, pageType === 'listing' || proseParagraphs(picked.nodes) < BLURB_PARAGRAPHS ? 'add' : 'keep');
     if (fed.found && renderText(fed.nodes).length > pickedText) return fed;
   }
   // A service page that kept its pick still has its FAQ, wherever it sits.
