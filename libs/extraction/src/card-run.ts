@@ -35,6 +35,37 @@ export function cardRunLength(parent: ParentNode): number {
   return best;
 }
 
+/**
+ * The cards of the longest run among the children of `parent`. Cards of one template share most of their class
+ * words, not all: CMSs add each entry's own terms (WordPress prints `category-<slug>`, `tag-<slug>` on every post),
+ * so siblings of a tag whose class words overlap by half of the shorter list are one run.
+ */
+export function cardRun(parent: ParentNode): Element[] {
+  const runs: { words: Set<string>; cards: Element[] }[] = [];
+  let best: Element[] = [];
+  for (const c of parent.children) {
+    if (!isTag(c) || !isCard(c)) continue;
+    const words = classWords(c);
+    let run = runs.find((r) => r.cards[0].name === c.name && sharesTemplate(r.words, words));
+    if (!run) {
+      run = { words, cards: [] };
+      runs.push(run);
+    }
+    run.cards.push(c);
+    if (run.cards.length > best.length) best = run.cards;
+  }
+  return best;
+}
+
+const classWords = (el: Element): Set<string> => new Set((el.attribs.class ?? '').split(/\s+/).filter((w) => w && !/\d/.test(w)));
+
+function sharesTemplate(a: Set<string>, b: Set<string>): boolean {
+  if (a.size === 0 || b.size === 0) return a.size === b.size;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared * 2 >= Math.min(a.size, b.size);
+}
+
 /** Whether `root` or an element inside it holds a run of at least MIN_CARDS cards. */
 export function holdsCardRun(root: Element): boolean {
   if (cardRunLength(root) >= MIN_CARDS) return true;

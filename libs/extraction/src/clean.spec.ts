@@ -181,3 +181,16 @@ describe('nocontent', () => {
     }
   });
 });
+
+describe('entry headers', () => {
+  it('keep the header of an <article> that holds its headline, whatever its class; drop the site header', () => {
+    const entry = (i: number): string =>
+      `<article class="excerpt"><div class="excerpt-thumb"><a href="/e/${i}"><img src="/e/${i}.jpg" alt=""></a></div>` +
+      `<header class="excerpt-header"><h2><a href="/e/${i}">Entry number ${i} of the blog index</a></h2></header></article>`;
+    const doc = parseHtml(`<html><body><header class="top-header"><a href="/">Home</a> <a href="/about">About the site</a></header><div class="posts">${[1, 2, 3].map(entry).join('')}</div></body></html>`);
+    cleanDocument(doc, { url: 'https://blog.example/category/all/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Entry number 3 of the blog index');
+    expect(text).not.toContain('About the site');
+  });
+});

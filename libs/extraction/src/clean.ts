@@ -6,7 +6,7 @@
 import { holdsCardRun } from './card-run.js';
 import { removePlaceholderText } from './placeholder-text.js';
 import { placeStreamedContent } from './streamed-content.js';
-import { type Document, type Element, findFirst, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
+import { type Document, type Element, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
 const DROP_TAGS = new Set([
@@ -309,6 +309,17 @@ function isModalDialog(el: Element): boolean {
   return role === 'dialog' || role === 'alertdialog' || el.attribs['aria-modal'] === 'true';
 }
 
+/**
+ * A <header> inside an <article> that holds a heading is that entry's header: its headline (the card's title on a
+ * listing), however its class is named (`Excerpt-Header`, `card-header`). HTML gives a <header> the section it sits
+ * in; the site's own header sits outside the entries.
+ */
+function isEntryHeader(el: Element): boolean {
+  return el.name === 'header' && hasAncestor(el, (a) => a.name === 'article') && holdsHeading(el);
+}
+
+const holdsHeading = (el: Element): boolean => el.children.some((c) => isTag(c) && (HEADING_TAGS.has(c.name) || holdsHeading(c)));
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -333,6 +344,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   let chromeWords = words.replace(CONTENT_HEADER_RE, ' ').replace(SEARCH_RESULTS_RE, ' ');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
+  if (isEntryHeader(el)) return false;
   if (name === 'footer' && !insideArticle(el)) return true;
   if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
   return false;

@@ -7,7 +7,7 @@ import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
 import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean.js';
-import { extractMainContent } from './main-content.js';
+import { extractMainContent, type FeedMode } from './main-content.js';
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { trimEdges } from './edge-trim.js';
 import { descriptionFromContent, extractMetadataFromDocument } from './metadata.js';
@@ -93,6 +93,8 @@ const SERVICE_REGION_RATIO = 0.9;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
 const FEW_PARAGRAPHS = 5;
 const PROSE_PARAGRAPH = 150;
+/** Paragraphs of prose below which a category's pick is a blurb beside its grid (see selectMainContent). */
+const BLURB_PARAGRAPHS = 2;
 
 function proseParagraphs(nodes: ParentNode[]): number {
   return nodes.reduce((a, n) => a + findAll(n, (e) => e.name === 'p' && renderText(e).length >= PROSE_PARAGRAPH).length, 0);
@@ -202,6 +204,15 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
   const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   if (wide) return { nodes: wide, found: true };
+  // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
+  // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. A shop's
+  // category adds its grid beside a pick that is a blurb (under BLURB_PARAGRAPHS paragraphs of prose); beside a
+  // category's own article, whether the grid is content varies too much between shops (measured: collections lose
+  // when it is added there), so it is only kept from pruning when the pick holds it.
+  if ((pageType === 'listing' || pageType === 'collection') && picked.found) {
+    const fed = articleContent(copy, html, url, false, false, pageType === 'listing' || proseParagraphs(picked.nodes) < BLURB_PARAGRAPHS ? 'add' : 'keep');
+    if (fed.found && renderText(fed.nodes).length > pickedText) return fed;
+  }
   // A service page that kept its pick still has its FAQ, wherever it sits.
   const faq = pageType === 'service' && picked.found ? faqOutside(doc, picked.nodes) : [];
   return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : picked;
@@ -231,9 +242,9 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
  * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
  * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
  */
-function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode): MainContent {
   const body = bodyOf(doc);
-  const main = extractMainContent(body, forum, sectionRuns);
+  const main = extractMainContent(body, forum, sectionRuns, feed);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 
@@ -242,7 +253,7 @@ function articleContent(doc: Document, html: string, url: string, forum: boolean
   const relaxed = parseHtml(html);
   cleanDocument(relaxed, { url, aggressive: false });
   const relaxedBody = bodyOf(relaxed);
-  const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns);
+  const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns, feed);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
   if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
   if (main && mainText > 0) return { nodes: main, found: true };

@@ -10,6 +10,7 @@ import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
 import { isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
+import { withFeed } from './feed.js';
 import { type Element, contains, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
@@ -332,19 +333,24 @@ export class ContentScorer {
   }
 
   /** Readability's conditional cleaning, run on the selected content. */
-  prune(nodes: Element[]): void {
+  prune(nodes: Element[], keep?: Element): void {
     this.contentText = nodes.reduce((a, n) => a + this.statsOf(n).text, 0);
+    this.keep = keep;
     for (const n of nodes) this.pruneChildren(n);
   }
+
+  /** A block left as it is (a listing's feed of cards, whose cards are links). */
+  private keep: Element | undefined;
 
   /** Text length of the selected content: a block holding most of it is the article itself, never pruned. */
   private contentText = 0;
 
   private pruneChildren(node: Element): void {
+    if (node === this.keep) return;
     let changed = false;
     const kept: ChildNode[] = [];
     for (const c of node.children) {
-      if (isTag(c) && this.shouldPrune(c)) {
+      if (isTag(c) && c !== this.keep && this.shouldPrune(c)) {
         changed = true;
         continue;
       }
@@ -500,7 +506,13 @@ export function isDataTable(table: Element): boolean {
 const MIN_WITHOUT_COMMENTS = 500;
 
 /** Select and prune the main content of `root` (normally the cleaned <body>). */
-export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false): Element[] | undefined {
+/**
+ * What selection does with the page's feed of cards (see feed.ts): `add` it to the pick, or only `keep` it unpruned when
+ * the pick holds it.
+ */
+export type FeedMode = 'add' | 'keep';
+
+export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed?: FeedMode): Element[] | undefined {
   // On a forum thread the posts are the content: comment sections are scored like any other block.
   let scorer = new ContentScorer(root, !forum, forum);
   let nodes = scorer.select(sectionRuns);
@@ -511,7 +523,9 @@ export function extractMainContent(root: ParentNode, forum = false, sectionRuns 
   if (!nodes) return undefined;
   const lead = findLead(nodes);
   if (lead) nodes.unshift(lead);
-  scorer.prune(nodes);
+  const withRun = feed ? withFeed(root, nodes) : undefined;
+  if (withRun && feed === 'add') nodes = withRun.nodes;
+  scorer.prune(nodes, withRun?.feed);
   removeInnerBoilerplate(nodes, forum);
   trimEdges(nodes);
   return nodes;

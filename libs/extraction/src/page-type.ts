@@ -31,6 +31,8 @@ export interface PageSignals {
   /** docs navigation: a sidebar or TOC of many links, or a docs class on a wrapper */
   docsNav: boolean;
   articleTags: number;
+  /** the longest run of sibling <article> elements, each holding a link (a feed's entries) */
+  articleRun: number;
   /** <time> elements (article dates; listings carry one per card) */
   times: number;
   /** a publication date declared in JSON-LD, meta tags or microdata */
@@ -84,7 +86,7 @@ interface Measure {
 export function pageSignals(doc: Document, url: string): PageSignals {
   const s: PageSignals = {
     ldTypes: new Set(), ogType: '', path: '', host: '', proseParagraphs: 0, proseText: 0, cards: 0, posts: 0,
-    prices: 0, addToCart: false, docsNav: false, articleTags: 0, times: 0, published: false,
+    prices: 0, addToCart: false, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false,
   };
   try {
     const u = new URL(url);
@@ -99,6 +101,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
     const m: Measure = { text: 0, links: 0 };
     const groups = new Map<string, number>();
     let posts = 0;
+    let articles = 0;
     for (const c of n.children) {
       if (isText(c)) {
         m.text += c.data.trim().length;
@@ -121,8 +124,10 @@ export function pageSignals(doc: Document, url: string): PageSignals {
           s.proseParagraphs++;
           s.proseText += cm.text;
         }
-      } else if (name === 'article') s.articleTags++;
-      else if (name === 'time') s.times++;
+      } else if (name === 'article') {
+        s.articleTags++;
+        if (cm.links >= 1) articles++;
+      } else if (name === 'time') s.times++;
       const cls = c.attribs.class ?? '';
       if (c.attribs.itemprop === 'price' || (cls && PRICE_RE.test(cls))) s.prices++;
       if (cm.text >= 80 && cls && POST_RE.test(cls)) posts++;
@@ -142,6 +147,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
     }
     for (const count of groups.values()) if (count > s.cards) s.cards = count;
     if (posts > s.posts) s.posts = posts;
+    if (articles > s.articleRun) s.articleRun = articles;
     return m;
   };
   visit(doc);
@@ -179,6 +185,19 @@ function articleDeclarations(ld: Set<string>): Set<string> {
   return new Set([...ld].filter((t) => t !== 'Review'));
 }
 
+/**
+ * Entries printed as sibling <article> elements, more of them than the page has paragraphs of prose: a blog's index or
+ * a category page, whose entries are the content. (An article's own <article> is one; rails of related posts beside a
+ * long article are outnumbered by its paragraphs.) Themes give each entry its own category and tag class names, so
+ * the class-keyed card count misses such runs.
+ */
+function feedOfArticles(s: PageSignals): boolean {
+  return s.articleRun >= MIN_ARTICLE_RUN && s.proseParagraphs < s.articleRun;
+}
+
+/** Sibling <article> elements from which they are a feed. */
+const MIN_ARTICLE_RUN = 6;
+
 /** The page type from its signals. Article is the default: it is what the pipeline was built for. */
 export function classifyPage(s: PageSignals): PageType {
   const path = s.path;
@@ -198,7 +217,7 @@ export function classifyPage(s: PageSignals): PageType {
   if (declaredArticle) return 'article';
   if (s.cards >= 8 && s.prices >= 4) return 'collection';
   if (product) return 'product';
-  if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6))) return 'listing';
+  if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6 || feedOfArticles(s)))) return 'listing';
   // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is
   // taken for a service page: selection widens it only when the article pick is a small part of the page, so an
   // undeclared article loses nothing by it.

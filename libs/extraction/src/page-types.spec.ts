@@ -60,6 +60,16 @@ describe('page type (metadata.pageType)', () => {
   it('reads a listing from a grid of cards without prices', () => {
     expect(typeOf(page(`<h1>Latest news</h1>${cards(12)}`))).toBe('listing');
   });
+  it('reads a listing from a feed of <article> entries whose classes name their own categories', () => {
+    const topics = ['garden', 'kitchen', 'travel', 'budget', 'health', 'style', 'pets', 'books'];
+    const entries = topics
+      .map((t, i) => `<article class="excerpt post type-post category-${t} tag-${t}-tips"><h2><a href="/blog/${t}-${i}/">Our best ${t} ideas for the season</a></h2></article>`)
+      .join('');
+    const html = page(`<h1>Start here</h1>${prose(2)}<div class="posts">${entries}</div>`);
+    expect(typeOf(html, 'https://site.example/category/start-here/')).toBe('listing');
+    // One <article> beside a long text is the article, whatever rail of teasers follows it.
+    expect(typeOf(page(`<article>${prose(12)}</article><div>${entries}</div>`), 'https://site.example/category/start-here/')).not.toBe('listing');
+  });
   it('reads a service page near the root without a date', () => {
     expect(typeOf(page(`<section><h2>What we do</h2>${prose(1)}</section><section><h2>Why us</h2>${prose(1)}</section>`), 'https://site.example/consulting/')).toBe('service');
   });
