@@ -49,3 +49,27 @@ describe('an article rendered as a run of sections', () => {
     expect(out.page_text).toContain('Sentence 400 explains');
   });
 });
+
+describe('a page whose sections each have a heading but no common template', () => {
+  /** A band of the page: a heading and a short paragraph or two, under a wrapper whose class is its own. */
+  const band = (cls: string, s: number, n: number): string =>
+    `<div class="${cls}"><div class="row"><div class="col"><h3>Feature ${s}</h3>${paragraphs(s * 100, n)}</div></div></div>`;
+  const page = (bands: string): string =>
+    `<html><head><title>Free planner</title><script type="application/ld+json">{"@type":"Review","datePublished":"2025-01-01"}</script></head>` +
+    `<body><nav><a href="/">Home</a></nav>${bands}</body></html>`;
+
+  it('keeps every headed section under <body>, not only the one that scores best', () => {
+    const bands = [band('container', 1, 1), band('container', 2, 1), band('container wide', 3, 6), band('container', 4, 1), band('container', 5, 1), band('container', 6, 1)].join('');
+    const out = formatPage(page(bands), { url: 'https://planner.example/free', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 300 explains');
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).toContain('Sentence 600 explains');
+  });
+
+  it('keeps an article alone when only a few headed blocks stand beside it', () => {
+    const bands = [band('story', 1, 12), band('about-author', 2, 1), band('signup', 3, 1)].join('');
+    const out = formatPage(page(bands), { url: 'https://planner.example/free', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).not.toContain('Sentence 300 explains');
+  });
+});
