@@ -73,3 +73,19 @@ describe('a page whose sections each have a heading but no common template', () 
     expect(out.page_text).not.toContain('Sentence 300 explains');
   });
 });
+
+describe('a headed section nested deep in page-builder wrappers', () => {
+  it('keeps the sibling sections of a pick wrapped seven levels down', () => {
+    // Each wrapper also holds an image, so none is an only child that the pick climbs through.
+    const wrap = (inner: string, depth: number): string => (depth === 0 ? inner : `<div class="wrap-${depth}"><img src="/w${depth}.png" alt="">${wrap(inner, depth - 1)}</div>`);
+    const band = (s: number, n: number): string => `<div class="band-${s}"><h2>Service ${s}</h2>${paragraphs(s * 100, n)}</div>`;
+    const deep = `<div class="intro"><h2>Service 3</h2>${wrap(`<div class="copy">${paragraphs(300, 12)}</div>`, 6)}</div>`;
+    const html =
+      `<html><head><title>Analytics agency</title><script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-01"}</script></head>` +
+      `<body><div class="entry">${band(1, 2)}${band(2, 2)}${deep}${band(4, 2)}${band(5, 2)}${band(6, 2)}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://agency.example/service/analytics', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 300 explains');
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).toContain('Sentence 600 explains');
+  });
+});

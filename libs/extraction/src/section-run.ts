@@ -17,6 +17,11 @@ export interface RunStats {
 
 /** Levels above the pick searched for the block it belongs to. */
 const MAX_LEVELS = 5;
+/**
+ * Levels above the pick searched for a section under a heading of its own: page builders nest a section's text in
+ * more wrappers (a block group, its inner container, the block, its sections) than a template run's.
+ */
+const MAX_HEADED_LEVELS = 8;
 /** Blocks of one template, the pick's included, from which they make a run. */
 const MIN_RUN = 3;
 /**
@@ -71,13 +76,13 @@ function headedRun(block: Element, siblings: Element[], statsOf: (el: Element) =
  */
 export function sectionRun(top: Element, statsOf: (el: Element) => RunStats): Element[] | undefined {
   let block: Element = top;
-  for (let level = 0; level <= MAX_LEVELS; level++) {
+  for (let level = 0; level <= MAX_HEADED_LEVELS; level++) {
     const parent = block.parent;
     if (!parent || !isTag(parent) || parent.name === 'html') return undefined;
     // Under <body> only sections under headings: a template's blocks there are as often the site's own bands.
     if (parent.name === 'body') return headedRun(block, parent.children.filter(isTag), statsOf);
     const sig = template(block);
-    if (sig) {
+    if (sig && level <= MAX_LEVELS) {
       const run = parent.children.filter((c): c is Element => isTag(c) && template(c) === sig && (c === block || statsOf(c).text >= MIN_BLOCK_TEXT));
       if (reads(run, block, statsOf)) return run;
     }
