@@ -15,6 +15,12 @@ describe('a service page whose pick is most, not all, of its <main> region', () 
     expect(out.page_text).toContain('Feature 6 keeps every project');
     expect(out.page_text).toContain('Plan, build and ship together');
   });
+
+  it('reads a locale prefix in the path as the edition, not as depth', () => {
+    const out = formatPage(html, { url: 'https://planner.example/en-us/products/planner/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Plan, build and ship together');
+  });
 });
 
 describe('a service page whose pick is its prose overview', () => {
