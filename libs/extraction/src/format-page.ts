@@ -86,11 +86,12 @@ const WIDEN_BELOW: Record<PageType, number> = {
 const SPREAD_RATIO = 0.5;
 
 /**
- * Widening ratio of a service page's declared <main> region when its pick has few paragraphs of prose: the region
- * unless the pick is nearly all of it (a pick of 80-90% still leaves out a hero or a closing section).
+ * Widening ratio of a service page's declared <main> region (and a listing's, when its pick has few paragraphs of
+ * prose): the region unless the pick is nearly all of it (a pick of 80-90% still leaves out a hero or a closing
+ * section).
  */
 const SERVICE_REGION_RATIO = 0.9;
-/** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a pick is a blurb rather than an article. */
+/** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a listing's pick is its intro rather than an article. */
 const FEW_PARAGRAPHS = 5;
 const PROSE_PARAGRAPH = 150;
 /** Paragraphs of prose below which a category's pick is a blurb beside its grid (see selectMainContent). */
@@ -196,10 +197,12 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
   const picked = articleContent(doc, html, url, pageType === 'forum', pageType === 'article');
-  // A service page or a listing whose pick holds few paragraphs of prose (a hero blurb, one section of many, a
-  // listing's intro) widens to the <main> region the site declares unless the pick is most of it; without a declared region (news pages that carry no
-  // metadata look the same), only the usual ratio applies.
-  const regionRatio = (pageType === 'service' || pageType === 'listing') && !proseLike && picked.found && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS ? SERVICE_REGION_RATIO : ratio;
+  // A service page (not read like an article) widens to the <main> region the site declares unless the pick is nearly
+  // all of it, however much prose the pick holds: a course or a platform page puts paragraphs in its overview and
+  // its dates, prices and testimonials around it (measured: gating service pages on the pick's prose loses recall).
+  // A listing does when its pick holds few paragraphs of prose (its intro). Without a declared region (news pages
+  // that carry no metadata look the same), only the usual ratio applies.
+  const regionRatio = !proseLike && picked.found && (pageType === 'service' || (pageType === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS)) ? SERVICE_REGION_RATIO : ratio;
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
   const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);

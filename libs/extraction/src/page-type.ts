@@ -225,6 +225,22 @@ export function classifyPage(s: PageSignals): PageType {
   return 'service';
 }
 
+/** A locale segment: a language and a region (`en-us`, `en_GB`). */
+const LOCALE_SEGMENT_RE = /^[a-z]{2}[-_][a-z]{2,4}$/i;
+/** A region then a language (`/us/en/`, `/ca/fr/`): the second names a common language. */
+const LANGUAGE_RE = /^(?:en|fr|de|es|it|pt|nl|ja|zh|ko|ru|pl|sv|da|no|fi|tr|ar|he|cs|hu|ro|el|id|th|vi|uk)$/i;
+
+/**
+ * Segments of a path below its locale prefix (`/en-us/`, `/us/en/`): the prefix names the site's edition, not a
+ * section. A lone two-letter segment is not taken for one: it is as often a section's abbreviation.
+ */
+function pathDepth(path: string): number {
+  const segments = path.split('/').filter(Boolean);
+  if (segments.length > 0 && LOCALE_SEGMENT_RE.test(segments[0])) return segments.length - 1;
+  if (segments.length > 1 && /^[a-z]{2}$/i.test(segments[0]) && LANGUAGE_RE.test(segments[1])) return segments.length - 2;
+  return segments.length;
+}
+
 /** The page type, and how main-content selection should treat the page (see `selectionType`). */
 export interface PageTypeGuess {
   type: PageType;
@@ -235,7 +251,7 @@ export interface PageTypeGuess {
 
 /**
  * An undeclared page that reads like an article (a dozen paragraphs of prose, or a deep path such as
- * /2019/05/21/slug) is reported as one, but selected like a service page: widening only happens when the article
+ * /2019/05/21/slug, below any locale prefix) is reported as one, but selected like a service page: widening only happens when the article
  * pick is a small part of the page, and service pages without metadata look the same. So is a page whose Open Graph
  * type says article without a publication date: SEO plugins put og:type=article on every page, but a landing page
  * built by hand rarely declares one, and most such pages are posts whose date is shown only in their text.
@@ -243,7 +259,7 @@ export interface PageTypeGuess {
 export function guessPageType(doc: Document, url: string): PageTypeGuess {
   const s = pageSignals(doc, url);
   const selectAs = classifyPage(s);
-  const proseLike = selectAs === 'service' && (s.proseParagraphs >= 12 || s.path.split('/').filter(Boolean).length > 2);
+  const proseLike = selectAs === 'service' && (s.proseParagraphs >= 12 || pathDepth(s.path) > 2);
   // og:type=article changes the report only: selection stays a landing page's (measured: selected like an article
   // that reads as one, such pages lose recall on the trafilatura eval).
   const undeclaredArticle = proseLike || (selectAs === 'service' && s.ogType === 'article');

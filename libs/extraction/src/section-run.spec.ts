@@ -49,3 +49,43 @@ describe('an article rendered as a run of sections', () => {
     expect(out.page_text).toContain('Sentence 400 explains');
   });
 });
+
+describe('a page whose sections each have a heading but no common template', () => {
+  /** A band of the page: a heading and a short paragraph or two, under a wrapper whose class is its own. */
+  const band = (cls: string, s: number, n: number): string =>
+    `<div class="${cls}"><div class="row"><div class="col"><h3>Feature ${s}</h3>${paragraphs(s * 100, n)}</div></div></div>`;
+  const page = (bands: string): string =>
+    `<html><head><title>Free planner</title><script type="application/ld+json">{"@type":"Review","datePublished":"2025-01-01"}</script></head>` +
+    `<body><nav><a href="/">Home</a></nav>${bands}</body></html>`;
+
+  it('keeps every headed section under <body>, not only the one that scores best', () => {
+    const bands = [band('container', 1, 1), band('container', 2, 1), band('container wide', 3, 6), band('container', 4, 1), band('container', 5, 1), band('container', 6, 1)].join('');
+    const out = formatPage(page(bands), { url: 'https://planner.example/free', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 300 explains');
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).toContain('Sentence 600 explains');
+  });
+
+  it('keeps an article alone when only a few headed blocks stand beside it', () => {
+    const bands = [band('story', 1, 12), band('about-author', 2, 1), band('signup', 3, 1)].join('');
+    const out = formatPage(page(bands), { url: 'https://planner.example/free', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).not.toContain('Sentence 300 explains');
+  });
+});
+
+describe('a headed section nested deep in page-builder wrappers', () => {
+  it('keeps the sibling sections of a pick wrapped seven levels down', () => {
+    // Each wrapper also holds an image, so none is an only child that the pick climbs through.
+    const wrap = (inner: string, depth: number): string => (depth === 0 ? inner : `<div class="wrap-${depth}"><img src="/w${depth}.png" alt="">${wrap(inner, depth - 1)}</div>`);
+    const band = (s: number, n: number): string => `<div class="band-${s}"><h2>Service ${s}</h2>${paragraphs(s * 100, n)}</div>`;
+    const deep = `<div class="intro"><h2>Service 3</h2>${wrap(`<div class="copy">${paragraphs(300, 12)}</div>`, 6)}</div>`;
+    const html =
+      `<html><head><title>Analytics agency</title><script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-01"}</script></head>` +
+      `<body><div class="entry">${band(1, 2)}${band(2, 2)}${deep}${band(4, 2)}${band(5, 2)}${band(6, 2)}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://agency.example/service/analytics', formats: TEXT });
+    expect(out.page_text).toContain('Sentence 300 explains');
+    expect(out.page_text).toContain('Sentence 100 explains');
+    expect(out.page_text).toContain('Sentence 600 explains');
+  });
+});
