@@ -169,7 +169,9 @@ export class JobTab {
     const done = ({ requestId }: { requestId: string }) => void this.responseBytes.delete(requestId);
     this.session.on('Network.loadingFinished', done);
     this.session.on('Network.loadingFailed', done);
-    await this.session.send('Network.enable');
+    // No body buffers: this session never asks for a response body, and by default each session with the Network
+    // domain on keeps copies of the page's response bodies in the renderer (Playwright's own session still does).
+    await this.session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
   }
 
   /**
