@@ -3,6 +3,13 @@ import { bodyOf, parseHtml } from './dom.js';
 import { cleanDocument } from './clean.js';
 import { renderText } from './text.js';
 
+/** The body text of `html` once cleaned with `options`. */
+function cleanedText(html: string, options: Parameters<typeof cleanDocument>[1]): string {
+  const doc = parseHtml(html);
+  cleanDocument(doc, options);
+  return renderText(bodyOf(doc));
+}
+
 describe('hidden nodes', () => {
   const page = `<html><body><main><h1>Widget 3000</h1><div role="tablist"><a role="tab" href="#d">Details</a><a role="tab" href="#s">Specs</a></div>
     <div role="tabpanel" id="d"><p>The details tab describes the widget.</p></div>
@@ -11,9 +18,7 @@ describe('hidden nodes', () => {
     <div style="display:none" role="tabpanel"><p>The care tab says how to clean it.</p></div></main></body></html>`;
 
   it('keep the panels of tabs, which a reader opens by choosing the tab', () => {
-    const doc = parseHtml(page);
-    cleanDocument(doc, { url: 'https://shop.example/p/1', aggressive: true });
-    const text = renderText(bodyOf(doc));
+    const text = cleanedText(page, { url: 'https://shop.example/p/1', aggressive: true });
     expect(text).toContain('The specs tab lists its weight and size.');
     expect(text).toContain('The care tab says how to clean it.');
     expect(text).not.toContain('A hidden notice');
@@ -23,12 +28,10 @@ describe('hidden nodes', () => {
 describe('tab lists', () => {
   it('drop a strip of tabs, but keep an accordion built as a tab list with its panels', () => {
     const intro = '<p>Every plan comes with onboarding, daily backups, priority support and a named account manager for your team.</p>';
-    const doc = parseHtml(`<html><body><main><h1>Plans</h1>${intro}
+    const text = cleanedText(`<html><body><main><h1>Plans</h1>${intro}
       <div role="tablist"><a role="tab" href="#a">Monthly</a><a role="tab" href="#b">Yearly</a></div>
       <div class="accordion" role="tablist"><div role="tab"><button>Can I cancel?</button></div>
-        <div role="tabpanel" class="collapse"><p>You can cancel at any time from your account.</p></div></div></main></body></html>`);
-    cleanDocument(doc, { url: 'https://service.example/', aggressive: true });
-    const text = renderText(bodyOf(doc));
+        <div role="tabpanel" class="collapse"><p>You can cancel at any time from your account.</p></div></div></main></body></html>`, { url: 'https://service.example/', aggressive: true });
     expect(text).not.toContain('Monthly');
     expect(text).toContain('You can cancel at any time');
   });
@@ -36,7 +39,7 @@ describe('tab lists', () => {
 
 describe('collapsed disclosures', () => {
   it('keep what an accordion control (with aria-expanded, or a button) opens, and drop hidden nodes no control opens', () => {
-    const doc = parseHtml(`<html><body><main><h2>Questions</h2>
+    const text = cleanedText(`<html><body><main><h2>Questions</h2>
       <button aria-expanded="false" aria-controls="faq-1">How long does it take?</button>
       <div id="faq-1" hidden><p>Setup takes about a week.</p></div>
       <a href="#faq-2" aria-expanded="false" aria-controls="faq-2 faq-3">Is support included?</a>
@@ -45,9 +48,7 @@ describe('collapsed disclosures', () => {
       <a role="button" tabindex="0" aria-controls="faq-4">Can I cancel?</a>
       <div id="faq-4" style="display:none" role="region"><p>You can cancel at any time.</p></div>
       <div id="upsell" hidden><p>A hidden upsell nobody opens.</p></div>
-      <span aria-controls="menu">no aria-expanded</span><div id="menu" hidden><p>A hidden menu.</p></div></main></body></html>`);
-    cleanDocument(doc, { url: 'https://agency.example/services', aggressive: true });
-    const text = renderText(bodyOf(doc));
+      <span aria-controls="menu">no aria-expanded</span><div id="menu" hidden><p>A hidden menu.</p></div></main></body></html>`, { url: 'https://agency.example/services', aggressive: true });
     expect(text).toContain('Setup takes about a week.');
     expect(text).toContain('Support is included for a year.');
     expect(text).toContain('Renewal is optional.');
@@ -59,9 +60,7 @@ describe('collapsed disclosures', () => {
 
 describe('Drupal node classes', () => {
   it('do not take a node promoted to the front page for sponsored content', () => {
-    const doc = parseHtml(`<html><body><div class="layout"><article class="node node--type-page node--promoted node--view-mode-full"><p>Our clinic offers counselling for adults.</p></article><div class="promoted-offer"><p>Sponsored: buy two, get one.</p></div><div class="contact"><p>Call us on weekdays between nine and five, or write to the front desk at any time of the year.</p></div></div></body></html>`);
-    cleanDocument(doc, { url: 'https://clinic.example/services', aggressive: false });
-    const text = renderText(bodyOf(doc));
+    const text = cleanedText(`<html><body><div class="layout"><article class="node node--type-page node--promoted node--view-mode-full"><p>Our clinic offers counselling for adults.</p></article><div class="promoted-offer"><p>Sponsored: buy two, get one.</p></div><div class="contact"><p>Call us on weekdays between nine and five, or write to the front desk at any time of the year.</p></div></div></body></html>`, { url: 'https://clinic.example/services', aggressive: false });
     expect(text).toContain('Our clinic offers counselling');
     expect(text).not.toContain('Sponsored: buy two');
   });
@@ -105,9 +104,7 @@ describe('forum poster details', () => {
   const page = `<html><body><main>${[1, 2, 3].map(post).join('')}</main></body></html>`;
 
   it('drop rank, banner, join date, post count, avatar and signature, keep the name and the message', () => {
-    const doc = parseHtml(page);
-    cleanDocument(doc, { url: 'https://forum.example/t/1', aggressive: true, keepComments: true });
-    const text = renderText(bodyOf(doc));
+    const text = cleanedText(page, { url: 'https://forum.example/t/1', aggressive: true, keepComments: true });
     for (const n of [1, 2, 3]) expect(text).toContain(`felix${n}`);
     expect(text).toContain('Post 2: switching iCloud messages off');
     for (const gone of ['Senior member', 'Original poster', 'Joined', '887', 'Posts: 4', 'Sent from my phone']) expect(text).not.toContain(gone);
@@ -132,20 +129,16 @@ describe('teaser grids named after their ad slots', () => {
   });
 
   it('still drop an ad block of a single teaser and a sponsored grid', () => {
-    const doc = parseHtml(`<html><body><div class="ad-container">${card(1)}</div><div class="sponsored">${[2, 3, 4].map(card).join('')}</div><main>${'<p>The page\'s own text, a paragraph long enough to outweigh the grids around it.</p>'.repeat(8)}</main></body></html>`);
-    cleanDocument(doc, { url: 'https://news.example/economy/', aggressive: true });
-    const text = renderText(bodyOf(doc));
+    const text = cleanedText(`<html><body><div class="ad-container">${card(1)}</div><div class="sponsored">${[2, 3, 4].map(card).join('')}</div><main>${'<p>The page\'s own text, a paragraph long enough to outweigh the grids around it.</p>'.repeat(8)}</main></body></html>`, { url: 'https://news.example/economy/', aggressive: true });
     expect(text).not.toContain('Headline number');
   });
 });
 
 describe('dialogs', () => {
   it('are dropped by the conservative cleaning too, unless they hold most of the page', () => {
-    const doc = parseHtml(`<html><body><section role="dialog" id="ensModalWrapper"><div class="ensModal"><p>Cookies are small data files that allow a website to collect and store data on your device.</p></div></section>
+    const text = cleanedText(`<html><body><section role="dialog" id="ensModalWrapper"><div class="ensModal"><p>Cookies are small data files that allow a website to collect and store data on your device.</p></div></section>
       <div aria-modal="true"><p>Sign up to our newsletter and get ten percent off your next order.</p></div>
-      <div class="app"><h1>Retro light, set of four</h1><p>Four small lights, each the size of a phone, with a magnetic back and a dimmer that goes down to one percent.</p><p>The set ships with a charging case and a cable.</p></div></body></html>`);
-    cleanDocument(doc, { url: 'https://shop.example/p/1', aggressive: false });
-    const text = renderText(bodyOf(doc));
+      <div class="app"><h1>Retro light, set of four</h1><p>Four small lights, each the size of a phone, with a magnetic back and a dimmer that goes down to one percent.</p><p>The set ships with a charging case and a cable.</p></div></body></html>`, { url: 'https://shop.example/p/1', aggressive: false });
     expect(text).toContain('magnetic back');
     expect(text).not.toContain('Cookies are small data files');
     expect(text).not.toContain('newsletter');
@@ -157,10 +150,8 @@ describe('dialogs', () => {
 
 describe('screen-reader-only text', () => {
   it('drops labels only a screen reader reads, however the class is spelled', () => {
-    const doc = parseHtml(`<html><body><main><ul><li><span class="u-srOnly">Thread starter</span> <a href="/u/1">Ann</a></li><li><span class="sr-only">Start date</span> Jan 5, 2024</li></ul>
-      <p>The lathe tailstock drifts off centre when it is locked, and I would like to know why it happens.</p></main></body></html>`);
-    cleanDocument(doc, { url: 'https://forum.example/threads/tailstock.1/', aggressive: true });
-    const text = renderText(bodyOf(doc));
+    const text = cleanedText(`<html><body><main><ul><li><span class="u-srOnly">Thread starter</span> <a href="/u/1">Ann</a></li><li><span class="sr-only">Start date</span> Jan 5, 2024</li></ul>
+      <p>The lathe tailstock drifts off centre when it is locked, and I would like to know why it happens.</p></main></body></html>`, { url: 'https://forum.example/threads/tailstock.1/', aggressive: true });
     expect(text).toContain('The lathe tailstock drifts');
     expect(text).toContain('Ann');
     expect(text).not.toContain('Thread starter');
