@@ -320,6 +320,14 @@ function isEntryHeader(el: Element): boolean {
 
 const holdsHeading = (el: Element): boolean => el.children.some((c) => isTag(c) && (HEADING_TAGS.has(c.name) || holdsHeading(c)));
 
+/**
+ * `words` with each match of the global `re` replaced by a space. `cue` is a literal that every match contains: without
+ * it the expression is not run (the leading `[\w-]*` of some makes them retry from every position of every word).
+ */
+function without(words: string, re: RegExp, cue: string): string {
+  return words.includes(cue) ? words.replace(re, ' ') : words;
+}
+
 function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const name = el.name;
   if (DROP_TAGS.has(name)) return true;
@@ -332,7 +340,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
-  if (words && JUNK_RE.test(words.replace(guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, ' ').replace(DRUPAL_PROMOTED_RE, ' ')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (words && JUNK_RE.test(without(without(words, guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, 'cmp-'), DRUPAL_PROMOTED_RE, 'promoted')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (isModalDialog(el) && !guarded(el, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
@@ -341,7 +349,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el))) return true;
-  let chromeWords = words.replace(CONTENT_HEADER_RE, ' ').replace(SEARCH_RESULTS_RE, ' ');
+  let chromeWords = without(without(words, CONTENT_HEADER_RE, 'header'), SEARCH_RESULTS_RE, 'search');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (isEntryHeader(el)) return false;

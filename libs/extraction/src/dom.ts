@@ -139,6 +139,38 @@ export function templateKey(el: Element): string {
   return `${el.name}.${words.join('.')}`;
 }
 
+/**
+ * `textContent(node)` with its whitespace runs squashed to one space and trimmed — or undefined once more than `max`
+ * of its characters are not whitespace, so that a test for short blocks does not read a long one to its end.
+ */
+export function squashedTextWithin(node: AnyNode, max: number): string | undefined {
+  let solid = 0;
+  const parts: string[] = [];
+  const walk = (n: AnyNode): boolean => {
+    if (isText(n)) {
+      solid += solidLength(n.data);
+      parts.push(n.data);
+      return solid <= max;
+    }
+    if (isTag(n) || n instanceof Document) for (const c of n.children) if (!walk(c)) return false;
+    return true;
+  };
+  return walk(node) ? parts.join('').replace(/\s+/g, ' ').trim() : undefined;
+}
+
+/** Characters of `s` outside the class `\s` of regular expressions. */
+function solidLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (!isSpaceCode(s.charCodeAt(i))) n++;
+  return n;
+}
+
+function isSpaceCode(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** Text length of `node` (whitespace trimmed per text node), counted only up to `cap`: a cheap "has this much text". */
 export function textLengthUpTo(node: ParentNode, cap: number): number {
   let n = 0;
@@ -190,9 +222,10 @@ export function classAndId(el: Element): string {
   const c = el.attribs.class;
   const i = el.attribs.id;
   if (!c && !i) return '';
+  const lower = `${c ?? ''} ${i ?? ''}`.toLowerCase();
   // Page builders name every block "widget" (elementor-widget-text-editor, et_pb_widget): a layout word there, not
   // the sidebar widget that boilerplate patterns look for.
-  return `${c ?? ''} ${i ?? ''}`.toLowerCase().replace(BUILDER_WIDGET_RE, '$1');
+  return lower.includes('widget') ? lower.replace(BUILDER_WIDGET_RE, '$1') : lower;
 }
 
 /** The words of one class/id token, split on `-`, `_` and camelCase (`entry-meta`, `postMetadata`, `share_bar`). */

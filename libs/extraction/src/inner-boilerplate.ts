@@ -6,7 +6,7 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from './card-run.js';
-import { HEADING_TAGS, classWords, isTag, relink, textContent, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, isTag, relink, squashedTextWithin, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -146,7 +146,8 @@ function dateLineOf(time: Element, roots: Set<Element>): Element | undefined {
   let line: Element | undefined;
   const timeText = squashedText(time).length;
   for (let p = time.parent; p && isTag(p) && !roots.has(p) && DATE_LINE_TAGS.has(p.name); p = p.parent) {
-    if (squashedText(p).length - timeText > 30) break;
+    const lineText = squashedTextWithin(p, timeText + 30);
+    if (lineText === undefined || lineText.length - timeText > 30) break;
     line = p;
   }
   return line;
@@ -161,14 +162,13 @@ const MAX_CREDIT = 100;
 /** Short "see also" teasers, date lines and photo credits inside the content. */
 function smallJunk(el: Element, roots: Set<Element>, keepDates: boolean): Element | undefined {
   if (el.name === 'time') return keepDates ? undefined : dateLineOf(el, roots);
-  if (CREDIT_TAGS.has(el.name)) {
-    const t = squashedText(el);
-    if (t.length > 0 && t.length <= MAX_CREDIT && CREDIT_RE.test(t)) return el;
-  }
-  if (SEE_ALSO_TAGS.has(el.name)) {
-    const t = squashedText(el);
-    if (t.length > 0 && t.length <= MAX_SEE_ALSO && SEE_ALSO_RE.test(t)) return el;
-  }
+  const credit = CREDIT_TAGS.has(el.name);
+  const seeAlso = SEE_ALSO_TAGS.has(el.name);
+  if (!credit && !seeAlso) return undefined;
+  const t = squashedTextWithin(el, Math.max(credit ? MAX_CREDIT : 0, seeAlso ? MAX_SEE_ALSO : 0));
+  if (!t) return undefined;
+  if (credit && t.length <= MAX_CREDIT && CREDIT_RE.test(t)) return el;
+  if (seeAlso && t.length <= MAX_SEE_ALSO && SEE_ALSO_RE.test(t)) return el;
   return undefined;
 }
 

@@ -97,9 +97,10 @@ export function pageSignals(doc: Document, url: string): PageSignals {
   }
   const published = { value: false };
   ldTypes(doc, s.ldTypes, published);
+  const cardKeys = new Map<string, string>();
   const visit = (n: ParentNode): Measure => {
     const m: Measure = { text: 0, links: 0 };
-    const groups = new Map<string, number>();
+    let groups: Map<string, number> | undefined;
     let posts = 0;
     let articles = 0;
     for (const c of n.children) {
@@ -129,7 +130,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
         if (cm.links >= 1) articles++;
       } else if (name === 'time') s.times++;
       const cls = c.attribs.class ?? '';
-      if (c.attribs.itemprop === 'price' || (cls && PRICE_RE.test(cls))) s.prices++;
+      if (c.attribs.itemprop === 'price' || (cls.includes('ric') && PRICE_RE.test(cls))) s.prices++;
       if (cm.text >= 80 && cls && POST_RE.test(cls)) posts++;
       if ((name === 'button' || name === 'input' || name === 'a') && !s.addToCart) {
         const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
@@ -141,11 +142,12 @@ export function pageSignals(doc: Document, url: string): PageSignals {
       }
       // Repeated cards: siblings with the same tag and class, each with a link and a little text.
       if ((name === 'li' || name === 'div' || name === 'article' || name === 'section') && cm.links >= 1 && cm.links <= 12 && cm.text >= 20) {
-        const key = `${name}.${cls.split(/\s+/).filter((w) => !/\d/.test(w)).sort().join('.')}`;
+        const key = cardKey(name, cls, cardKeys);
+        groups ??= new Map();
         groups.set(key, (groups.get(key) ?? 0) + 1);
       }
     }
-    for (const count of groups.values()) if (count > s.cards) s.cards = count;
+    if (groups) for (const count of groups.values()) if (count > s.cards) s.cards = count;
     if (posts > s.posts) s.posts = posts;
     if (articles > s.articleRun) s.articleRun = articles;
     return m;
@@ -153,6 +155,17 @@ export function pageSignals(doc: Document, url: string): PageSignals {
   visit(doc);
   s.published = published.value;
   return s;
+}
+
+/** A card's template: its tag and its class names without the numbered ones, sorted (memoised per tag and class). */
+function cardKey(name: string, cls: string, seen: Map<string, string>): string {
+  const memo = `${name} ${cls}`;
+  let key = seen.get(memo);
+  if (key === undefined) {
+    key = `${name}.${cls.split(/\s+/).filter((w) => !/\d/.test(w)).sort().join('.')}`;
+    seen.set(memo, key);
+  }
+  return key;
 }
 
 const DOCS_NAV_RE =

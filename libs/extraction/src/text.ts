@@ -7,6 +7,8 @@ import { BLOCK_TAGS, isTag, isText, type AnyNode } from './dom.js';
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'iframe', 'button', 'select', 'option', 'textarea']);
 const SINGLE_BREAK = new Set(['li', 'tr', 'dt', 'dd', 'option', 'figcaption', 'caption']);
 
+const SPACE_RUN_RE = /[ \t\n\r\f\u00a0]+/g;
+const BREAKING_SPACE_RUN_RE = /[ \t\n\r\f]+/g;
 const WORD_END_RE = /[\p{L}\p{N}]$/u;
 const WORD_START_RE = /^[\p{L}\p{N}]/u;
 
@@ -20,7 +22,8 @@ class TextWriter {
 
   text(s: string): void {
     if (s.length === 0) return;
-    const collapsed = s.replace(/[ \t\n\r\f\u00a0]+/g, (m) => (m.includes('\u00a0') && m.length === 1 ? '\u00a0' : ' '));
+    // A lone no-break space stays one (it binds "10 km"); a run of spaces of either kind becomes one space.
+    const collapsed = s.includes('\u00a0') ? s.replace(SPACE_RUN_RE, (m) => (m === '\u00a0' ? m : ' ')) : s.replace(BREAKING_SPACE_RUN_RE, ' ');
     if (collapsed === ' ' || collapsed === '\u00a0') {
       if (this.pending < 1) this.pending = 1;
       return;
