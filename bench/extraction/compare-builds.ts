@@ -1,0 +1,75 @@
+/**
+ * The format pipeline of this build beside another build of Trawl, page by page in one process: CPU time per page of
+ * each (the order alternating per page and round, so that the machine's drift and the other's garbage fall on both
+ * alike), and whether both give the same output for every page.
+ *   npm run build && node dist/bench/extraction/compare-builds.js --other=/path/to/checkout [--rounds=3]
+ *     [--set=zyte|wcxb|all]
+ * The other checkout must be built (`npm run build`) and have its node_modules (a symlink to this one's will do).
+ * `wcxb` and `all` take every third WCXB dev page (499), `zyte` the 181 Zyte pages.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatPage, type FormatOptions, type OutputFormats } from '#extraction';
+import { corpusRoot, loadWcxb, loadZyte } from '#extraction/scoring/corpus.js';
+
+type Format = typeof formatPage;
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const other = arg('other');
+const rounds = Number(arg('rounds') ?? 3);
+const set = arg('set') ?? 'all';
+if (!other || !Number.isInteger(rounds) || rounds < 1 || !['zyte', 'wcxb', 'all'].includes(set)) {
+  console.error('usage: compare-builds.js --other=/path/to/checkout [--rounds=3] [--set=zyte|wcxb|all]');
+  process.exit(2);
+}
+const otherModule = path.resolve(other, 'dist/libs/extraction/src/format-page.js');
+if (!existsSync(otherModule)) {
+  console.error(`no build at ${otherModule}: run npm run build there`);
+  process.exit(2);
+}
+
+const root = corpusRoot(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'));
+const pages: Array<{ html: string; url: string }> = [];
+if (set !== 'wcxb') pages.push(...(loadZyte(root) ?? []));
+if (set !== 'zyte') pages.push(...(loadWcxb(root) ?? []).filter((_, i) => i % 3 === 0));
+if (pages.length === 0) {
+  console.error(`no corpus pages under ${root}`);
+  process.exit(2);
+}
+
+const FORMATS: OutputFormats = { raw_html: false, enhanced_html: false, markdown: true, page_text: false };
+const theirs = ((await import(pathToFileURL(otherModule).href)) as { formatPage: Format }).formatPage;
+const builds: Array<[string, Format]> = [
+  ['this build', formatPage],
+  [other, theirs],
+];
+
+let differing = 0;
+for (const p of pages) {
+  const options: FormatOptions = { url: p.url, formats: FORMATS };
+  if (JSON.stringify(formatPage(p.html, options)) !== JSON.stringify(theirs(p.html, options))) differing++;
+}
+
+const cpuMicros = (): number => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+const rows = [];
+for (let r = 0; r < rounds; r++) {
+  const spent = [0, 0];
+  pages.forEach((p, i) => {
+    const options: FormatOptions = { url: p.url, formats: FORMATS };
+    const order = (i + r) % 2 === 0 ? [0, 1] : [1, 0];
+    for (const b of order) {
+      const start = cpuMicros();
+      builds[b][1](p.html, options);
+      spent[b] += cpuMicros() - start;
+    }
+  });
+  const [mine, theirsMs] = spent.map((us) => us / 1e3 / pages.length);
+  rows.push({ round: r + 1, 'this build ms/page': +mine.toFixed(2), 'other ms/page': +theirsMs.toFixed(2), 'this / other': +(mine / theirsMs).toFixed(3) });
+}
+console.log(`${pages.length} pages (${set}), Markdown + metadata; pages whose output differs: ${differing}`);
+console.table(rows);
