@@ -50,7 +50,28 @@ class DepthCappedHandler extends DomHandler {
   }
 }
 
-const browserCdata = (html: string): string => (html.includes('<![CDATA[') ? htmlCdata(html) : html);
+const browserCdata = (html: string): string => (strayCdata(html) ? htmlCdata(html) : html);
+
+const CDATA_OPENER = '<![CDATA[';
+
+/**
+ * Whether a CDATA opener may lie outside script and style text. Most pages that have one have it only as the
+ * `//<![CDATA[` of inline scripts: an opener after a `<script` or `<style` tag that no closing tag follows is settled
+ * without running CDATA_RE, which reads every script of the page to its end. Anything else (an upper-case tag, an
+ * opener in the body) takes the full rewrite.
+ */
+function strayCdata(html: string): boolean {
+  for (let at = html.indexOf(CDATA_OPENER); at >= 0; at = html.indexOf(CDATA_OPENER, at + CDATA_OPENER.length)) {
+    if (!insideRawText(html, at, 'script') && !insideRawText(html, at, 'style')) return true;
+  }
+  return false;
+}
+
+function insideRawText(html: string, at: number, tag: string): boolean {
+  const open = html.lastIndexOf(`<${tag}`, at);
+  if (open < 0 || !/[\s>/]/.test(html.charAt(open + tag.length + 1))) return false;
+  return html.lastIndexOf(`</${tag}`, at) < open;
+}
 
 /** A CDATA opener in HTML content, or a script or style element (raw text, where it is only text), matched in one pass. */
 const CDATA_RE = /(<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>)|<!\[CDATA\[([^>]*)>/gi;
