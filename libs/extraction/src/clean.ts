@@ -6,7 +6,7 @@
 import { holdsCardRun } from './card-run.js';
 import { removePlaceholderText } from './placeholder-text.js';
 import { placeStreamedContent } from './streamed-content.js';
-import { type Document, type Element, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, parseHtml, relink, classAndId, textContent, type ChildNode, type ParentNode } from './dom.js';
+import { type Document, type Element, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, parseHtml, relink, classAndId, squashedTextLength, textContent, type ChildNode, type ParentNode } from './dom.js';
 
 /** Never content: dropped with their whole subtree. */
 const DROP_TAGS = new Set([
@@ -373,7 +373,7 @@ export function inlineTemplateContent(el: Element): ChildNode[] | undefined {
   // Markup, not JSON that happens to hold HTML strings.
   if (!source.trimStart().startsWith('<') || TEMPLATE_SYNTAX_RE.test(source) || !/<(?:p|br|div|h[2-6])[\s>/]/i.test(source)) return undefined;
   const fragment = parseHtml(source);
-  if (textContent(fragment).replace(/\s+/g, ' ').trim().length < MIN_TEMPLATE_TEXT) return undefined;
+  if (squashedTextLength(fragment) < MIN_TEMPLATE_TEXT) return undefined;
   return fragment.children;
 }
 
@@ -387,7 +387,7 @@ const MIN_NOSCRIPT_TEXT = 500;
  */
 export function noscriptContent(el: Element, guard: Guard): ChildNode[] | undefined {
   if (el.name !== 'noscript') return undefined;
-  const text = textContent(el).replace(/\s+/g, ' ').trim().length;
+  const text = squashedTextLength(el);
   if (text < MIN_NOSCRIPT_TEXT || text < guard.bodyText) return undefined;
   // Raw text when the parser kept it unparsed (inside <head>): parse it.
   if (el.children.every(isText)) return parseHtml(textContent(el)).children;

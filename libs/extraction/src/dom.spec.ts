@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bodyOf, parseHtml, squashedTextWithin, textContent } from './dom.js';
+import { bodyOf, parseHtml, squashedLength, squashedTextLength, squashedTextWithin, textContent } from './dom.js';
 
 const squashed = (html: string) => textContent(bodyOf(parseHtml(html))).replace(/\s+/g, ' ').trim();
 
@@ -20,5 +20,18 @@ describe('squashedTextWithin', () => {
   it('stops at a long block', () => {
     const body = bodyOf(parseHtml(`<body><div><p>${'word '.repeat(2000)}</p><p>more</p></div></body>`));
     expect(squashedTextWithin(body, 160)).toBeUndefined();
+  });
+});
+
+describe('squashedLength and squashedTextLength', () => {
+  const samples = ['', '   ', 'word', '  two  words  ', '\n\ta\u00a0\u00a0b\u2028c\ufeff ', 'x\u3000\u3000y  '];
+  it('equal the length of the squashed, trimmed string', () => {
+    for (const s of samples) expect(squashedLength(s)).toBe(s.replace(/\s+/g, ' ').trim().length);
+  });
+
+  it('count whitespace across text nodes as one run', () => {
+    const html = '<body> <p>Jo </p>\n <p> Doe\u00a0</p><span>  and  </span><b>more</b> </body>';
+    expect(squashedTextLength(bodyOf(parseHtml(html)))).toBe(squashed(html).length);
+    expect(squashedTextLength(bodyOf(parseHtml(html)))).toBe('Jo Doe and more'.length);
   });
 });

@@ -179,6 +179,42 @@ export function squashedTextWithin(node: AnyNode, max: number): string | undefin
   return walk(node) ? parts.join('').replace(/\s+/g, ' ').trim() : undefined;
 }
 
+/** `s.replace(/\s+/g, ' ').trim().length`, counted without building the string. */
+export function squashedLength(s: string): number {
+  let n = 0;
+  let gap = false;
+  for (let i = 0; i < s.length; i++) {
+    if (isSpaceCode(s.charCodeAt(i))) gap = n > 0;
+    else {
+      if (gap) n++;
+      gap = false;
+      n++;
+    }
+  }
+  return n;
+}
+
+/** `squashedLength(textContent(node))`: the text of `node` with whitespace runs squashed to one space, trimmed. */
+export function squashedTextLength(node: AnyNode): number {
+  let n = 0;
+  let gap = false;
+  const walk = (x: AnyNode): void => {
+    if (isText(x)) {
+      const s = x.data;
+      for (let i = 0; i < s.length; i++) {
+        if (isSpaceCode(s.charCodeAt(i))) gap = n > 0;
+        else {
+          if (gap) n++;
+          gap = false;
+          n++;
+        }
+      }
+    } else if (isTag(x) || x instanceof Document) for (const c of x.children) walk(c);
+  };
+  walk(node);
+  return n;
+}
+
 /** Characters of `s` outside the class `\s` of regular expressions. */
 function solidLength(s: string): number {
   let n = 0;

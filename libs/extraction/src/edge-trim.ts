@@ -6,7 +6,7 @@
  * from each end over the innermost blocks and stops at the first one that reads like body text, so nothing between
  * two paragraphs of the article is touched.
  */
-import { BLOCK_TAGS, HEADING_TAGS, isTag, isText, removeNode, type AnyNode, type Element } from './dom.js';
+import { BLOCK_TAGS, HEADING_TAGS, isTag, isText, removeNode, squashedLength, type AnyNode, type Element } from './dom.js';
 
 /** Tags treated as one unit (never descended into): their inside is structure, not a sequence of blocks. */
 const UNIT_TAGS = new Set(['table', 'pre', 'figure', 'ul', 'ol', 'dl']);
@@ -33,7 +33,7 @@ interface Block {
 function measure(node: AnyNode, inLink: boolean, acc: { text: string; link: number }): void {
   if (isText(node)) {
     acc.text += node.data;
-    if (inLink) acc.link += node.data.replace(/\s+/g, ' ').trim().length;
+    if (inLink) acc.link += squashedLength(node.data);
   } else if (isTag(node)) {
     if (node.name === 'br') acc.text += ' ';
     for (const c of node.children) measure(c, inLink || node.name === 'a', acc);

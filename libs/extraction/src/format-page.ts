@@ -4,7 +4,7 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, squashedLength, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent, type FeedMode } from './main-content.js';
@@ -167,7 +167,7 @@ export function removeLinkBlocks(root: Element): void {
     const doomed = new Set<ChildNode>();
     for (const c of el.children) {
       if (c.type === 'text') {
-        const n = c.data.replace(/\s+/g, ' ').trim().length;
+        const n = squashedLength(c.data);
         acc.text += n;
         if (inLink) acc.link += n;
       } else if (isTag(c)) {

@@ -6,7 +6,7 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from './card-run.js';
-import { HEADING_TAGS, classWords, isTag, relink, squashedTextWithin, textContent, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, textContent, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -76,7 +76,7 @@ function isUnlinkedText(el: Element): boolean {
     for (const c of n.children) {
       if (isTag(c)) walk(c, inLink || c.name === 'a');
       else if (c.type === 'text') {
-        const len = c.data.replace(/\s+/g, ' ').trim().length;
+        const len = squashedLength(c.data);
         text += len;
         if (inLink) link += len;
       }
@@ -173,7 +173,7 @@ function smallJunk(el: Element, roots: Set<Element>, keepDates: boolean): Elemen
 }
 
 function textLength(el: Element): number {
-  return textContent(el).replace(/\s+/g, ' ').trim().length;
+  return squashedTextLength(el);
 }
 
 const CAPTION_KEYS = new Set(['figcaption', 'caption', 'captions']);
@@ -238,7 +238,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
       }
       // Captions inside a candidate too large to remove (a <form> around a whole product grid) are counted: there
       // they are the cards' text.
-      visit(c, f ?? outer, inRemovable || (reason !== '' && textLength(c) <= total * MAX_SHARE));
+      visit(c, f ?? outer, inRemovable || (f !== undefined && f.text <= total * MAX_SHARE));
     }
   };
   for (const n of nodes) visit(n, undefined, false);

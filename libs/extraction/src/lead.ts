@@ -3,7 +3,7 @@
  * headline, outside the container that holds the body paragraphs. It is part of the text a reader gets, so when
  * such a block precedes the selected content within the same article, it is put in front of it.
  */
-import { classWords, contains, isTag, isText, textContent, type AnyNode, type Element } from './dom.js';
+import { classWords, contains, isTag, isText, squashedLength, textContent, type AnyNode, type Element } from './dom.js';
 
 const LEAD_WORDS = new Set([
   'lead', 'leader', 'lede', 'intro', 'introduction', 'teaser', 'excerpt', 'standfirst', 'subtitle', 'subheadline',
@@ -39,7 +39,7 @@ function isLeadElement(el: Element): boolean {
 
 function stats(node: AnyNode, inLink = false, acc = { text: 0, link: 0 }): { text: number; link: number } {
   if (isText(node)) {
-    const n = node.data.replace(/\s+/g, ' ').trim().length;
+    const n = squashedLength(node.data);
     acc.text += n;
     if (inLink) acc.link += n;
   } else if (isTag(node)) {

@@ -6,7 +6,7 @@
  * heading's largest ancestor holding no other heading, or, in a flat layout, the heading and the blocks after it
  * up to the next heading.
  */
-import { HEADING_TAGS, isTag, removeChildren, textContent, type ChildNode, type Element, type ParentNode } from './dom.js';
+import { HEADING_TAGS, isTag, removeChildren, squashedTextLength, textContent, type ChildNode, type Element, type ParentNode } from './dom.js';
 
 /** Headings of recommendation rails (shops and publishers, English and a few large languages). */
 const RECIRCULATION_RE = new RegExp(
@@ -65,7 +65,7 @@ function proseBeside(parent: Element, module: Element): boolean {
     for (const c of n.children) {
       if (c === module || !isTag(c)) continue;
       if (c.name === 'p' || c.name === 'blockquote' || c.name === 'pre') {
-        if (textContent(c).replace(/\s+/g, ' ').trim().length >= PROSE) return true;
+        if (squashedTextLength(c) >= PROSE) return true;
       } else if (visit(c)) return true;
     }
     return false;

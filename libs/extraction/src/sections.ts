@@ -4,7 +4,7 @@
  * whose surroundings are teasers and menus: on the service page it is more sections of text under headings; on the
  * news page it is mostly links, or text without headings (a comment, a second blurb).
  */
-import { isTag, isText, type AnyNode, type ParentNode } from './dom.js';
+import { isTag, isText, squashedLength, type AnyNode, type ParentNode } from './dom.js';
 
 export interface SectionStats {
   /** characters of whitespace-collapsed text */
@@ -22,7 +22,7 @@ export function sectionStats(nodes: ParentNode[]): SectionStats {
   const s: SectionStats = { text: 0, link: 0, headings: 0 };
   const walk = (n: AnyNode, inLink: boolean): void => {
     if (isText(n)) {
-      const len = n.data.replace(/\s+/g, ' ').trim().length;
+      const len = squashedLength(n.data);
       s.text += len;
       if (inLink) s.link += len;
       return;

@@ -4,7 +4,7 @@
  * (or declares a schema.org post type) — and must hold most of the thread's text, else the thread is converted as one
  * document. The author and date move into the section heading, so no word is duplicated or lost.
  */
-import { isTag, parseHtml, removeNode, serialize, templateKey, textContent, type Element, type ParentNode } from '../dom.js';
+import { isTag, parseHtml, removeNode, serialize, squashedTextLength, templateKey, textContent, type Element, type ParentNode } from '../dom.js';
 
 const POST_CLASS_RE = /(?:^|[\s_-])(?:post|message|reply|comment|answer|question|postbit|topic-post|crawler-post|entry)(?=$|[\s_-]|\d)/i;
 const POST_ITEMTYPE_RE = /schema\.org\/(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting)$/;
@@ -14,7 +14,7 @@ const MIN_POST_SHARE = 0.7;
 const MIN_POST_TEXT = 20;
 const MAX_AUTHOR = 60;
 
-const squashedLength = (n: ParentNode): number => textContent(n).replace(/\s+/g, ' ').trim().length;
+const squashedLength = (n: ParentNode): number => squashedTextLength(n);
 
 function isPost(el: Element): boolean {
   const cls = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
