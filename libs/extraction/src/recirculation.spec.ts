@@ -26,6 +26,14 @@ describe('recommendation rails (removeRecirculation)', () => {
     expect(text).toContain('Sentence 2 describes');
   });
 
+  it('removes an "explore related" rail', () => {
+    const doc = parseHtml(`<body><div id="c">${prose(3)}<div class="x1"><h2>Explore related items</h2><div class="x3">${cards('Nearby thing')}</div></div></div></body>`);
+    removeRecirculation([bodyOf(doc)]);
+    const text = textContent(bodyOf(doc));
+    expect(text).not.toContain('Nearby thing');
+    expect(text).toContain('Sentence 2 describes');
+  });
+
   it('removes a heading and the blocks after it, up to the next heading, in a flat layout', () => {
     const doc = parseHtml(`<body><h2>Details</h2>${prose(2)}<h3>You may also like</h3><ul><li><a href="/a">Other thing A</a></li></ul><h2>Care</h2><p>Wash cold.</p></body>`);
     removeRecirculation([bodyOf(doc)]);

@@ -20,6 +20,7 @@ const RECIRCULATION_RE = new RegExp(
       'recently viewed',
       'frequently bought together',
       'more (?:from|like this|to explore|stories|articles|news|products|items)',
+      'explore (?:related|similar|more)',
       'more in ',
       '(?:what|things) to read next',
       'read (?:next|more|also)',
