@@ -26,7 +26,7 @@ import { sectionStats, spreadOverSections, type SectionStats } from './sections.
 import { atPath, pathOf, postGroup } from './post-group.js';
 import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
-import { removeResponsiveDuplicates } from './responsive-duplicates.js';
+import { removeRepeatedBlocks, removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
 import { faqOutside } from './faq.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
@@ -349,6 +349,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes);
+      // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
+      removeRepeatedBlocks(nodes);
     }
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;
