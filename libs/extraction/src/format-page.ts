@@ -348,7 +348,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     removeRepeatedQuotes(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
-      removeProductRails(nodes);
+      removeProductRails(nodes, url);
       // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
       removeRepeatedBlocks(nodes);
     }
