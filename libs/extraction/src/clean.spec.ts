@@ -56,6 +56,15 @@ describe('collapsed disclosures', () => {
     expect(text).not.toContain('A hidden upsell');
     expect(text).not.toContain('A hidden menu');
   });
+
+  it('keep the hidden collapse wrapper around the panel a control opens, and only such a wrapper', () => {
+    const text = cleanedText(`<html><body><main><h2>Details</h2>
+      <button aria-expanded="false" aria-controls="panel-1">Dimensions</button>
+      <div class="kit-collapse" style="display:none;height:0px"><div role="region" id="panel-1"><p>Height: 39 cm, width: 62 cm.</p></div></div>
+      <div class="kit-collapse" style="display:none"><div id="panel-1b"><p>A panel no control opens.</p></div><p>Beside it.</p></div></main></body></html>`, { url: 'https://shop.example/p/fire-pit', aggressive: true });
+    expect(text).toContain('Height: 39 cm');
+    expect(text).not.toContain('A panel no control opens');
+  });
 });
 
 describe('Drupal node classes', () => {

@@ -98,6 +98,14 @@ function isHidden(el: Element): boolean {
  * in `aria-controls`): it is the page's content all the same.
  */
 function isCollapsedContent(el: Element, guard: Guard): boolean {
+  if (isPanel(el, guard)) return true;
+  // The animated wrapper UI kits hide around the panel (Chakra UI's `chakra-collapse`): hidden
+  // with the panel it holds, and shown with it.
+  const kids = el.children.filter(isTag);
+  return kids.length === 1 && isPanel(kids[0], guard);
+}
+
+function isPanel(el: Element, guard: Guard): boolean {
   if (el.attribs.role === 'tabpanel') return true;
   const id = el.attribs.id;
   return id !== undefined && guard.disclosed.has(id);

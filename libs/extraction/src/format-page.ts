@@ -21,12 +21,12 @@ import { removeProductRails } from './product-rail.js';
 import { removeThreadCounters } from './thread-counters.js';
 import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
-import { missingDescription, productDescription } from './product-description.js';
+import { missingDescription, productDescription, showsDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
 import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
-import { removeResponsiveDuplicates } from './responsive-duplicates.js';
+import { removeRepeatedBlocks, removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
 import { faqOutside } from './faq.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
@@ -189,9 +189,10 @@ export function removeLinkBlocks(root: Element): void {
 /**
  * Pick main content from an aggressively cleaned document (cleaned with `keepComments` on a forum); falls back to
  * the conservatively cleaned page. `proseLike`: the page reads like an article, though it is selected as another type
- * (see `guessPageType`).
+ * (see `guessPageType`). `description`: a product's description from its JSON-LD; a pick that shows nearly all of a
+ * long one is the product's text and is not widened (see `showsDescription`).
  */
-export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article', proseLike = false): MainContent {
+export function selectMainContent(doc: Document, html: string, url: string, pageType: PageType = 'article', proseLike = false, description?: string): MainContent {
   const ratio = WIDEN_BELOW[pageType];
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
@@ -205,6 +206,7 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const regionRatio = !proseLike && picked.found && (pageType === 'service' || (pageType === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS)) ? SERVICE_REGION_RATIO : ratio;
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
+  if (description && picked.found && showsDescription(description, picked.nodes)) return picked;
   const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   if (wide) return { nodes: wide, found: true };
   // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
@@ -339,14 +341,16 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType, ldDescription);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') removeThreadCounters(nodes);
     removeRepeatedQuotes(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
-      removeProductRails(nodes);
+      removeProductRails(nodes, url);
+      // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
+      removeRepeatedBlocks(nodes);
     }
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = ldDescription ? missingDescription(ldDescription, nodes, url) : undefined;

@@ -54,6 +54,11 @@ const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manu
 const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
 const FORUM_HOST_RE = /^(?:forums?|community|discuss|discussions?|answers|talk|board|boards)\./i;
 const PRODUCT_PATH_RE = /(?:^|\/)(?:products?|p|dp|pdp|item|itm|gp\/product|sku|shop\/p)(?:\/|$)/i;
+/**
+ * A path to one item: a singular product word (`/dp/<id>`, `/product/<slug>`, `/pdp/…`, `/p/<slug>`) with a segment
+ * after it. The plural `/products/<slug>` is left out: shops and vendors name their categories and product lines so.
+ */
+const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/]/i;
 const ADD_TO_CART_RE = /\b(?:add to (?:cart|bag|basket|trolley)|in den warenkorb|ajouter au panier|añadir al carrito|buy now)\b/i;
 
 function ldTypes(doc: Document, out: Set<string>, published: { value: boolean }): void {
@@ -228,6 +233,8 @@ export function classifyPage(s: PageSignals): PageType {
   const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
   if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.addToCart))) return 'product';
   if (declaredArticle) return 'article';
+  // Undeclared, on an item's path, with a cart button: one product, however many cards of others its rails show.
+  if (s.addToCart && ITEM_PATH_RE.test(path)) return 'product';
   if (s.cards >= 8 && s.prices >= 4) return 'collection';
   if (product) return 'product';
   if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6 || feedOfArticles(s)))) return 'listing';

@@ -51,6 +51,13 @@ describe('page type (metadata.pageType)', () => {
     const group = `<title>Kettles</title><meta property="og:type" content="product.group">${ld('Product')}`;
     expect(typeOf(page(`<h1>Kettles</h1>${prose(1)}<button>Add to cart</button>${cards(16, true)}`, group))).toBe('collection');
   });
+  it('reads an undeclared product from its item path and a cart button, whatever its rails', () => {
+    const body = `<h1>Kettle</h1>${prose(1)}<button>Add to cart</button>${cards(16, true)}`;
+    expect(typeOf(page(body), 'https://shop.example/Steel-Kettle/dp/B00KETTLE1')).toBe('product');
+    expect(typeOf(page(body), 'https://shop.example/product/steel-kettle/')).toBe('product');
+    // A category under /products/ is not one item.
+    expect(typeOf(page(body), 'https://shop.example/products/kettles/')).toBe('collection');
+  });
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
   });

@@ -78,3 +78,20 @@ export function missingDescription(description: string, selected: ParentNode[], 
 function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/** Words from which a description is the product's whole text rather than a summary of it. */
+const LONG_DESCRIPTION = 80;
+/** Share of a long description's words the article pick must show to be taken for the description itself. */
+const PICK_SHARE = 0.9;
+
+/**
+ * Whether `nodes` (the article pick) show nearly all of a long description: then the pick is the product's text, and
+ * what lies around it (the buy box, reviews, rails, trust badges) is not. A short description is a summary that
+ * the product's fuller content repeats, so it decides nothing.
+ */
+export function showsDescription(description: string, nodes: ParentNode[]): boolean {
+  const descWords = words(description.replace(/<[^>]*>/g, ' '));
+  if (descWords.length < LONG_DESCRIPTION) return false;
+  const shown = new Set(nodes.flatMap((n) => words(textContent(n))));
+  return descWords.filter((w) => shown.has(w)).length >= descWords.length * PICK_SHARE;
+}

@@ -29,4 +29,15 @@ describe('rails of other products on a product page', () => {
     expect(out).toContain('Feature 3 explained');
     expect(out).toContain('Pick 3');
   });
+
+  it('drop a run of cards without prices that link to other items of the shop, given the page URL', () => {
+    const addOn = (i: number): string => `<div class="add-on"><h3>Add-on number ${i}</h3><p>Fits the kit and doubles its reach.</p><a href="/products/add-on-${i}">Buy now</a></div>`;
+    const guide = (i: number): string => `<div class="guide"><h3>Guide number ${i}</h3><p>How to fit the kit, step by step.</p><a href="/guides/fit-${i}">Read</a></div>`;
+    const root = bodyOf(parseHtml(`<html><body>${description}<div class="add-ons">${[1, 2, 3].map(addOn).join('')}</div>${[1, 2, 3].map(guide).join('')}</body></html>`)) as Element;
+    removeProductRails([root], 'https://shop.example/products/clutch-kit');
+    const out = renderText(root);
+    expect(out).not.toContain('Add-on number');
+    expect(out).toContain('Guide number 3');
+    expect(out).toContain('ships with its bearing');
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { bodyOf, parseHtml, textContent } from './dom.js';
 import { formatPage } from './index.js';
+import { removeProductReviews } from './product-reviews.js';
 
 const TEXT = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
 const sentence = (i: number, what: string): string => `${what} sentence ${i}, written with commas, detail, and enough words to read as prose.`;
@@ -14,6 +16,15 @@ describe('customer reviews on a product page', () => {
     const out = formatPage(page('Product'), { url: 'https://shop.example/product/trail-pack', formats: TEXT }).page_text ?? '';
     expect(out).toContain('Description sentence 2');
     expect(out).not.toContain('Review 3 sentence');
+  });
+
+  it('are left out when a widget that does not name them prints them as dated cards', () => {
+    const card = (i: number): string => `<div class="w-card"><a href="https://maps.example/u/${i}">Reviewer ${i}</a><div class="w-when">${i + 2} months ago</div><div class="w-body">Reviewer ${i} loved the pack and the service.</div></div>`;
+    const doc = parseHtml(`<body><div class="product-description">${block(3, 'Description')}</div><div class="w-cards">${[1, 2, 3, 4].map(card).join('')}</div></body>`);
+    removeProductReviews([bodyOf(doc)]);
+    const text = textContent(bodyOf(doc));
+    expect(text).toContain('Description sentence 2');
+    expect(text).not.toContain('loved the pack');
   });
 
   it('stay on an article, where "review" names the article itself', () => {

@@ -16,6 +16,24 @@ describe('recommendation rails (removeRecirculation)', () => {
     expect(text).not.toContain('Other thing');
   });
 
+  it('removes a rail whose cards carry their own headings, up to the next heading of its rank', () => {
+    const card = (i: number): string => `<li class="card"><h3>Other kettle ${i}</h3><a href="/k/${i}">View</a></li>`;
+    const doc = parseHtml(`<body><div id="c">${prose(3)}<h2>Care</h2><p>Wash cold.</p><div class="x1"><div class="x2"><h2>You may also like</h2></div><ul class="x3">${card(1)}${card(2)}</ul></div></div></body>`);
+    removeRecirculation([bodyOf(doc)]);
+    const text = textContent(bodyOf(doc));
+    expect(text).not.toContain('Other kettle');
+    expect(text).toContain('Wash cold.');
+    expect(text).toContain('Sentence 2 describes');
+  });
+
+  it('removes an "explore related" rail', () => {
+    const doc = parseHtml(`<body><div id="c">${prose(3)}<div class="x1"><h2>Explore related items</h2><div class="x3">${cards('Nearby thing')}</div></div></div></body>`);
+    removeRecirculation([bodyOf(doc)]);
+    const text = textContent(bodyOf(doc));
+    expect(text).not.toContain('Nearby thing');
+    expect(text).toContain('Sentence 2 describes');
+  });
+
   it('removes a heading and the blocks after it, up to the next heading, in a flat layout', () => {
     const doc = parseHtml(`<body><h2>Details</h2>${prose(2)}<h3>You may also like</h3><ul><li><a href="/a">Other thing A</a></li></ul><h2>Care</h2><p>Wash cold.</p></body>`);
     removeRecirculation([bodyOf(doc)]);

@@ -3,8 +3,8 @@
  * viewed", "related articles" rails that shops and publishers place under the product or the story. Their class
  * names are often generated (`x-3fa9c`) and their cards hold little text each, so neither the cleaning words nor
  * link density catch them all; what they always carry is a heading that says what they are. The module is the
- * heading's largest ancestor holding no other heading, or, in a flat layout, the heading and the blocks after it
- * up to the next heading.
+ * heading's largest ancestor holding no other heading but lower-ranked ones (the titles of the rail's cards), or, in a
+ * flat layout, the heading and the blocks after it up to the next heading.
  */
 import { HEADING_TAGS, isTag, removeChildren, squashedTextLength, textContent, type ChildNode, type Element, type ParentNode } from './dom.js';
 
@@ -20,6 +20,7 @@ const RECIRCULATION_RE = new RegExp(
       'recently viewed',
       'frequently bought together',
       'more (?:from|like this|to explore|stories|articles|news|products|items)',
+      'explore (?:related|similar|more)',
       'more in ',
       '(?:what|things) to read next',
       'read (?:next|more|also)',
@@ -56,6 +57,14 @@ function headingsIn(root: ParentNode, out: Element[] = []): Element[] {
   return out;
 }
 
+const rank = (el: Element): number => (HEADING_TAGS.has(el.name) && /^h[1-6]$/.test(el.name) ? Number(el.name[1]) : 2);
+
+/** Whether the headings of `parent` other than `h` rank below it (the titles of the rail's cards). */
+function onlyHeadingsUnder(parent: Element, h: Element): boolean {
+  const r = rank(h);
+  return headingsIn(parent).every((o) => o === h || (/^h[1-6]$/.test(o.name) && rank(o) > r));
+}
+
 /** Paragraph length from which a block reads as prose rather than a card's blurb. */
 const PROSE = 200;
 
@@ -80,7 +89,7 @@ export function removeRecirculation(roots: ParentNode[]): void {
     for (const h of headingsIn(root).filter(isRecirculationHeading)) {
       if (!h.parent) continue; // already removed with an earlier module
       let module: Element = h;
-      while (module.parent && isTag(module.parent) && !rootSet.has(module.parent) && headingsIn(module.parent).length === 1 && !proseBeside(module.parent, module)) {
+      while (module.parent && isTag(module.parent) && !rootSet.has(module.parent) && onlyHeadingsUnder(module.parent, h) && !proseBeside(module.parent, module)) {
         module = module.parent;
       }
       const parent = module.parent;

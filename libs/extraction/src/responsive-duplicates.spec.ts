@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { bodyOf, parseHtml, textContent, type Element } from './dom.js';
-import { removeResponsiveDuplicates } from './responsive-duplicates.js';
+import { removeRepeatedBlocks, removeResponsiveDuplicates } from './responsive-duplicates.js';
 
 const run = (body: string): string => {
   const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
@@ -34,5 +34,25 @@ describe('removeResponsiveDuplicates', () => {
   it('keeps a marked block whose wrapper carries the same text', () => {
     const out = run(`<div class="wrap"><div class="hide-for-mobile">${plans}</div></div>`);
     expect(count(out, 'The Pro plan includes')).toBe(1);
+  });
+});
+
+describe('removeRepeatedBlocks', () => {
+  const runAll = (body: string): string => {
+    const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+    removeRepeatedBlocks([root]);
+    return textContent(root).replace(/\s+/g, ' ').trim();
+  };
+
+  it('keeps one copy of a product section printed twice, whatever its class names', () => {
+    const section = '<h3>Interchangeable straps</h3><p>Swap the strap in seconds, no tools needed, for a different look each day.</p>';
+    const out = runAll(`<div class="a">${section}<p>Water resistant to fifty meters for swims and showers alike.</p></div><div class="b">${section}</div>`);
+    expect(count(out, 'Swap the strap')).toBe(1);
+    expect(out).toContain('Water resistant');
+  });
+
+  it('keeps short labels that repeat', () => {
+    const out = runAll('<ul><li>In stock</li></ul><ul><li>In stock</li></ul>');
+    expect(count(out, 'In stock')).toBe(2);
   });
 });

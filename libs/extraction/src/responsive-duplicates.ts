@@ -7,7 +7,7 @@
  * `slide mobile`, `tablet`) when the block it repeats names another screen, or none: a card template that says
  * `is-size-7-mobile` on every card repeats its own class, and its copies are entries of a list, not variants.
  */
-import { contains, isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
+import { BLOCK_TAGS, contains, holdsBlock, isTag, removeNode, textContent, type Element, type ParentNode } from './dom.js';
 
 /**
  * Class tokens that show or hide a block by screen size. `ssr-variant` is how a site builder marks each of the
@@ -65,3 +65,28 @@ export function removeResponsiveDuplicates(nodes: ParentNode[]): void {
   for (const el of doomed) removeNode(el);
 }
 
+
+/**
+ * Remove the later copies of repeated text blocks from `nodes`, in place, whatever their class names: a shop prints its
+ * product's blocks more than once (for each breakpoint, in a sticky bar, in a quick-view drawer), and the product's
+ * own text never says the same paragraph twice. Compared block by block at the innermost blocks (paragraphs, list
+ * items, headings, cells), so a section printed twice goes piece by piece and a block repeated inside the first copy
+ * is still seen.
+ */
+export function removeRepeatedBlocks(nodes: ParentNode[]): void {
+  const seen = new Set<string>();
+  const doomed: Element[] = [];
+  const walk = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (BLOCK_TAGS.has(c.name) && !holdsBlock(c)) {
+        const text = squash(c);
+        if (text.length < MIN_DUPLICATE_TEXT) continue;
+        if (seen.has(text)) doomed.push(c);
+        else seen.add(text);
+      } else walk(c);
+    }
+  };
+  for (const n of nodes) walk(n);
+  for (const el of doomed) removeNode(el);
+}

@@ -83,3 +83,16 @@ describe('a listing whose pick is its featured entry', () => {
     expect(out.page_text).toContain('Story number 29 of the section feed');
   });
 });
+
+describe('a product page whose pick is the description its JSON-LD declares', () => {
+  it('keeps the pick: the buy box and notes around it in <main> are not the product text', () => {
+    const description = [0, 1, 2].map((i) => `${sentence(i)} ${sentence(i + 100)} ${sentence(i + 200)}`).join('\n\n');
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name: 'Trail Mug', description })}</script>`;
+    const notes = `<ul class="perks">${Array.from({ length: 16 }, (_, i) => `<li>Perk ${i}: free returns in thirty days</li>`).join('')}</ul>`;
+    const html = `<html><head><title>Trail Mug</title>${ld}</head><body><main><h1>Trail Mug</h1><div class="buy"><span class="price">$24.00</span><button>Add to cart</button>${notes}</div><div class="description">${prose(3)}</div></main></body></html>`;
+    const out = formatPage(html, { url: 'https://shop.example/products/trail-mug', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.metadata).toMatchObject({ pageType: 'product' });
+    expect(out.page_text).toContain('Sentence 202 describes');
+    expect(out.page_text).not.toContain('Perk 7');
+  });
+});
