@@ -181,38 +181,38 @@ export function squashedTextWithin(node: AnyNode, max: number): string | undefin
 
 /** `s.replace(/\s+/g, ' ').trim().length`, counted without building the string. */
 export function squashedLength(s: string): number {
-  let n = 0;
-  let gap = false;
-  for (let i = 0; i < s.length; i++) {
-    if (isSpaceCode(s.charCodeAt(i))) gap = n > 0;
-    else {
-      if (gap) n++;
-      gap = false;
-      n++;
-    }
-  }
-  return n;
+  const count = new SquashedCount();
+  count.add(s);
+  return count.length;
 }
 
 /** `squashedLength(textContent(node))`: the text of `node` with whitespace runs squashed to one space, trimmed. */
 export function squashedTextLength(node: AnyNode): number {
-  let n = 0;
-  let gap = false;
+  const count = new SquashedCount();
   const walk = (x: AnyNode): void => {
-    if (isText(x)) {
-      const s = x.data;
-      for (let i = 0; i < s.length; i++) {
-        if (isSpaceCode(s.charCodeAt(i))) gap = n > 0;
-        else {
-          if (gap) n++;
-          gap = false;
-          n++;
-        }
-      }
-    } else if (isTag(x) || x instanceof Document) for (const c of x.children) walk(c);
+    if (isText(x)) count.add(x.data);
+    else if (isTag(x) || x instanceof Document) for (const c of x.children) walk(c);
   };
   walk(node);
-  return n;
+  return count.length;
+}
+
+/** The length of pieces of text joined, squashed and trimmed, counted piece by piece. */
+class SquashedCount {
+  length = 0;
+  /** whitespace since the last character counted, after some (a space to count before the next one) */
+  private gap = false;
+
+  add(s: string): void {
+    for (let i = 0; i < s.length; i++) {
+      if (isSpaceCode(s.charCodeAt(i))) this.gap = this.length > 0;
+      else {
+        if (this.gap) this.length++;
+        this.gap = false;
+        this.length++;
+      }
+    }
+  }
 }
 
 /** Characters of `s` outside the class `\s` of regular expressions. */
