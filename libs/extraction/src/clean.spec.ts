@@ -185,3 +185,17 @@ describe('entry headers', () => {
     expect(text).not.toContain('About the site');
   });
 });
+
+describe('section headers', () => {
+  it('keep the header of a section inside <main>, whatever its class; drop the site header outside it', () => {
+    const section = (name: string): string =>
+      `<section class="page-section"><div class="page-section__header"><h2>${name} for growing teams</h2><p>See how ${name.toLowerCase()} fits the way you work.</p></div>` +
+      `<div class="page-section__body"><p>${name} comes with every plan, set up for you in a day, with support on call around the clock.</p></div></section>`;
+    const doc = parseHtml(`<html><body><div class="site-header"><a href="/">Home</a> <a href="/pricing">Pricing plans</a></div><main>${['Scheduling', 'Invoicing', 'Reporting'].map(section).join('')}</main></body></html>`);
+    cleanDocument(doc, { url: 'https://service.example/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Invoicing for growing teams');
+    expect(text).toContain('See how reporting fits');
+    expect(text).not.toContain('Pricing plans');
+  });
+});
