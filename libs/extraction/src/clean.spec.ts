@@ -25,6 +25,18 @@ describe('hidden nodes', () => {
   });
 });
 
+describe('collapsed answers', () => {
+  it('keep the hidden answer right after a question, but not a hidden block after a statement', () => {
+    const faq = (q: string, a: string): string => `<div class="item"><div class="q">${q}</div><div style="visibility:hidden" class="a"><p>${a}</p></div></div>`;
+    const text = cleanedText(`<html><body><main><h1>Pet insurance</h1><p>Cover for vet bills, from accidents to illness, for cats and dogs of any age.</p>
+      ${faq('What is pet insurance?', 'It pays back part of your vet bills after treatment.')}${faq('Can I insure an older dog?', 'Yes, there is no upper age limit.')}
+      <div class="note">Prices shown include tax.</div><div style="display:none"><p>A promotion that has ended.</p></div></main></body></html>`, { url: 'https://insure.example/pets', aggressive: true });
+    expect(text).toContain('It pays back part of your vet bills');
+    expect(text).toContain('no upper age limit');
+    expect(text).not.toContain('A promotion that has ended');
+  });
+});
+
 describe('tab lists', () => {
   it('drop a strip of tabs, but keep an accordion built as a tab list with its panels', () => {
     const intro = '<p>Every plan comes with onboarding, daily backups, priority support and a named account manager for your team.</p>';

@@ -111,7 +111,20 @@ function isHidden(el: Element): boolean {
 function isCollapsedContent(el: Element, guard: Guard): boolean {
   if (el.attribs.role === 'tabpanel') return true;
   const id = el.attribs.id;
-  return id !== undefined && guard.disclosed.has(id);
+  return (id !== undefined && guard.disclosed.has(id)) || answersQuestion(el, guard);
+}
+
+/** Characters of a question an accordion shows above its collapsed answer, at most. */
+const MAX_QUESTION = 250;
+/**
+ * An FAQ built without ARIA hides each answer right after its question: a block right after a short one that ends in a
+ * question mark is that question's answer, collapsed until the question is clicked.
+ */
+function answersQuestion(el: Element, guard: Guard): boolean {
+  let prev = el.prev;
+  while (prev && !isTag(prev)) prev = prev.prev;
+  const length = prev ? (guard.textLen.get(prev) ?? 0) : 0;
+  return prev !== null && length > 0 && length <= MAX_QUESTION && /\?\s*$/.test(textContent(prev));
 }
 
 /** Note the ids a disclosure control opens: `aria-controls` on a control that says it expands, or on a button. */
