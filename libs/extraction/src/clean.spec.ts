@@ -25,6 +25,18 @@ describe('hidden nodes', () => {
   });
 });
 
+describe('collapsed answers', () => {
+  it('keep the hidden answer right after a question, but not a hidden block after a statement', () => {
+    const faq = (q: string, a: string): string => `<div class="item"><div class="q">${q}</div><div style="visibility:hidden" class="a"><p>${a}</p></div></div>`;
+    const text = cleanedText(`<html><body><main><h1>Pet insurance</h1><p>Cover for vet bills, from accidents to illness, for cats and dogs of any age.</p>
+      ${faq('What is pet insurance?', 'It pays back part of your vet bills after treatment.')}${faq('Can I insure an older dog?', 'Yes, there is no upper age limit.')}
+      <div class="note">Prices shown include tax.</div><div style="display:none"><p>A promotion that has ended.</p></div></main></body></html>`, { url: 'https://insure.example/pets', aggressive: true });
+    expect(text).toContain('It pays back part of your vet bills');
+    expect(text).toContain('no upper age limit');
+    expect(text).not.toContain('A promotion that has ended');
+  });
+});
+
 describe('tab lists', () => {
   it('drop a strip of tabs, but keep an accordion built as a tab list with its panels', () => {
     const intro = '<p>Every plan comes with onboarding, daily backups, priority support and a named account manager for your team.</p>';
@@ -192,5 +204,19 @@ describe('entry headers', () => {
     const text = renderText(bodyOf(doc));
     expect(text).toContain('Entry number 3 of the blog index');
     expect(text).not.toContain('About the site');
+  });
+});
+
+describe('section headers', () => {
+  it('keep the header of a section inside <main>, whatever its class; drop the site header outside it', () => {
+    const section = (name: string): string =>
+      `<section class="page-section"><div class="page-section__header"><h2>${name} for growing teams</h2><p>See how ${name.toLowerCase()} fits the way you work.</p></div>` +
+      `<div class="page-section__body"><p>${name} comes with every plan, set up for you in a day, with support on call around the clock.</p></div></section>`;
+    const doc = parseHtml(`<html><body><div class="site-header"><a href="/">Home</a> <a href="/pricing">Pricing plans</a></div><main>${['Scheduling', 'Invoicing', 'Reporting'].map(section).join('')}</main></body></html>`);
+    cleanDocument(doc, { url: 'https://service.example/', aggressive: true });
+    const text = renderText(bodyOf(doc));
+    expect(text).toContain('Invoicing for growing teams');
+    expect(text).toContain('See how reporting fits');
+    expect(text).not.toContain('Pricing plans');
   });
 });

@@ -65,6 +65,17 @@ const CONTENT_HEADER_RE =
  * and the like do not count as the chrome word `search`.
  */
 const SEARCH_RESULTS_RE = /[\w-]*search[-_]*(?:results?|page|grid|list|listing|items?|hits|products)(?=$|[\s_-])[\w-]*/g;
+/**
+ * Inside the `<main>` region a site declares, a short block named "header" that holds a heading heads a section or a
+ * card (`PageSection_header`, `faq-header`, `pricing-card__header`): the section's title and intro, not the site's
+ * header, which sits outside the region (measured: service pages lose their section titles to the chrome word).
+ */
+const SECTION_HEADER_RE = /[\w-]*header[\w-]*/g;
+/** Characters of text a section's header holds at most. */
+const MAX_SECTION_HEADER = 400;
+function isSectionHeader(el: Element, guard: Guard): boolean {
+  return (guard.textLen.get(el) ?? 0) <= MAX_SECTION_HEADER && holdsHeading(el) && hasAncestor(el, (a) => a.name === 'main' || a.attribs.role === 'main');
+}
 /** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
 const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
 
@@ -108,7 +119,20 @@ function isCollapsedContent(el: Element, guard: Guard): boolean {
 function isPanel(el: Element, guard: Guard): boolean {
   if (el.attribs.role === 'tabpanel') return true;
   const id = el.attribs.id;
-  return id !== undefined && guard.disclosed.has(id);
+  return (id !== undefined && guard.disclosed.has(id)) || answersQuestion(el, guard);
+}
+
+/** Characters of a question an accordion shows above its collapsed answer, at most. */
+const MAX_QUESTION = 250;
+/**
+ * An FAQ built without ARIA hides each answer right after its question: a block right after a short one that ends in a
+ * question mark is that question's answer, collapsed until the question is clicked.
+ */
+function answersQuestion(el: Element, guard: Guard): boolean {
+  let prev = el.prev;
+  while (prev && !isTag(prev)) prev = prev.prev;
+  const length = prev ? (guard.textLen.get(prev) ?? 0) : 0;
+  return prev !== null && length > 0 && length <= MAX_QUESTION && /\?\s*$/.test(textContent(prev));
 }
 
 /** Note the ids a disclosure control opens: `aria-controls` on a control that says it expands, or on a button. */
@@ -359,6 +383,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el))) return true;
   let chromeWords = without(without(words, CONTENT_HEADER_RE, 'header'), SEARCH_RESULTS_RE, 'search');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
+  if (chromeWords.includes('header') && isSectionHeader(el, guard)) chromeWords = chromeWords.replace(SECTION_HEADER_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (isEntryHeader(el)) return false;
   if (name === 'footer' && !insideArticle(el)) return true;

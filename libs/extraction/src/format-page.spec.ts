@@ -153,6 +153,14 @@ describe('formatPage by page type', () => {
     expect(out.page_text).not.toContain('We use cookies');
   });
 
+  it('keeps the blocks of a service page named for what they show (a teaser), but prunes them on an article', () => {
+    const intro = `<div class="intro"><h2>Bookkeeping for small firms</h2>${para(4)}</div>`;
+    const teaser = '<div class="teaser"><h3>Payroll</h3><div>Pay your team on time, every time, from one screen.</div></div>';
+    const html = page(`<div class="page">${intro}${teaser}</div><div class="footer-links"><a href="/a">About</a></div>`);
+    expect(formatPage(html, opts('https://books.example/', { pageType: 'service' })).page_text).toContain('Pay your team on time');
+    expect(formatPage(html, opts('https://books.example/', { pageType: 'article' })).page_text).not.toContain('Pay your team on time');
+  });
+
   it('adds a product description the page hides but its JSON-LD declares', () => {
     const ld = JSON.stringify({
       '@context': 'https://schema.org',

@@ -197,7 +197,9 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // The wide selection starts from the same cleaned page as the article pick, which prunes in place: copying the
   // cleaned tree costs a fraction of parsing and cleaning the page again.
   const copy = cloneNode(doc, true);
-  const picked = articleContent(doc, html, url, pageType === 'forum', pageType === 'article');
+  // A service page's blocks are named for what they show (promo, teaser, banner): those names prune nothing of its pick,
+  // unless it reads like an article, whose promo and teaser blocks are boilerplate.
+  const picked = articleContent(doc, html, url, pageType === 'forum', pageType === 'article', undefined, pageType === 'service' && !proseLike);
   // A service page (not read like an article) widens to the <main> region the site declares unless the pick is nearly
   // all of it, however much prose the pick holds: a course or a platform page puts paragraphs in its overview and
   // its dates, prices and testimonials around it (measured: gating service pages on the pick's prose loses recall).
@@ -247,9 +249,9 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
  * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
  * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
  */
-function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode, landing = false): MainContent {
   const body = bodyOf(doc);
-  const main = extractMainContent(body, forum, sectionRuns, feed);
+  const main = extractMainContent(body, forum, sectionRuns, feed, landing);
   const mainText = main ? renderText(main).length : 0;
   if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
 

@@ -332,15 +332,22 @@ export class ContentScorer {
     return /[.!?…]["'»”)]?(?:\s|$)/.test(textOf(el));
   }
 
-  /** Readability's conditional cleaning, run on the selected content. */
-  prune(nodes: Element[], keep?: Element): void {
+  /**
+   * Readability's conditional cleaning, run on the selected content. `landing`: the content is a service page's, whose
+   * blocks are named for what they show (`promo`, `teaser`, `banner`, `media`, `contact`): their names prune nothing.
+   */
+  prune(nodes: Element[], keep?: Element, landing = false): void {
     this.contentText = nodes.reduce((a, n) => a + this.statsOf(n).text, 0);
     this.keep = keep;
+    this.landing = landing;
     for (const n of nodes) this.pruneChildren(n);
   }
 
   /** A block left as it is (a listing's feed of cards, whose cards are links). */
   private keep: Element | undefined;
+
+  /** The content is a landing page's: negative class words do not prune a block (see `prune`). */
+  private landing = false;
 
   /** Text length of the selected content: a block holding most of it is the article itself, never pruned. */
   private contentText = 0;
@@ -379,7 +386,7 @@ export class ContentScorer {
     if (!['div', 'section', 'ul', 'ol', 'table', 'form', 'aside', 'header', 'footer', 'figure', 'dl'].includes(name)) {
       return false;
     }
-    if (weight < 0 && (this.scores.get(el) ?? 0) + weight < 0 && s.text < 1000) return true;
+    if (weight < 0 && (this.scores.get(el) ?? 0) + weight < 0 && s.text < 1000 && !this.landing) return true;
     if (s.text > this.contentText * 0.4) return false;
     if (name === 'table' && isDataTable(el)) return false;
     if (name === 'figure') return false;
@@ -512,7 +519,8 @@ const MIN_WITHOUT_COMMENTS = 500;
  */
 export type FeedMode = 'add' | 'keep';
 
-export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed?: FeedMode): Element[] | undefined {
+/** `landing`: a service page's pick, pruned without regard to its blocks' class words (see ContentScorer.prune). */
+export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed?: FeedMode, landing = false): Element[] | undefined {
   // On a forum thread the posts are the content: comment sections are scored like any other block.
   let scorer = new ContentScorer(root, !forum, forum);
   let nodes = scorer.select(sectionRuns);
@@ -525,7 +533,7 @@ export function extractMainContent(root: ParentNode, forum = false, sectionRuns 
   if (lead) nodes.unshift(lead);
   const withRun = feed ? withFeed(root, nodes) : undefined;
   if (withRun && feed === 'add') nodes = withRun.nodes;
-  scorer.prune(nodes, withRun?.feed);
+  scorer.prune(nodes, withRun?.feed, landing);
   removeInnerBoilerplate(nodes, forum);
   trimEdges(nodes);
   return nodes;

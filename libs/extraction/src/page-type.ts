@@ -278,8 +278,12 @@ export interface PageTypeGuess {
  */
 export function guessPageType(doc: Document, url: string): PageTypeGuess {
   const s = pageSignals(doc, url);
-  const selectAs = classifyPage(s);
-  const proseLike = selectAs === 'service' && (s.proseParagraphs >= 12 || pathDepth(s.path) > 2);
+  const classified = classifyPage(s);
+  // Dated by its metadata alone (a WebPage's datePublished, which CMSs stamp on every page), with nothing on the page
+  // that declares or shows a post: selected like an undeclared article, reported as one.
+  const datedOnly = classified === 'article' && s.times === 0 && s.ogType !== 'article' && !has(articleDeclarations(s.ldTypes), ARTICLE_LD);
+  const selectAs = datedOnly ? 'service' : classified;
+  const proseLike = datedOnly || (selectAs === 'service' && (s.proseParagraphs >= 12 || pathDepth(s.path) > 2));
   // og:type=article changes the report only: selection stays a landing page's (measured: selected like an article
   // that reads as one, such pages lose recall on the trafilatura eval).
   const undeclaredArticle = proseLike || (selectAs === 'service' && s.ogType === 'article');

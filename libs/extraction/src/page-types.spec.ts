@@ -90,6 +90,11 @@ describe('page type (metadata.pageType)', () => {
     expect(typeOf(page(prose(14)), 'https://site.example/solutions/migration')).toBe('article');
     expect(typeOf(page(prose(2)), 'https://site.example/blog/2019/a-post')).toBe('article');
   });
+  it('selects a page dated only by its WebPage metadata like an undeclared article, and one that shows a date as an article', () => {
+    const head = `<title>T</title>${ld('WebPage', ',"datePublished":"2024-03-01"')}`;
+    expect(guessPageType(parseHtml(page(prose(5), head)), 'https://site.example/service')).toEqual({ type: 'article', selectAs: 'service', proseLike: true });
+    expect(guessPageType(parseHtml(page(`<time datetime="2024-03-01">March 1</time>${prose(5)}`, head)), 'https://site.example/service')).toEqual({ type: 'article', selectAs: 'article', proseLike: false });
+  });
   it('does not take a /learn/ path alone for documentation', () => {
     expect(typeOf(page(prose(5)), 'https://site.example/learn/what-is-a-ledger')).not.toBe('documentation');
     expect(typeOf(page(prose(5)), 'https://site.example/docs/ledger')).toBe('documentation');
