@@ -37,6 +37,8 @@ export interface PageSignals {
   times: number;
   /** a publication date declared in JSON-LD, meta tags or microdata */
   published: boolean;
+  /** Product, ProductGroup or IndividualProduct declarations (JSON-LD types and microdata items), counted one by one */
+  productDeclarations: number;
 }
 
 const LD_TYPE_RE = /"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")/g;
@@ -58,10 +60,20 @@ const PRODUCT_PATH_RE = /(?:^|\/)(?:products?|p|dp|pdp|item|itm|gp\/product|sku|
  * A path to one item: a singular product word (`/dp/<id>`, `/product/<slug>`, `/pdp/…`, `/p/<slug>`) with a segment
  * after it. The plural `/products/<slug>` is left out: shops and vendors name their categories and product lines so.
  */
+const PRODUCT_LD = /^(?:Product|ProductGroup|IndividualProduct)$/;
+/** Product declarations from which a page of repeated cards is a grid of products rather than one product's page. */
+const MIN_DECLARED_GRID = 8;
 const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/]/i;
 const ADD_TO_CART_RE = /\b(?:add to (?:cart|bag|basket|trolley)|in den warenkorb|ajouter au panier|añadir al carrito|buy now)\b/i;
 
-function ldTypes(doc: Document, out: Set<string>, published: { value: boolean }): void {
+/** The declared types (JSON-LD and microdata) into `s.ldTypes`, counting the products among them. */
+function ldTypes(doc: Document, s: PageSignals, published: { value: boolean }): void {
+  const out = s.ldTypes;
+  const add = (type: string): void => {
+    const name = type.replace(/^https?:\/\/schema\.org\//, '');
+    out.add(name);
+    if (PRODUCT_LD.test(name)) s.productDeclarations++;
+  };
   const visit = (n: ParentNode): void => {
     for (const c of n.children) {
       if (!isTag(c)) continue;
@@ -69,13 +81,13 @@ function ldTypes(doc: Document, out: Set<string>, published: { value: boolean })
         if ((c.attribs.type ?? '').toLowerCase() === 'application/ld+json') {
           const src = c.children.map((x) => (isText(x) ? x.data : '')).join('');
           if (src.includes('"datePublished"')) published.value = true;
-          for (const m of src.matchAll(LD_TYPE_RE)) for (const t of m[1].match(/"([^"]+)"/g) ?? []) out.add(t.slice(1, -1).replace(/^https?:\/\/schema\.org\//, ''));
+          for (const m of src.matchAll(LD_TYPE_RE)) for (const t of m[1].match(/"([^"]+)"/g) ?? []) add(t.slice(1, -1));
         }
         continue;
       }
       if (c.attribs.itemprop === 'datePublished') published.value = true;
       const itemtype = c.attribs.itemtype;
-      if (itemtype) for (const t of itemtype.split(/\s+/)) out.add(t.replace(/^https?:\/\/schema\.org\//, ''));
+      if (itemtype) for (const t of itemtype.split(/\s+/)) add(t);
       visit(c);
     }
   };
@@ -91,7 +103,7 @@ interface Measure {
 export function pageSignals(doc: Document, url: string): PageSignals {
   const s: PageSignals = {
     ldTypes: new Set(), ogType: '', path: '', host: '', proseParagraphs: 0, proseText: 0, cards: 0, posts: 0,
-    prices: 0, addToCart: false, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false,
+    prices: 0, addToCart: false, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false, productDeclarations: 0,
   };
   try {
     const u = new URL(url);
@@ -101,7 +113,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
     /* no URL: structure only */
   }
   const published = { value: false };
-  ldTypes(doc, s.ldTypes, published);
+  ldTypes(doc, s, published);
   const cardKeys = new Map<string, string>();
   const visit = (n: ParentNode): Measure => {
     const m: Measure = { text: 0, links: 0 };
@@ -227,7 +239,7 @@ export function classifyPage(s: PageSignals): PageType {
   if ((FORUM_PATH_RE.test(path) || FORUM_HOST_RE.test(s.host)) && s.posts >= 2) return 'forum';
   // On a docs path or host, an Article without a date is a manual page that a generic schema calls an article.
   if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && (!declaredArticle || !s.published))) return 'documentation';
-  const product = has(ld, /^(?:Product|ProductGroup|IndividualProduct)$/) || s.ogType === 'product' || s.ogType === 'og:product';
+  const product = has(ld, PRODUCT_LD) || s.ogType === 'product' || s.ogType === 'og:product';
   // A page whose Open Graph type is one product (not product.group) and that sells it is that product, however many
   // cards of related products it shows.
   const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
@@ -236,6 +248,9 @@ export function classifyPage(s: PageSignals): PageType {
   // Undeclared, on an item's path, with a cart button: one product, however many cards of others its rails show.
   if (s.addToCart && ITEM_PATH_RE.test(path)) return 'product';
   if (s.cards >= 8 && s.prices >= 4) return 'collection';
+  // A grid whose cards each declare a product (a shop's search or category page with microdata or JSON-LD per card)
+  // is a collection of them, not one product, whether or not its prices carry a class name.
+  if (s.cards >= 8 && s.productDeclarations >= MIN_DECLARED_GRID) return 'collection';
   if (product) return 'product';
   if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6 || feedOfArticles(s)))) return 'listing';
   // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is

@@ -64,6 +64,17 @@ describe('page type (metadata.pageType)', () => {
   it('reads a collection from a grid of priced cards', () => {
     expect(typeOf(page(`<h1>Desks</h1>${cards(12, true)}`))).toBe('collection');
   });
+  it('reads a collection from a grid whose cards each declare a product, priced by unnamed spans', () => {
+    const grid = `<div class="results">${Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<article class="c-${i % 3}"><a href="/shoes/runner-${i}">Runner ${i}. Color grey. On sale for $${i}8.00.</a>` +
+        `<script type="application/ld+json">{"@type":"Product","name":"Runner ${i}","offers":{"@type":"Offer","price":"${i}8.00"}}</script></article>`,
+    ).join('')}</div>`;
+    expect(typeOf(page(`<h1>Running shoes</h1>${grid}`), 'https://shop.example/running-shoes')).toBe('collection');
+    // One product declared beside a few cards of others is still that product's page.
+    expect(typeOf(page(`<h1>Runner</h1>${prose(1)}<span class="price">$80</span>${cards(9)}`, ld('Product')), 'https://shop.example/runner')).toBe('product');
+  });
   it('reads a listing from a grid of cards without prices', () => {
     expect(typeOf(page(`<h1>Latest news</h1>${cards(12)}`))).toBe('listing');
   });
