@@ -360,11 +360,21 @@ export class ContentScorer {
     if (changed) relink(node, kept);
   }
 
-  /** A post of the thread, or the block that holds a post's text (`div.post > div.inner`). */
+  /**
+   * A post of the thread, or the block that holds a post's text, however deep in the post's template it sits
+   * (`article.message > div.message-inner > div.message-cell--main > … > div.bbWrapper`): at each level up to the
+   * post, what lies beside it is a small share of the post or no more than a byline (the poster's panel, the date).
+   */
   private isPost(el: Element): boolean {
     if (isPostOfRun(el)) return true;
-    const parent = el.parent;
-    return !!parent && isTag(parent) && this.statsOf(el).text >= 0.8 * this.statsOf(parent).text && isPostOfRun(parent);
+    const text = this.statsOf(el).text;
+    let p = el.parent;
+    for (let level = 0; level < POST_BODY_LEVELS && p && isTag(p); level++, p = p.parent) {
+      const post = this.statsOf(p).text;
+      if (text < POST_BODY_SHARE * post && (post - text > MAX_POST_BYLINE || text < MIN_POST_BODY_SHARE * post)) return false;
+      if (isPostOfRun(p)) return true;
+    }
+    return false;
   }
 
   private shouldPrune(el: Element): boolean {
@@ -404,6 +414,13 @@ export class ContentScorer {
 /** Text range of an adjacent block taken with the article when it reads as prose. */
 const ADJACENT_MIN_TEXT = 80;
 const ADJACENT_MAX_TEXT = 1500;
+
+/** Levels above a block searched for the post whose text it holds (see isPost). */
+const POST_BODY_LEVELS = 8;
+/** Share of a post's text a block holds from which it is the post's body. */
+const POST_BODY_SHARE = 0.8;
+/** Share of a post's text the body of a short post holds at least, beside a byline (see isPost). */
+const MIN_POST_BODY_SHARE = 0.5;
 
 /** Characters of a post's byline (the poster's name and the date), at most. */
 const MAX_POST_BYLINE = 150;

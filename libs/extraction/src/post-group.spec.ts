@@ -69,3 +69,17 @@ describe('the byline of each post', () => {
     expect(text).toContain('11-29-2024, 04:03 AM');
   });
 });
+
+describe('the body of a short post beside its poster panel', () => {
+  it('is kept, however deep in the post and however short beside its byline, though its permalink and the quote it answers make it link-heavy', () => {
+    const post = (i: number, body: string): string =>
+      `<article class="message message--post"><div class="message-inner"><div class="message-wrap"><div class="message-cell message-cell--user"><a href="/members/${i}">poster${i}</a></div>` +
+      `<div class="message-cell message-cell--main"><a href="/posts/${i}">Mar 2, 2024</a> <a href="/posts/${i}">#${i}</a><div class="message-content"><div class="message-body"><div class="bb-wrapper">${body}</div></div></div></div></div></div></article>`;
+    const long = (i: number): string => `<p>Reply ${i}: a longer answer that explains how to size the expansion tank for a closed loop, with the pressure you set it to.</p>`;
+    const short = `<blockquote><a href="/members/1">poster1 said:</a> <a href="/goto/1">size the tank</a></blockquote>Thanks, that worked for me.`;
+    const doc = parseHtml(`<html><body><div class="block-body">${post(1, long(1))}${post(2, short)}${post(3, long(3))}${post(4, long(4))}</div></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply 4: a longer answer');
+    expect(text).toContain('Thanks, that worked for me.');
+  });
+});
