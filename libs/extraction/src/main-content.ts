@@ -8,7 +8,7 @@
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
-import { isPostByline, isPostOfRun } from './post-group.js';
+import { isPostAuthor, isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
 import { type Element, contains, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
@@ -380,8 +380,8 @@ export class ContentScorer {
   private shouldPrune(el: Element): boolean {
     const name = el.name;
     if (this.forum && this.isPost(el)) return false;
-    // Who wrote a post and when is part of it: a short, link-heavy line inside the post.
-    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && isPostByline(el, textOf(el))) return false;
+    // Who wrote a post and when is part of it: a short, link-heavy line inside the post, or the poster's panel.
+    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && (isPostByline(el, textOf(el)) || isPostAuthor(el))) return false;
     const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
     if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80 && !linksToItself(el));

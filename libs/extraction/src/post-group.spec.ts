@@ -83,3 +83,21 @@ describe('the body of a short post beside its poster panel', () => {
     expect(text).toContain('Thanks, that worked for me.');
   });
 });
+
+describe("the poster's panel beside each post", () => {
+  const post = (i: number, panel: string): string =>
+    `<article class="message message--post"><div class="message-inner"><div class="message-cell message-cell--user">${panel}</div>` +
+    `<div class="message-cell message-cell--main"><a href="/posts/${i}">Mar 2, 2024</a><div class="message-content"><p>Reply ${i}: bleed the radiators from the top floor down, then top the pressure back up to one and a half bar.</p></div></div></div></article>`;
+  const thread = (panel: (i: number) => string): string =>
+    renderText(extractMainContent(bodyOf(parseHtml(`<html><body><div class="block-body">${[1, 2, 3, 4].map((i) => post(i, panel(i))).join('')}</div></body></html>`)), true) ?? []);
+
+  it('keeps the name of who wrote the post', () => {
+    const text = thread((i) => `<h4 class="message-name"><a href="/members/${i}" class="username">heating_fan${i}</a></h4>`);
+    expect(text).toContain('heating_fan3');
+    expect(text).toContain('Reply 3: bleed the radiators');
+  });
+  it('leaves a panel that prints more than the name (rank, badges, links) to pruning', () => {
+    const text = thread((i) => `<a href="/members/${i}" class="username">heating_fan${i}</a> <a href="/ranks">Senior Member</a> <a href="/badges">Gold Supporter</a>`);
+    expect(text).not.toContain('Gold Supporter');
+  });
+});
