@@ -400,7 +400,8 @@ export class ContentScorer {
     const p = counts.p;
     const img = counts.img;
     const li = counts.li - 100;
-    if (img > 1 && p / img < 0.5 && !hasAncestorTag(el, 'figure')) return true;
+    // A gallery is images with captions; a post with its attached photos is text (forum posts write no <p>).
+    if (img > 1 && p / img < 0.5 && !hasAncestorTag(el, 'figure') && !(this.forum && s.text >= POST_WITH_IMAGES_TEXT)) return true;
     if (!isList && li > p && s.text < 400) return true;
     if (counts.input > Math.floor(p / 3)) return true;
     if (!isList && s.text < 25 && (img === 0 || img > 2) && counts.heading === 0 && !hasAncestorTag(el, 'figure')) return true;
@@ -414,6 +415,9 @@ export class ContentScorer {
 /** Text range of an adjacent block taken with the article when it reads as prose. */
 const ADJACENT_MIN_TEXT = 80;
 const ADJACENT_MAX_TEXT = 1500;
+
+/** Characters of text from which a forum block holding images is a post with attachments, not a gallery. */
+const POST_WITH_IMAGES_TEXT = 500;
 
 /** Levels above a block searched for the post whose text it holds (see isPost). */
 const POST_BODY_LEVELS = 8;

@@ -101,3 +101,16 @@ describe("the poster's panel beside each post", () => {
     expect(text).not.toContain('Gold Supporter');
   });
 });
+
+describe('an opening post with its attached photos', () => {
+  it('is a post, not a gallery: kept though it has more images than paragraphs', () => {
+    const sentence = (i: number): string => `Step ${i}: I took the back panel off, found the twelve volt wire on the right plug and spliced the new lamp into it. `;
+    const photos = [1, 2, 3].map((i) => `<div class="attachment"><img src="/a/${i}.jpg" alt=""></div>`).join('');
+    const opener = `<div class="opening-card"><div class="card-body">${[1, 2, 3, 4, 5].map(sentence).join('')}${photos}</div></div>`;
+    const reply = (i: number): string => `<div class="reply-card"><div class="card-body"><p>Reply ${i}: nice work, did the trim clips survive taking the panel off, or did you need new ones from the dealer?</p></div></div>`;
+    const doc = parseHtml(`<html><body><div class="thread-body">${opener}<div class="replies">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(reply).join('')}</div></div></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply 10: nice work');
+    expect(text).toContain('Step 5: I took the back panel off');
+  });
+});
