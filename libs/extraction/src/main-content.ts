@@ -366,22 +366,33 @@ export class ContentScorer {
    * post, what lies beside it is a small share of the post or no more than a byline (the poster's panel, the date).
    */
   private isPost(el: Element): boolean {
-    if (isPostOfRun(el)) return true;
+    if (this.postOfRun(el)) return true;
     const text = this.statsOf(el).text;
     let p = el.parent;
     for (let level = 0; level < POST_BODY_LEVELS && p && isTag(p); level++, p = p.parent) {
       const post = this.statsOf(p).text;
       if (text < POST_BODY_SHARE * post && (post - text > MAX_POST_BYLINE || text < MIN_POST_BODY_SHARE * post)) return false;
-      if (isPostOfRun(p)) return true;
+      if (this.postOfRun(p)) return true;
     }
     return false;
   }
+
+  /** isPostOfRun, once per element: pruning asks it of every ancestor of every block it weighs. */
+  private readonly runs = new Map<Element, boolean>();
+  private readonly postOfRun = (el: Element): boolean => {
+    let run = this.runs.get(el);
+    if (run === undefined) {
+      run = isPostOfRun(el);
+      this.runs.set(el, run);
+    }
+    return run;
+  };
 
   private shouldPrune(el: Element): boolean {
     const name = el.name;
     if (this.forum && this.isPost(el)) return false;
     // Who wrote a post and when is part of it: a short, link-heavy line inside the post, or the poster's panel.
-    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && (isPostByline(el, textOf(el)) || isPostAuthor(el))) return false;
+    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && (isPostByline(el, textOf(el), this.postOfRun) || isPostAuthor(el, this.postOfRun))) return false;
     const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
     if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80 && !linksToItself(el));

@@ -84,10 +84,13 @@ export function isPostOfRun(el: Element): boolean {
 const POST_DATE_RE =
   /\b(?:\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/i;
 
-/** Whether `el`, whose text is `text`, is the dated byline of a post of a run (see isPostOfRun). */
-export function isPostByline(el: Element, text: string): boolean {
+/**
+ * Whether `el`, whose text is `text`, is the dated byline of a post of a run (see isPostOfRun; `postOfRun`: the same
+ * test, memoised by the caller).
+ */
+export function isPostByline(el: Element, text: string, postOfRun: (el: Element) => boolean = isPostOfRun): boolean {
   if (!POST_DATE_RE.test(text)) return false;
-  for (let p = el.parent; p && isTag(p); p = p.parent) if (isPostOfRun(p)) return true;
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (postOfRun(p)) return true;
   return false;
 }
 
@@ -106,9 +109,9 @@ const squashedLength = (el: Element): number => textContent(el).replace(/\s+/g, 
  * post that engines print apart from the date (XenForo's `message-cell--user`), once cleaning took the poster's title,
  * join date and post count. A panel that prints the poster's rank and badges as well is left to pruning.
  */
-export function isPostAuthor(el: Element): boolean {
+export function isPostAuthor(el: Element, postOfRun: (el: Element) => boolean = isPostOfRun): boolean {
   const name = isPosterName(el) ? el : findFirst(el, isPosterName);
   if (!name || squashedLength(el) > squashedLength(name) + NAME_SLACK) return false;
-  for (let p = el.parent; p && isTag(p); p = p.parent) if (isPostOfRun(p)) return true;
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (postOfRun(p)) return true;
   return false;
 }
