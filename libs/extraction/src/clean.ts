@@ -86,6 +86,8 @@ export interface CleanOptions {
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if ('hidden' in a) return true;
+  // A popover (menus, dropdowns, off-canvas panels, install and notification prompts) is not rendered until opened.
+  if ('popover' in a) return true;
   if (a['aria-hidden'] === 'true' && el.name !== 'img' && !el.attribs.class?.includes('fallback-image')) return true;
   const style = a.style;
   if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
