@@ -77,6 +77,15 @@ describe('collapsed disclosures', () => {
     expect(text).toContain('Height: 39 cm');
     expect(text).not.toContain('A panel no control opens');
   });
+
+  it('drop a popover, which is not rendered until it is opened (an install prompt, a dropdown menu)', () => {
+    const text = cleanedText(`<html><body><main><h1>Roadmap question</h1><p>Is there a public roadmap for the next releases of the builder?</p>
+      <div id="install-prompt" popover><p>Add this forum to your home screen for push notifications and badges.</p></div>
+      <ul popover="auto" id="theme-menu"><li>Light theme for the reader</li><li>Dark theme for the reader</li></ul></main></body></html>`, { url: 'https://forum.example/topic/1', aggressive: true });
+    expect(text).toContain('Is there a public roadmap');
+    expect(text).not.toContain('Add this forum to your home screen');
+    expect(text).not.toContain('Dark theme for the reader');
+  });
 });
 
 describe('Drupal node classes', () => {

@@ -97,6 +97,8 @@ export interface CleanOptions {
 function isHidden(el: Element): boolean {
   const a = el.attribs;
   if ('hidden' in a) return true;
+  // A popover (menus, dropdowns, off-canvas panels, install and notification prompts) is not rendered until opened.
+  if ('popover' in a) return true;
   if (a['aria-hidden'] === 'true' && el.name !== 'img' && !el.attribs.class?.includes('fallback-image')) return true;
   const style = a.style;
   if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
@@ -109,6 +111,8 @@ function isHidden(el: Element): boolean {
  * in `aria-controls`): it is the page's content all the same.
  */
 function isCollapsedContent(el: Element, guard: Guard): boolean {
+  // A popover opens over the page on demand (a menu, a prompt), wherever it sits: never a collapsed part of the text.
+  if ('popover' in el.attribs) return false;
   if (isPanel(el, guard)) return true;
   // The animated wrapper UI kits hide around the panel (Chakra UI's `chakra-collapse`): hidden
   // with the panel it holds, and shown with it.

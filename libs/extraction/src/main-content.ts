@@ -8,7 +8,7 @@
 import { removeInnerBoilerplate } from './inner-boilerplate.js';
 import { findLead } from './lead.js';
 import { trimEdges } from './edge-trim.js';
-import { isPostByline, isPostOfRun } from './post-group.js';
+import { isPostAuthor, isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
 import { type Element, contains, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
@@ -367,18 +367,39 @@ export class ContentScorer {
     if (changed) relink(node, kept);
   }
 
-  /** A post of the thread, or the block that holds a post's text (`div.post > div.inner`). */
+  /**
+   * A post of the thread, or the block that holds a post's text, however deep in the post's template it sits
+   * (`article.message > div.message-inner > div.message-cell--main > … > div.bbWrapper`): at each level up to the
+   * post, what lies beside it is a small share of the post or no more than a byline (the poster's panel, the date).
+   */
   private isPost(el: Element): boolean {
-    if (isPostOfRun(el)) return true;
-    const parent = el.parent;
-    return !!parent && isTag(parent) && this.statsOf(el).text >= 0.8 * this.statsOf(parent).text && isPostOfRun(parent);
+    if (this.postOfRun(el)) return true;
+    const text = this.statsOf(el).text;
+    let p = el.parent;
+    for (let level = 0; level < POST_BODY_LEVELS && p && isTag(p); level++, p = p.parent) {
+      const post = this.statsOf(p).text;
+      if (text < POST_BODY_SHARE * post && (post - text > MAX_POST_BYLINE || text < MIN_POST_BODY_SHARE * post)) return false;
+      if (this.postOfRun(p)) return true;
+    }
+    return false;
   }
+
+  /** isPostOfRun, once per element: pruning asks it of every ancestor of every block it weighs. */
+  private readonly runs = new Map<Element, boolean>();
+  private readonly postOfRun = (el: Element): boolean => {
+    let run = this.runs.get(el);
+    if (run === undefined) {
+      run = isPostOfRun(el);
+      this.runs.set(el, run);
+    }
+    return run;
+  };
 
   private shouldPrune(el: Element): boolean {
     const name = el.name;
     if (this.forum && this.isPost(el)) return false;
-    // Who wrote a post and when is part of it: a short, link-heavy line inside the post.
-    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && isPostByline(el, textOf(el))) return false;
+    // Who wrote a post and when is part of it: a short, link-heavy line inside the post, or the poster's panel.
+    if (this.forum && this.statsOf(el).text <= MAX_POST_BYLINE && (isPostByline(el, textOf(el), this.postOfRun) || isPostAuthor(el, this.postOfRun))) return false;
     const weight = ContentScorer.classWeight(el, this.forum);
     const s = this.statsOf(el);
     if (HEADING_TAGS.has(name)) return weight < 0 || (s.text > 0 && this.linkDensity(el) > 0.6 && s.text < 80 && !linksToItself(el));
@@ -397,7 +418,8 @@ export class ContentScorer {
     const p = counts.p;
     const img = counts.img;
     const li = counts.li - 100;
-    if (img > 1 && p / img < 0.5 && !hasAncestorTag(el, 'figure')) return true;
+    // A gallery is images with captions; a post with its attached photos is text (forum posts write no <p>).
+    if (img > 1 && p / img < 0.5 && !hasAncestorTag(el, 'figure') && !(this.forum && s.text >= POST_WITH_IMAGES_TEXT)) return true;
     if (!isList && li > p && s.text < 400) return true;
     if (counts.input > Math.floor(p / 3)) return true;
     if (!isList && s.text < 25 && (img === 0 || img > 2) && counts.heading === 0 && !hasAncestorTag(el, 'figure')) return true;
@@ -411,6 +433,16 @@ export class ContentScorer {
 /** Text range of an adjacent block taken with the article when it reads as prose. */
 const ADJACENT_MIN_TEXT = 80;
 const ADJACENT_MAX_TEXT = 1500;
+
+/** Characters of text from which a forum block holding images is a post with attachments, not a gallery. */
+const POST_WITH_IMAGES_TEXT = 500;
+
+/** Levels above a block searched for the post whose text it holds (see isPost). */
+const POST_BODY_LEVELS = 8;
+/** Share of a post's text a block holds from which it is the post's body. */
+const POST_BODY_SHARE = 0.8;
+/** Share of a post's text the body of a short post holds at least, beside a byline (see isPost). */
+const MIN_POST_BODY_SHARE = 0.5;
 
 /** Characters of a post's byline (the poster's name and the date), at most. */
 const MAX_POST_BYLINE = 150;

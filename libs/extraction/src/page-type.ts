@@ -49,6 +49,8 @@ const DOCS_LD = /^(?:TechArticle|APIReference)$/;
 
 /** Class words of posts and of prices (whole words of `a-b_c` and camelCase names). */
 const POST_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]ost|[Mm]essage|[Rr]eply|[Cc]omment|[Aa]nswer|[Qq]uestion|[Pp]ostbit|[Mm]essagelist|[Tt]opic)(?=$|[\s_-]|[A-Z])/;
+/** Ids forum engines number their posts with (SMF `msg123`, phpBB `p123`, vBulletin `post_123`). */
+const POST_ID_RE = /^(?:msg|post|p|comment|reply)[-_]?\d+$/i;
 const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-]|[A-Z])/;
 /** Path words of manuals and references. Not "learn": sites put their explainers and courses' marketing there too. */
 const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
@@ -148,7 +150,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
       } else if (name === 'time') s.times++;
       const cls = c.attribs.class ?? '';
       if (c.attribs.itemprop === 'price' || (cls.includes('ric') && PRICE_RE.test(cls))) s.prices++;
-      if (cm.text >= 80 && cls && POST_RE.test(cls)) posts++;
+      if (cm.text >= 80 && ((cls && POST_RE.test(cls)) || POST_ID_RE.test(c.attribs.id ?? ''))) posts++;
       if ((name === 'button' || name === 'input' || name === 'a') && !s.addToCart) {
         const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
         if (ADD_TO_CART_RE.test(label) || /add-?to-?cart/i.test(`${cls} ${c.attribs.name ?? ''} ${c.attribs.id ?? ''}`)) s.addToCart = true;

@@ -69,3 +69,48 @@ describe('the byline of each post', () => {
     expect(text).toContain('11-29-2024, 04:03 AM');
   });
 });
+
+describe('the body of a short post beside its poster panel', () => {
+  it('is kept, however deep in the post and however short beside its byline, though its permalink and the quote it answers make it link-heavy', () => {
+    const post = (i: number, body: string): string =>
+      `<article class="message message--post"><div class="message-inner"><div class="message-wrap"><div class="message-cell message-cell--user"><a href="/members/${i}">poster${i}</a></div>` +
+      `<div class="message-cell message-cell--main"><a href="/posts/${i}">Mar 2, 2024</a> <a href="/posts/${i}">#${i}</a><div class="message-content"><div class="message-body"><div class="bb-wrapper">${body}</div></div></div></div></div></div></article>`;
+    const long = (i: number): string => `<p>Reply ${i}: a longer answer that explains how to size the expansion tank for a closed loop, with the pressure you set it to.</p>`;
+    const short = `<blockquote><a href="/members/1">poster1 said:</a> <a href="/goto/1">size the tank</a></blockquote>Thanks, that worked for me.`;
+    const doc = parseHtml(`<html><body><div class="block-body">${post(1, long(1))}${post(2, short)}${post(3, long(3))}${post(4, long(4))}</div></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply 4: a longer answer');
+    expect(text).toContain('Thanks, that worked for me.');
+  });
+});
+
+describe("the poster's panel beside each post", () => {
+  const post = (i: number, panel: string): string =>
+    `<article class="message message--post"><div class="message-inner"><div class="message-cell message-cell--user">${panel}</div>` +
+    `<div class="message-cell message-cell--main"><a href="/posts/${i}">Mar 2, 2024</a><div class="message-content"><p>Reply ${i}: bleed the radiators from the top floor down, then top the pressure back up to one and a half bar.</p></div></div></div></article>`;
+  const thread = (panel: (i: number) => string): string =>
+    renderText(extractMainContent(bodyOf(parseHtml(`<html><body><div class="block-body">${[1, 2, 3, 4].map((i) => post(i, panel(i))).join('')}</div></body></html>`)), true) ?? []);
+
+  it('keeps the name of who wrote the post', () => {
+    const text = thread((i) => `<h4 class="message-name"><a href="/members/${i}" class="username">heating_fan${i}</a></h4>`);
+    expect(text).toContain('heating_fan3');
+    expect(text).toContain('Reply 3: bleed the radiators');
+  });
+  it('leaves a panel that prints more than the name (rank, badges, links) to pruning', () => {
+    const text = thread((i) => `<a href="/members/${i}" class="username">heating_fan${i}</a> <a href="/ranks">Senior Member</a> <a href="/badges">Gold Supporter</a>`);
+    expect(text).not.toContain('Gold Supporter');
+  });
+});
+
+describe('an opening post with its attached photos', () => {
+  it('is a post, not a gallery: kept though it has more images than paragraphs', () => {
+    const sentence = (i: number): string => `Step ${i}: I took the back panel off, found the twelve volt wire on the right plug and spliced the new lamp into it. `;
+    const photos = [1, 2, 3].map((i) => `<div class="attachment"><img src="/a/${i}.jpg" alt=""></div>`).join('');
+    const opener = `<div class="opening-card"><div class="card-body">${[1, 2, 3, 4, 5].map(sentence).join('')}${photos}</div></div>`;
+    const reply = (i: number): string => `<div class="reply-card"><div class="card-body"><p>Reply ${i}: nice work, did the trim clips survive taking the panel off, or did you need new ones from the dealer?</p></div></div>`;
+    const doc = parseHtml(`<html><body><div class="thread-body">${opener}<div class="replies">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(reply).join('')}</div></div></body></html>`);
+    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    expect(text).toContain('Reply 10: nice work');
+    expect(text).toContain('Step 5: I took the back panel off');
+  });
+});

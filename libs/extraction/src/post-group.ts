@@ -2,7 +2,7 @@
  * A thread is a run of posts built from one template: sibling blocks with the same tag and class names. When the
  * article-style pick is one post (the opening one, usually the longest), the thread is the container of that run.
  */
-import { isTag, templateKey, textLengthUpTo, type Document, type Element, type ParentNode } from './dom.js';
+import { findFirst, isTag, templateKey, textContent, textLengthUpTo, type Document, type Element, type ParentNode } from './dom.js';
 
 /** Levels above the pick searched for the run of posts it belongs to (post body → post → post wrapper…). */
 const MAX_LEVELS = 6;
@@ -84,9 +84,34 @@ export function isPostOfRun(el: Element): boolean {
 const POST_DATE_RE =
   /\b(?:\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/i;
 
-/** Whether `el`, whose text is `text`, is the dated byline of a post of a run (see isPostOfRun). */
-export function isPostByline(el: Element, text: string): boolean {
+/**
+ * Whether `el`, whose text is `text`, is the dated byline of a post of a run (see isPostOfRun; `postOfRun`: the same
+ * test, memoised by the caller).
+ */
+export function isPostByline(el: Element, text: string, postOfRun: (el: Element) => boolean = isPostOfRun): boolean {
   if (!POST_DATE_RE.test(text)) return false;
-  for (let p = el.parent; p && isTag(p); p = p.parent) if (isPostOfRun(p)) return true;
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (postOfRun(p)) return true;
+  return false;
+}
+
+/**
+ * Marks of a poster's name: the class forum engines give it (XenForo, vBulletin and phpBB `username`, `post-author`,
+ * `poster`) or its microdata.
+ */
+const POSTER_NAME_RE = /(?:^|[\s_-])(?:username|user-?name|author|poster|post-?author)(?=$|[\s_-])/i;
+const isPosterName = (el: Element): boolean => el.attribs.itemprop === 'author' || el.attribs.rel === 'author' || POSTER_NAME_RE.test(el.attribs.class ?? '');
+/** Characters besides the poster's name a block holding it may print (a flag, an "OP" mark), at most. */
+const NAME_SLACK = 12;
+const squashedLength = (el: Element): number => textContent(el).replace(/\s+/g, ' ').trim().length;
+
+/**
+ * Whether `el` is little more than the name of the poster of a post of a run (see isPostOfRun): the panel beside the
+ * post that engines print apart from the date (XenForo's `message-cell--user`), once cleaning took the poster's title,
+ * join date and post count. A panel that prints the poster's rank and badges as well is left to pruning.
+ */
+export function isPostAuthor(el: Element, postOfRun: (el: Element) => boolean = isPostOfRun): boolean {
+  const name = isPosterName(el) ? el : findFirst(el, isPosterName);
+  if (!name || squashedLength(el) > squashedLength(name) + NAME_SLACK) return false;
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (postOfRun(p)) return true;
   return false;
 }

@@ -29,3 +29,17 @@ describe('a story under a tree of nested replies', () => {
   });
 });
 
+
+describe('a story under a list of top-level comments, each with its own replies', () => {
+  const comment = (i: number, inner = ''): string =>
+    `<li class="comment"><div class="comment-body"><a href="/~u${i}">u${i}</a><p>Comment ${i}: the old kernel code builds fine with a modern compiler once the warnings are sorted out.</p></div>${inner ? `<ul>${inner}</ul>` : ''}</li>`;
+  const list = `<ul class="listing">${[0, 1, 2, 3, 4, 5].map((i) => comment(i, i === 0 ? comment(10, comment(11)) : comment(20 + i))).join('')}</ul>`;
+  const intro = `<div class="intro"><p>${'A short summary of a mailing-list thread about rewriting the kernel in another language. '.repeat(4)}</p></div>`;
+  const nav = `<div class="nav">${Array.from({ length: 30 }, (_, i) => `<a href="/s/${i}">Section ${i}</a>`).join(' ')}</div>`;
+
+  it('takes the list for the tree, though no one comment with its replies holds much of the page', () => {
+    const { tree, share } = largestReplyTree(bodyOf(parseHtml(`<html><body>${nav}${intro}${list}</body></html>`)));
+    expect(tree?.attribs.class).toBe('listing');
+    expect(share).toBeGreaterThan(0.4);
+  });
+});

@@ -23,8 +23,9 @@ export interface ReplyTree {
 }
 
 /**
- * The outermost block of a reply template nested at least MIN_DEPTH deep under `root` that holds the most text. One
- * walk.
+ * The outermost block of a reply template nested at least MIN_DEPTH deep under `root` that holds the most text, or
+ * the list of such outermost blocks when together they hold more (a story's comments: many top-level comments, one of
+ * them answered deep enough to show the template nests, none of them much of the page alone). One walk.
  */
 export function largestReplyTree(root: ParentNode): ReplyTree {
   /** Blocks of each reply template open on the current path, and the deepest nesting inside the outermost one. */
@@ -34,6 +35,8 @@ export function largestReplyTree(root: ParentNode): ReplyTree {
   let bestText = 0;
   const walk = (n: ParentNode): number => {
     let text = 0;
+    // Outermost reply blocks among n's children, per template: their text, and whether one of them nests deep enough.
+    let siblings: Map<string, { text: number; count: number; deep: boolean }> | undefined;
     for (const c of n.children) {
       if (isText(c)) text += c.data.trim().length;
       if (!isTag(c) || SKIP.has(c.name)) continue;
@@ -46,12 +49,27 @@ export function largestReplyTree(root: ParentNode): ReplyTree {
       const t = walk(c);
       if (key) {
         open.set(key, depth - 1);
-        if (depth === 1 && (deepest.get(key) ?? 0) >= MIN_DEPTH && t > bestText) {
+        const deep = (deepest.get(key) ?? 0) >= MIN_DEPTH;
+        if (depth === 1 && deep && t > bestText) {
           best = c;
           bestText = t;
         }
+        if (depth === 1) {
+          siblings ??= new Map();
+          const g = siblings.get(key) ?? { text: 0, count: 0, deep: false };
+          siblings.set(key, { text: g.text + t, count: g.count + 1, deep: g.deep || deep });
+        }
       }
       text += t;
+    }
+    // A list of top-level replies, each with its subtree: the list is the tree.
+    if (siblings && isTag(n as Element)) {
+      for (const g of siblings.values()) {
+        if (g.deep && g.count >= 2 && g.text > bestText) {
+          best = n as Element;
+          bestText = g.text;
+        }
+      }
     }
     return text;
   };
