@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -70,8 +70,12 @@ describe('detectBlock', () => {
   });
 });
 
-describe('detectBlock on real pages (../shared/corpus)', () => {
-  const corpus = path.resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus');
+// The shared corpus sits beside the checkout on the development machines; a clone elsewhere skips these.
+const corpus = path.resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus');
+const hasCorpus = existsSync(path.join(corpus, 'serp')) && existsSync(path.join(corpus, 'extraction'));
+if (!hasCorpus) console.warn(`SKIPPED detectBlock corpus cases: ${corpus} not found`);
+
+(hasCorpus ? describe : describe.skip)('detectBlock on real pages (../shared/corpus)', () => {
   const pages = (dir: string) =>
     readdirSync(path.join(corpus, dir), { recursive: true, encoding: 'utf8' })
       .filter((f) => /\.html(\.gz)?$/.test(f))
