@@ -21,7 +21,7 @@ const DOCUMENT_CHANGING_TYPES = new Set(['Document', 'Script', 'Fetch', 'XHR', '
 const REFUSED_BEFORE_SENDING = /^net::ERR_BLOCKED_BY_(CLIENT|CSP|RESPONSE|ORB|ADMINISTRATOR)$/i;
 
 /** How long after the main thread caught up a request its last task started may still be on its way to us. */
-const CAUGHT_UP_GRACE_MS = 30;
+export const CAUGHT_UP_GRACE_MS = 30;
 
 /**
  * Built on the job's own CDP session (Network domain, enabled by the tab before each job) rather than Playwright's

@@ -11,6 +11,7 @@ import { GUARD_HEADER } from './guard-proxy.js';
 import { captureDocument, NAVIGATED } from './document-capture.js';
 import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
 import { mainThreadCaughtUp } from './main-thread.js';
+import { CAUGHT_UP_GRACE_MS } from './network-activity.js';
 import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
 import type { RenderResult } from './render-types.js';
 
@@ -134,7 +135,10 @@ async function navigateAndCapture(surface: RenderSurface, job: RenderJob, failur
   });
   const loadedAt = performance.now();
   const quietUntil = Math.min(loadedAt + job.settleCapMs, settleUntil);
-  if (loaded) activity.markLoaded(mainThreadCaughtUp(session, Math.min(MAIN_THREAD_CAP_MS, quietUntil - performance.now())));
+  // The brief window is also run on the page's clock (less the grace that follows it): under load the worker's 100 ms
+  // can pass before the renderer has run a timer the page set at load for less.
+  const pageWindowMs = job.loadQuietMs - CAUGHT_UP_GRACE_MS;
+  if (loaded) activity.markLoaded(mainThreadCaughtUp(session, Math.min(MAIN_THREAD_CAP_MS, quietUntil - performance.now()), pageWindowMs));
   const networkQuiet = loaded
     ? await Promise.race([
         activity.waitForQuiet(job.networkIdleMs, quietUntil, job.loadQuietMs),
