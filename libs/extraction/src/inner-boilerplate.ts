@@ -6,7 +6,7 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from './card-run.js';
-import { HEADING_TAGS, classWords, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, textContent, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -137,14 +137,10 @@ const MAX_SEE_ALSO = 160;
 /** Block-ish parents a date line is removed with ("Published: <time>…</time>"). */
 const DATE_LINE_TAGS = new Set(['p', 'div', 'span', 'li', 'small', 'header', 'dd', 'em', 'strong', 'b', 'i']);
 
-function squashedText(el: Element): string {
-  return textContent(el).replace(/\s+/g, ' ').trim();
-}
-
 /** The element to drop for a <time>: its enclosing date line, when the line says little besides the date. */
 function dateLineOf(time: Element, roots: Set<Element>): Element | undefined {
   let line: Element | undefined;
-  const timeText = squashedText(time).length;
+  const timeText = squashedTextLength(time);
   for (let p = time.parent; p && isTag(p) && !roots.has(p) && DATE_LINE_TAGS.has(p.name); p = p.parent) {
     const lineText = squashedTextWithin(p, timeText + 30);
     if (lineText === undefined || lineText.length - timeText > 30) break;
@@ -170,10 +166,6 @@ function smallJunk(el: Element, roots: Set<Element>, keepDates: boolean): Elemen
   if (credit && t.length <= MAX_CREDIT && CREDIT_RE.test(t)) return el;
   if (seeAlso && t.length <= MAX_SEE_ALSO && SEE_ALSO_RE.test(t)) return el;
   return undefined;
-}
-
-function textLength(el: Element): number {
-  return squashedTextLength(el);
 }
 
 const CAPTION_KEYS = new Set(['figcaption', 'caption', 'captions']);
@@ -223,7 +215,7 @@ function keptKindTotals(found: Candidate[], total: number, cardKindShare: number
  * kept from this share (it names a part of the cards' template).
  */
 export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE): void {
-  const total = nodes.reduce((a, n) => a + textLength(n), 0);
+  const total = nodes.reduce((a, n) => a + squashedTextLength(n), 0);
   const found: Candidate[] = [];
   let captionText = 0;
   const visit = (node: Element, outer: Candidate | undefined, inRemovable: boolean): void => {
@@ -232,7 +224,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
       const reason = KEEP_TAGS.has(c.name) ? '' : explain(c, keepComments);
       let f: Candidate | undefined;
       if (reason) {
-        f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: textLength(c), outer };
+        f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: squashedTextLength(c), outer };
         found.push(f);
         if (!inRemovable && CAPTION_KEYS.has(f.key)) captionText += f.text;
       }

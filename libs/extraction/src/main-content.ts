@@ -544,14 +544,16 @@ export function isDataTable(table: Element): boolean {
 /** Below this much text once comment sections are ignored, the page is taken to be a discussion thread. */
 const MIN_WITHOUT_COMMENTS = 500;
 
-/** Select and prune the main content of `root` (normally the cleaned <body>). */
 /**
  * What selection does with the page's feed of cards (see feed.ts): `add` it to the pick, or only `keep` it unpruned when
  * the pick holds it.
  */
 export type FeedMode = 'add' | 'keep';
 
-/** `landing`: a service page's pick, pruned without regard to its blocks' class words (see ContentScorer.prune). */
+/**
+ * Select and prune the main content of `root` (normally the cleaned <body>). `landing`: a service page's pick, pruned
+ * without regard to its blocks' class words (see ContentScorer.prune).
+ */
 export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed?: FeedMode, landing = false): Element[] | undefined {
   // On a forum thread the posts are the content: comment sections are scored like any other block.
   let scorer = new ContentScorer(root, !forum, forum);

@@ -58,13 +58,13 @@ const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manu
 const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
 const FORUM_HOST_RE = /^(?:forums?|community|discuss|discussions?|answers|talk|board|boards)\./i;
 const PRODUCT_PATH_RE = /(?:^|\/)(?:products?|p|dp|pdp|item|itm|gp\/product|sku|shop\/p)(?:\/|$)/i;
+const PRODUCT_LD = /^(?:Product|ProductGroup|IndividualProduct)$/;
+/** Product declarations from which a page of repeated cards is a grid of products rather than one product's page. */
+const MIN_DECLARED_GRID = 8;
 /**
  * A path to one item: a singular product word (`/dp/<id>`, `/product/<slug>`, `/pdp/…`, `/p/<slug>`) with a segment
  * after it. The plural `/products/<slug>` is left out: shops and vendors name their categories and product lines so.
  */
-const PRODUCT_LD = /^(?:Product|ProductGroup|IndividualProduct)$/;
-/** Product declarations from which a page of repeated cards is a grid of products rather than one product's page. */
-const MIN_DECLARED_GRID = 8;
 const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/]/i;
 const ADD_TO_CART_RE = /\b(?:add to (?:cart|bag|basket|trolley)|in den warenkorb|ajouter au panier|añadir al carrito|buy now)\b/i;
 
@@ -241,10 +241,10 @@ export function classifyPage(s: PageSignals): PageType {
   if ((FORUM_PATH_RE.test(path) || FORUM_HOST_RE.test(s.host)) && s.posts >= 2) return 'forum';
   // On a docs path or host, an Article without a date is a manual page that a generic schema calls an article.
   if (has(ld, DOCS_LD) || s.docsNav || ((DOCS_PATH_RE.test(path) || DOCS_HOST_RE.test(s.host)) && (!declaredArticle || !s.published))) return 'documentation';
-  const product = has(ld, PRODUCT_LD) || s.ogType === 'product' || s.ogType === 'og:product';
   // A page whose Open Graph type is one product (not product.group) and that sells it is that product, however many
   // cards of related products it shows.
   const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
+  const product = oneProduct || has(ld, PRODUCT_LD);
   if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.addToCart))) return 'product';
   if (declaredArticle) return 'article';
   // Undeclared, on an item's path, with a cart button: one product, however many cards of others its rails show.
