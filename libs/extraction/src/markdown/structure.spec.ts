@@ -46,4 +46,27 @@ describe('shapeForMarkdown', () => {
     expect(markdown).toContain('- ### First');
     expect(markdown).toContain('- ### Second');
   });
+
+  it('keeps apart the blocks of a list item at any depth, which the converter would run together', () => {
+    const { markdown, textBefore, textAfter } = markdownOf(
+      '<ul><li><div class="card"><a href="https://shop.example/item/1">Lamp</a><div>$12.95</div><div><span>or Best Offer</span></div>' +
+        '<div><b>Free</b> shipping</div></div></li><li><div>one</div><p>two</p></li></ul>',
+    );
+    expect(markdown).toBe('- [Lamp](https://shop.example/item/1)\n  $12.95\n  or Best Offer\n  **Free** shipping\n- one\n\n  two');
+    expect(words(textAfter)).toEqual(words(textBefore));
+  });
+
+  it('leaves the rows and cells of a table in a list item to the converter', () => {
+    const { markdown } = markdownOf('<ul><li><div>Plans</div><table><tr><td>Basic</td><td>$5</td></tr></table></li></ul>');
+    expect(markdown).toContain('| Basic | $5 |');
+  });
+
+  it('puts a space between two inline boxes whose words would run together, as the page text does', () => {
+    const { markdown, textAfter } = markdownOf(
+      '<div><div><label>Adhesives</label><span>704</span></div><div><label>Antennas</label><span>320</span></div></div>' +
+        '<p><a href="https://site.example/a">Read more</a><span>, or not</span> <code><span>obj</span><span>.call</span></code></p>',
+    );
+    expect(markdown).toBe('Adhesives 704\n\nAntennas 320\n\n[Read more](https://site.example/a), or not `obj.call`');
+    expect(textAfter).toContain('Adhesives 704');
+  });
 });

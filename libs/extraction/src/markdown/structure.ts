@@ -6,13 +6,37 @@
  *   link text is inline: the converter otherwise leaves `<h2>` tags inside the link);
  * - a heading where Markdown cannot have one — in a table cell, or after other content in a list item — becomes a
  *   line of bold text;
- * - blocks side by side in a table cell are kept apart by line breaks (`4.35 ratings<br>score`, not `ratingsscore`);
+ * - blocks side by side in a table cell, or in a list item where the converter would run them together, are kept apart
+ *   by line breaks (`4.35 ratings<br>score`, not `ratingsscore`);
+ * - two inline elements side by side with nothing between them (a facet's label and its count) get a space, as in the
+ *   page's text: they are two boxes the page's styles lay out apart;
  * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only.
  */
-import { BLOCK_TAGS, Element, HEADING_TAGS, contains, findAll, findFirst, hasAncestor, holdsBlock, isTag, isText, relink, type ChildNode, type ParentNode } from '../dom.js';
+import {
+  BLOCK_TAGS,
+  Element,
+  HEADING_TAGS,
+  Text,
+  contains,
+  findAll,
+  findFirst,
+  hasAncestor,
+  holdsBlock,
+  isTag,
+  isText,
+  relink,
+  type ChildNode,
+  type ParentNode,
+} from '../dom.js';
 
 const UNWRAPPED = new Set(['mark', 'u', 'ins']);
 const CELLS = new Set(['td', 'th']);
+/** Blocks the converter sets apart inside a list item by itself; other blocks there (div, section…) run together. */
+const SET_APART_IN_ITEM = new Set(['p', 'ul', 'ol', 'dl', 'blockquote', 'pre', 'table', 'figure', 'hr', ...HEADING_TAGS]);
+/** Elements whose block children are rows, cells or items, not blocks of text. */
+const STRUCTURAL = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'ul', 'ol', 'dl', 'menu']);
+/** Where adjacent inline elements are one piece of code or preformatted text, not boxes. */
+const VERBATIM = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 
 export function shapeForMarkdown(roots: ParentNode[]): void {
   for (const root of roots) {
@@ -31,7 +55,8 @@ export function shapeForMarkdown(roots: ParentNode[]): void {
         replaceWith(heading, line);
       }
     }
-    for (const cell of findAll(root, (e) => CELLS.has(e.name))) separateBlocks(cell);
+    separateRunTogetherBlocks(root, undefined);
+    spaceInlineNeighbours(root);
   }
 }
 
@@ -104,16 +129,77 @@ function isWithin(node: ChildNode, ancestor: Element): boolean {
   return node !== ancestor && contains(ancestor, node);
 }
 
-/** Line breaks between the blocks of a table cell, which the converter would otherwise run together. */
-function separateBlocks(cell: Element): void {
+/**
+ * In a table cell or a list item the converter writes blocks at any depth as one run of text: line breaks keep them
+ * apart (in a cell all of them; in an item those it does not set apart itself).
+ */
+function separateRunTogetherBlocks(node: ParentNode, runTogether: ((block: Element) => boolean) | undefined): void {
+  for (const child of node.children) {
+    if (!isTag(child)) continue;
+    const inner = CELLS.has(child.name) ? allBlocks : child.name === 'li' ? (runTogether ?? itemBlocks) : runTogether;
+    // A table's rows and cells, a list's items: the converter lays those out itself.
+    if (inner && !STRUCTURAL.has(child.name)) separateBlocks(child, inner);
+    separateRunTogetherBlocks(child, inner);
+  }
+}
+
+const allBlocks = (): boolean => true;
+const itemBlocks = (block: Element): boolean => !SET_APART_IN_ITEM.has(block.name);
+
+/** Line breaks before the blocks of `container` (a table cell, a list item) that the converter would run together. */
+function separateBlocks(container: Element, runTogether: (block: Element) => boolean): void {
   const out: ChildNode[] = [];
   let seenContent = false;
-  for (const child of cell.children) {
-    if (isBlock(child) && seenContent && visible(child)) out.push(element('br', {}, []));
+  for (const child of container.children) {
+    if (isBlock(child) && seenContent && runTogether(child) && visible(child)) out.push(element('br', {}, []));
     out.push(child);
     if (visible(child)) seenContent = true;
   }
-  if (out.length !== cell.children.length) relink(cell, out);
+  if (out.length !== container.children.length) relink(container, out);
+}
+
+const isInline = (node: ChildNode): node is Element => isTag(node) && !BLOCK_TAGS.has(node.name) && node.name !== 'br' && node.name !== 'wbr';
+
+/**
+ * A space between two inline elements with nothing between them where a word ends before and one starts after, as
+ * `renderText` puts one: `<label>Adhesives</label><span>704</span>` in a flex row reads "Adhesives 704", and the
+ * converter would write "Adhesives704". Punctuation stays attached, text that runs into an element (a drop cap, a
+ * price's cents) stays joined, and code keeps its spans as they are.
+ */
+function spaceInlineNeighbours(node: ParentNode): void {
+  let spaced: ChildNode[] | undefined;
+  /** The last character of the inline elements just before (empty ones are passed over), if any. */
+  let before: string | undefined;
+  const children = node.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (isInline(child)) {
+      const first = edgeChar(child, false);
+      if (before !== undefined && first !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(first)) {
+        (spaced ??= children.slice(0, i)).push(new Text(' '));
+      }
+      before = edgeChar(child, true) ?? before;
+    } else before = undefined;
+    spaced?.push(child);
+    if (isTag(child) && !VERBATIM.has(child.name)) spaceInlineNeighbours(child);
+  }
+  if (spaced) relink(node, spaced);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** The first (or last) character of the text under `el`, or undefined if it has none. */
+function edgeChar(el: Element, last: boolean): string | undefined {
+  const children = el.children;
+  for (let i = last ? children.length - 1 : 0; last ? i >= 0 : i < children.length; i += last ? -1 : 1) {
+    const child = children[i]!;
+    if (isText(child) && child.data.length > 0) return last ? child.data[child.data.length - 1] : child.data[0];
+    if (isTag(child)) {
+      const inner = edgeChar(child, last);
+      if (inner !== undefined) return inner;
+    }
+  }
+  return undefined;
 }
 
 /** A new element owning `children` (moved from wherever they were). */
