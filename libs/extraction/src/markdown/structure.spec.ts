@@ -69,4 +69,13 @@ describe('shapeForMarkdown', () => {
     expect(markdown).toBe('Adhesives 704\n\nAntennas 320\n\n[Read more](https://site.example/a), or not `obj.call`');
     expect(textAfter).toContain('Adhesives 704');
   });
+
+  it('keeps the space an inline element of only whitespace holds, and drops an icon link the text does not have', () => {
+    const { markdown, textAfter } = markdownOf(
+      '<p>not out of apathy, but uncertainty.<em> </em>Security<span>  </span>feels complex.</p>' +
+        '<p><a title="Share on Facebook" href="https://social.example/share"><svg><path d="M0 0"/></svg></a> Posted today</p>',
+    );
+    expect(markdown).toBe('not out of apathy, but uncertainty. Security feels complex.\n\nPosted today');
+    expect(textAfter).toBe('not out of apathy, but uncertainty. Security feels complex.\n\nPosted today');
+  });
 });

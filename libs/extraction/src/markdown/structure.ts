@@ -161,10 +161,14 @@ function separateBlocks(container: Element, runTogether: (block: Element) => boo
 const isInline = (node: ChildNode): node is Element => isTag(node) && !BLOCK_TAGS.has(node.name) && node.name !== 'br' && node.name !== 'wbr';
 
 /**
- * A space between two inline elements with nothing between them where a word ends before and one starts after, as
- * `renderText` puts one: `<label>Adhesives</label><span>704</span>` in a flex row reads "Adhesives 704", and the
- * converter would write "Adhesives704". Punctuation stays attached, text that runs into an element (a drop cap, a
- * price's cents) stays joined, and code keeps its spans as they are.
+ * Spaces the converter would lose, put where the page's text has them:
+ * - between two inline elements with nothing between them where a word ends before and one starts after, as
+ *   `renderText` does: `<label>Adhesives</label><span>704</span>` in a flex row reads "Adhesives 704", and the
+ *   converter would write "Adhesives704". Punctuation stays attached, text that runs into an element (a drop cap, a
+ *   price's cents) stays joined, and code keeps its spans as they are;
+ * - an inline element holding only whitespace (`uncertainty.<em> </em>Cybersecurity`) is that space.
+ * A link with no text and no image loses its `title`, which the converter would print as the link's text (an icon's
+ * "Share on Facebook"); the empty link is then dropped, as the page's text has nothing there.
  */
 function spaceInlineNeighbours(node: ParentNode): void {
   let spaced: ChildNode[] | undefined;
@@ -172,18 +176,32 @@ function spaceInlineNeighbours(node: ParentNode): void {
   let before: string | undefined;
   const children = node.children;
   for (let i = 0; i < children.length; i++) {
-    const child = children[i]!;
+    let child = children[i]!;
     if (isInline(child)) {
       const first = edgeChar(child, false);
-      if (before !== undefined && first !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(first)) {
-        (spaced ??= children.slice(0, i)).push(new Text(' '));
+      if (first !== undefined && first.trim() === '' && onlyWhitespace(child)) {
+        child = new Text(' ');
+        spaced ??= children.slice(0, i);
+      } else {
+        if (before !== undefined && first !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(first)) {
+          (spaced ??= children.slice(0, i)).push(new Text(' '));
+        }
+        before = edgeChar(child, true) ?? before;
+        if (first === undefined && child.name === 'a' && child.attribs.title !== undefined && !findFirst(child, (e) => e.name === 'img')) {
+          delete child.attribs.title;
+        }
       }
-      before = edgeChar(child, true) ?? before;
-    } else before = undefined;
+    }
+    if (!isInline(child)) before = undefined;
     spaced?.push(child);
     if (isTag(child) && !VERBATIM.has(child.name)) spaceInlineNeighbours(child);
   }
   if (spaced) relink(node, spaced);
+}
+
+/** Text under `el` is all whitespace, and nothing else shows (no image, no line break). */
+function onlyWhitespace(el: Element): boolean {
+  return el.children.every((c) => (isText(c) ? c.data.trim() === '' : isTag(c) ? c.name !== 'img' && c.name !== 'br' && onlyWhitespace(c) : true));
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
