@@ -45,6 +45,22 @@ describe('formatPage', () => {
     expect(out.enhanced_html).not.toContain('<base');
   });
 
+  it('reads a page saved to a file at the address it declares: links resolve to the site, and the path is the page\'s', () => {
+    const lamp = page(
+      `<main><h1>Desk lamp</h1><p>${'A brass desk lamp with a linen shade, dimmable, made to order. '.repeat(4)}</p>` +
+        `<p>Read the <a href="/care/lamps">care guide</a>.</p><button>Add to cart</button></main>`,
+      '<title>Desk lamp</title><link rel="canonical" href="https://shop.example/product/desk-lamp-42">',
+    );
+    const saved = formatPage(lamp, opts('file:///home/me/pages/lamp.html'));
+    expect(saved.markdown).toContain('[care guide](https://shop.example/care/lamps)');
+    // An undeclared page on an item path with a cart button is a product: the path read is the declared one.
+    expect(saved.metadata).toMatchObject({ pageType: 'product', canonicalUrl: 'https://shop.example/product/desk-lamp-42' });
+    // A fetched page keeps the address it was fetched from, and a file that declares none keeps the file's.
+    expect(formatPage(lamp, opts('https://mirror.example/lamp')).markdown).toContain('(https://mirror.example/care/lamps)');
+    const undeclared = formatPage(lamp.replace(/<link[^>]*>/, ''), opts('file:///home/me/pages/lamp.html'));
+    expect(undeclared.markdown).toContain('(file:///care/lamps)');
+  });
+
   it('survives broken HTML (unclosed tags, stray closers, bad entities)', () => {
     const html = `<html><body><div><article><p>Unclosed paragraph with words, commas, and more words that make it long enough<p>Second one &bogus; &amp; more text, and more, and more words in it</div></span></td><p>${'x'.repeat(50)}`;
     const out = formatPage(html, opts());

@@ -315,17 +315,31 @@ function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata 
 }
 
 /**
+ * The address the page is read at: the URL it was fetched from, or, for a page read from a file (`file:` or no URL),
+ * the web address it declares (its canonical link or `og:url`). A saved page's links then resolve to the site, not
+ * to the disk, and the signals read from the address (a product's item path, a docs host, a forum's thread path)
+ * are the page's own.
+ */
+function pageAddress(given: string, metadata: PageMetadata): string {
+  if (/^https?:\/\//i.test(given)) return given;
+  const declared = metadata.canonicalUrl;
+  return declared && /^https?:\/\//i.test(declared) ? declared : given;
+}
+
+/**
  * Run the pipeline for the requested formats. Pure and synchronous; never throws. A page it cannot extract (nested
  * past MAX_NESTING_DEPTH) comes back with `unextractable` set and no formats: see assertExtractable.
  */
 export function formatPage(html: string, options: FormatOptions): FormattedPage {
   const input = typeof html === 'string' ? html : '';
-  const { formats, url } = options;
+  const { formats } = options;
   let metadata: PageMetadata = {};
   try {
     const { doc, tooDeep } = parseHtmlWithin(input, MAX_NESTING_DEPTH);
     if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
-    metadata = extractMetadataFromDocument(doc, url);
+    metadata = extractMetadataFromDocument(doc, options.url);
+    const url = pageAddress(options.url, metadata);
+    if (url !== options.url) metadata = extractMetadataFromDocument(doc, url);
     const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType, proseLike: false } : guessPageType(doc, url);
     // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage). Not a product
     // or a category: their trees are customer reviews and questions beside what is sold.
