@@ -18,6 +18,7 @@ import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { removeProductRails } from './product-rail.js';
+import { removeFinePrint } from './product-fine-print.js';
 import { removeThreadCounters } from './thread-counters.js';
 import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
@@ -351,6 +352,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes, url);
+      removeFinePrint(nodes);
       // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
       removeRepeatedBlocks(nodes);
     }
