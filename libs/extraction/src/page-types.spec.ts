@@ -62,6 +62,14 @@ describe('page type (metadata.pageType)', () => {
     // A category under /products/ is not one item.
     expect(typeOf(page(body), 'https://shop.example/products/kettles/')).toBe('collection');
   });
+  it('reads an undeclared product from its price and one buy button, not a shelf that offers a button per card', () => {
+    const buy = '<span class="price">$49</span><button>Add to cart</button>';
+    expect(typeOf(page(`<h1>Steel kettle</h1>${prose(2)}${buy}<div class="sticky-bar">${buy}</div>`), 'https://shop.example/kitchen/steel-kettle.html')).toBe('product');
+    const shelf = Array.from({ length: 6 }, (_, i) => `<div class="tile"><h2>Kettle ${i}</h2>${buy}</div>`).join('');
+    expect(typeOf(page(`<h1>Kettles</h1>${prose(2)}${shelf}`), 'https://shop.example/kitchen/kettles.html')).not.toBe('product');
+    // A front page showing its best seller is the site's, not the item's.
+    expect(typeOf(page(`<h1>Steel kettle</h1>${prose(2)}${buy}`), 'https://kettle.example/')).not.toBe('product');
+  });
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
   });
