@@ -20,6 +20,7 @@ import { removeProductReviews } from './product-reviews.js';
 import { removeProductRails } from './product-rail.js';
 import { removeFinePrint } from './product-fine-print.js';
 import { removeThreadCounters } from './thread-counters.js';
+import { removeForumNotices } from './forum-notices.js';
 import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription, showsDescription } from './product-description.js';
@@ -347,7 +348,10 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType, ldDescription);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
-    if (pageType === 'forum') removeThreadCounters(nodes);
+    if (pageType === 'forum') {
+      removeThreadCounters(nodes);
+      removeForumNotices(nodes);
+    }
     removeRepeatedQuotes(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
