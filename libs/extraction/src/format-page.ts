@@ -19,6 +19,7 @@ import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { removeProductRails } from './product-rail.js';
 import { removeFinePrint } from './product-fine-print.js';
+import { removeCookieNotices } from './cookie-notice.js';
 import { removeThreadCounters } from './thread-counters.js';
 import { removeForumNotices } from './forum-notices.js';
 import { removeFilterPanels } from './filter-panels.js';
@@ -353,6 +354,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
       removeForumNotices(nodes);
     }
     removeRepeatedQuotes(nodes);
+    // A consent banner that no class gave away, or an embed's "allow cookies to see this" placeholder.
+    removeCookieNotices(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes, url);
