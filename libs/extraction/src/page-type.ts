@@ -56,7 +56,8 @@ const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-
 const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
 const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manual|help|support)\./i;
 const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
-const FORUM_HOST_RE = /^(?:forums?|community|discuss|discussions?|answers|talk|board|boards)\./i;
+/** A board's host: a forum's subdomain (`forum.`, `community.`), or a site whose name says forum (`physicsforums.com`). */
+const FORUM_HOST_RE = /^(?:community|discuss|discussions?|answers|talk|board|boards)\.|forum/i;
 const PRODUCT_PATH_RE = /(?:^|\/)(?:products?|p|dp|pdp|item|itm|gp\/product|sku|shop\/p)(?:\/|$)/i;
 const PRODUCT_LD = /^(?:Product|ProductGroup|IndividualProduct)$/;
 /** Product declarations from which a page of repeated cards is a grid of products rather than one product's page. */

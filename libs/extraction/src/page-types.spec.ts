@@ -39,6 +39,10 @@ describe('page type (metadata.pageType)', () => {
     const posts = [1, 2, 3].map((i) => `<div class="post">${prose(1)}<span>#${i}</span></div>`).join('');
     expect(typeOf(page(posts), 'https://site.example/t/some-topic/123')).toBe('forum');
   });
+  it('reads a forum thread from its posts on a site whose name says forum, whatever its path or declared type', () => {
+    const posts = [1, 2, 3].map((i) => `<div class="post">${prose(1)}<span>#${i}</span></div>`).join('');
+    expect(typeOf(page(posts, ld('Article')), 'https://www.fishingforum.example/beginners/4821-first-rod.html')).toBe('forum');
+  });
   it('reads a forum thread from posts its engine numbers by id, whatever their class (SMF `msg123`, phpBB `p123`)', () => {
     const posts = [1, 2, 3].map((i) => `<div class="windowbg" id="msg${4100 + i}">${prose(1)}<span>#${i}</span></div>`).join('');
     expect(typeOf(page(posts), 'https://site.example/community/index.php?topic=41.0')).toBe('forum');
