@@ -18,7 +18,10 @@ import { renderText } from './text.js';
 import { removeRecirculation } from './recirculation.js';
 import { removeProductReviews } from './product-reviews.js';
 import { removeProductRails } from './product-rail.js';
+import { removeFinePrint } from './product-fine-print.js';
+import { removeCookieNotices } from './cookie-notice.js';
 import { removeThreadCounters } from './thread-counters.js';
+import { removeForumNotices } from './forum-notices.js';
 import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { missingDescription, productDescription, showsDescription } from './product-description.js';
@@ -360,11 +363,17 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType, ldDescription);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
-    if (pageType === 'forum') removeThreadCounters(nodes);
+    if (pageType === 'forum') {
+      removeThreadCounters(nodes);
+      removeForumNotices(nodes);
+    }
     removeRepeatedQuotes(nodes);
+    // A consent banner that no class gave away, or an embed's "allow cookies to see this" placeholder.
+    removeCookieNotices(nodes);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes, url);
+      removeFinePrint(nodes);
       // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
       removeRepeatedBlocks(nodes);
     }

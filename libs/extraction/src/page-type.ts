@@ -26,8 +26,8 @@ export interface PageSignals {
   posts: number;
   /** elements whose class or itemprop says "price" */
   prices: number;
-  /** "add to cart/bag/basket" controls */
-  addToCart: boolean;
+  /** "add to cart/bag/basket" controls, counted */
+  carts: number;
   /** docs navigation: a sidebar or TOC of many links, or a docs class on a wrapper */
   docsNav: boolean;
   articleTags: number;
@@ -56,7 +56,8 @@ const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-
 const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
 const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manual|help|support)\./i;
 const FORUM_PATH_RE = /(?:^|\/)(?:t|threads?|topics?|questions|forums?|community|discussions?|viewtopic(?:\.php)?|showthread(?:\.php)?|comments)(?:\/|$|\.|\?)/i;
-const FORUM_HOST_RE = /^(?:forums?|community|discuss|discussions?|answers|talk|board|boards)\./i;
+/** A board's host: a forum's subdomain (`forum.`, `community.`), or a site whose name says forum (`physicsforums.com`). */
+const FORUM_HOST_RE = /^(?:community|discuss|discussions?|answers|talk|board|boards)\.|forum/i;
 const PRODUCT_PATH_RE = /(?:^|\/)(?:products?|p|dp|pdp|item|itm|gp\/product|sku|shop\/p)(?:\/|$)/i;
 const PRODUCT_LD = /^(?:Product|ProductGroup|IndividualProduct)$/;
 /** Product declarations from which a page of repeated cards is a grid of products rather than one product's page. */
@@ -105,7 +106,7 @@ interface Measure {
 export function pageSignals(doc: Document, url: string): PageSignals {
   const s: PageSignals = {
     ldTypes: new Set(), ogType: '', path: '', host: '', proseParagraphs: 0, proseText: 0, cards: 0, posts: 0,
-    prices: 0, addToCart: false, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false, productDeclarations: 0,
+    prices: 0, carts: 0, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false, productDeclarations: 0,
   };
   try {
     const u = new URL(url);
@@ -151,9 +152,9 @@ export function pageSignals(doc: Document, url: string): PageSignals {
       const cls = c.attribs.class ?? '';
       if (c.attribs.itemprop === 'price' || (cls.includes('ric') && PRICE_RE.test(cls))) s.prices++;
       if (cm.text >= 80 && ((cls && POST_RE.test(cls)) || POST_ID_RE.test(c.attribs.id ?? ''))) posts++;
-      if ((name === 'button' || name === 'input' || name === 'a') && !s.addToCart) {
+      if (name === 'button' || name === 'input' || name === 'a') {
         const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
-        if (ADD_TO_CART_RE.test(label) || /add-?to-?cart/i.test(`${cls} ${c.attribs.name ?? ''} ${c.attribs.id ?? ''}`)) s.addToCart = true;
+        if (ADD_TO_CART_RE.test(label) || /add-?to-?cart/i.test(`${cls} ${c.attribs.name ?? ''} ${c.attribs.id ?? ''}`)) s.carts++;
       }
       if ((name === 'nav' || name === 'aside' || name === 'div' || name === 'ul') && !s.docsNav) {
         const id = `${cls} ${c.attribs.id ?? ''}`.toLowerCase();
@@ -227,6 +228,9 @@ function feedOfArticles(s: PageSignals): boolean {
   return s.articleRun >= MIN_ARTICLE_RUN && s.proseParagraphs < s.articleRun;
 }
 
+/** Add-to-cart controls a product's page shows at most: its buy button, in the buy box, a sticky bar and a drawer. */
+const MAX_PRODUCT_CARTS = 3;
+
 /** Sibling <article> elements from which they are a feed. */
 const MIN_ARTICLE_RUN = 6;
 
@@ -245,15 +249,18 @@ export function classifyPage(s: PageSignals): PageType {
   // cards of related products it shows.
   const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
   const product = oneProduct || has(ld, PRODUCT_LD);
-  if (product && (s.addToCart || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.addToCart))) return 'product';
+  if (product && (s.carts > 0 || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.carts > 0))) return 'product';
   if (declaredArticle) return 'article';
   // Undeclared, on an item's path, with a cart button: one product, however many cards of others its rails show.
-  if (s.addToCart && ITEM_PATH_RE.test(path)) return 'product';
+  if (s.carts > 0 && ITEM_PATH_RE.test(path)) return 'product';
   if (s.cards >= 8 && s.prices >= 4) return 'collection';
   // A grid whose cards each declare a product (a shop's search or category page with microdata or JSON-LD per card)
   // is a collection of them, not one product, whether or not its prices carry a class name.
   if (s.cards >= 8 && s.productDeclarations >= MIN_DECLARED_GRID) return 'collection';
   if (product) return 'product';
+  // Undeclared, priced, with one buy button (or its copy in a sticky bar or a drawer), below the site's front page:
+  // one product. A grid of them offers a button per card; a front page shows its best seller among the site's offers.
+  if (s.carts > 0 && s.carts <= MAX_PRODUCT_CARTS && s.prices > 0 && s.cards < 8 && pathDepth(path) > 0) return 'product';
   if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6 || feedOfArticles(s)))) return 'listing';
   // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is
   // taken for a service page: selection widens it only when the article pick is a small part of the page, so an

@@ -39,6 +39,10 @@ describe('page type (metadata.pageType)', () => {
     const posts = [1, 2, 3].map((i) => `<div class="post">${prose(1)}<span>#${i}</span></div>`).join('');
     expect(typeOf(page(posts), 'https://site.example/t/some-topic/123')).toBe('forum');
   });
+  it('reads a forum thread from its posts on a site whose name says forum, whatever its path or declared type', () => {
+    const posts = [1, 2, 3].map((i) => `<div class="post">${prose(1)}<span>#${i}</span></div>`).join('');
+    expect(typeOf(page(posts, ld('Article')), 'https://www.fishingforum.example/beginners/4821-first-rod.html')).toBe('forum');
+  });
   it('reads a forum thread from posts its engine numbers by id, whatever their class (SMF `msg123`, phpBB `p123`)', () => {
     const posts = [1, 2, 3].map((i) => `<div class="windowbg" id="msg${4100 + i}">${prose(1)}<span>#${i}</span></div>`).join('');
     expect(typeOf(page(posts), 'https://site.example/community/index.php?topic=41.0')).toBe('forum');
@@ -61,6 +65,14 @@ describe('page type (metadata.pageType)', () => {
     expect(typeOf(page(body), 'https://shop.example/product/steel-kettle/')).toBe('product');
     // A category under /products/ is not one item.
     expect(typeOf(page(body), 'https://shop.example/products/kettles/')).toBe('collection');
+  });
+  it('reads an undeclared product from its price and one buy button, not a shelf that offers a button per card', () => {
+    const buy = '<span class="price">$49</span><button>Add to cart</button>';
+    expect(typeOf(page(`<h1>Steel kettle</h1>${prose(2)}${buy}<div class="sticky-bar">${buy}</div>`), 'https://shop.example/kitchen/steel-kettle.html')).toBe('product');
+    const shelf = Array.from({ length: 6 }, (_, i) => `<div class="tile"><h2>Kettle ${i}</h2>${buy}</div>`).join('');
+    expect(typeOf(page(`<h1>Kettles</h1>${prose(2)}${shelf}`), 'https://shop.example/kitchen/kettles.html')).not.toBe('product');
+    // A front page showing its best seller is the site's, not the item's.
+    expect(typeOf(page(`<h1>Steel kettle</h1>${prose(2)}${buy}`), 'https://kettle.example/')).not.toBe('product');
   });
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
