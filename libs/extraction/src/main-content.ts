@@ -11,7 +11,7 @@ import { trimEdges } from './edge-trim.js';
 import { isPostAuthor, isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
-import { type Element, contains, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+import { type Element, contains, findFirst, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
   /** characters of whitespace-collapsed text */
@@ -324,10 +324,15 @@ export class ContentScorer {
     return out;
   }
 
-  /** Text with sentences and few links, not a heading-only or link block. */
+  /**
+   * Text with sentences and few links, not a heading-only or link block. A block holding the page's <h1> is the
+   * article's title block (headline and lead, as a reference page prints its introduction above its sections): no
+   * length makes it something else.
+   */
   private readsAsProse(el: Element): boolean {
     const s = this.statsOf(el);
-    if (s.text < ADJACENT_MIN_TEXT || s.text > ADJACENT_MAX_TEXT || this.linkDensity(el) > 0.2) return false;
+    if (s.text < ADJACENT_MIN_TEXT || this.linkDensity(el) > 0.2) return false;
+    if (s.text > ADJACENT_MAX_TEXT && !findFirst(el, (e) => e.name === 'h1')) return false;
     if (HEADING_TAGS.has(el.name) || ContentScorer.classWeight(el, this.forum) < 0) return false;
     return /[.!?…]["'»”)]?(?:\s|$)/.test(textOf(el));
   }
@@ -430,7 +435,7 @@ export class ContentScorer {
   }
 }
 
-/** Text range of an adjacent block taken with the article when it reads as prose. */
+/** Text range of an adjacent block taken with the article when it reads as prose (no upper bound on a title block). */
 const ADJACENT_MIN_TEXT = 80;
 const ADJACENT_MAX_TEXT = 1500;
 
