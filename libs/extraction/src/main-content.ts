@@ -416,6 +416,7 @@ export class ContentScorer {
     if (s.text > this.contentText * 0.4) return false;
     if (name === 'table' && isDataTable(el)) return false;
     if (name === 'figure') return false;
+    if (isAdmonition(el)) return false;
     if (s.commas >= 10) return false;
     const ld = this.linkDensity(el);
     const isList = name === 'ul' || name === 'ol' || name === 'dl';
@@ -473,6 +474,15 @@ export function isCommentSection(el: Element): boolean {
  * heading's text the link to itself) is a heading, not a link to elsewhere. A link to another place in the page (a
  * post's title linking to the post) is not its own.
  */
+/**
+ * A note, tip or warning set in the body of a docs page (Sphinx and MkDocs `admonition`, MDN `notecard`, a wiki's
+ * `template-box-tip`): prose the author wrote for the page, whose links point to what it mentions, not navigation.
+ */
+const ADMONITION_RE = /(?:^|[\s_-])(?:admonition|notecard|note|tip|warning|caution|important|hint|callout)(?=$|[\s_-])/;
+function isAdmonition(el: Element): boolean {
+  return ADMONITION_RE.test(classAndId(el));
+}
+
 function linksToItself(el: Element): boolean {
   const ids = new Set([el.attribs.id, el.parent && isTag(el.parent) ? el.parent.attribs.id : undefined].filter((id): id is string => !!id));
   if (ids.size === 0) return false;
