@@ -348,6 +348,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') removeThreadCounters(nodes);
     removeRepeatedQuotes(nodes);
+    // A shop's category shows reviews of the shop or of its best sellers beside its grid, as a product page does.
+    if (pageType === 'collection') removeProductReviews(nodes, true);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes, url);
