@@ -229,3 +229,13 @@ describe('section headers', () => {
     expect(text).not.toContain('Pricing plans');
   });
 });
+
+describe('style modifiers that contain a chrome word', () => {
+  it('keep an entry excerpt whose modifier asks for extra spacing', () => {
+    const html = `<html><body><div class="card"><h3>Left-handed players win more</h3><div class="card__dek card__dek--extra-spacing">A study finds an edge in contests.</div></div>
+      <div id="extra"><a href="/a">More from the site</a></div></body></html>`;
+    const out = cleanedText(html, { url: 'https://news.example/', aggressive: true });
+    expect(out).toContain('A study finds an edge');
+    expect(out).not.toContain('More from the site');
+  });
+});

@@ -51,9 +51,12 @@ const AEM_COMPONENT_ONE_RE = new RegExp(AEM_COMPONENT_RE.source);
  * some themes), the article itself included: a publishing state, not sponsored content.
  */
 const DRUPAL_PROMOTED_RE = /(?:^|\s)(?:node-{1,2}|is-)promoted(?=$|\s)/g;
-/** class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content. */
+/**
+ * class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content.
+ * `extra` names a side column (`#extra`), not a size or a spacing (`dek--extra-spacing`, `title--extra-large`).
+ */
 const CHROME_RE =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra(?![-_](?:small|large|spacing|space|padding|margin|bold|light|wide|narrow|tall|short|big))|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
 /**
  * The header of an article, recipe or product (headline, lead, key facts) rather than of the site: a `header` word
  * qualified by what it heads.

@@ -370,6 +370,8 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     removeRepeatedQuotes(nodes);
     // A consent banner that no class gave away, or an embed's "allow cookies to see this" placeholder.
     removeCookieNotices(nodes);
+    // A shop's category shows reviews of the shop or of its best sellers beside its grid, as a product page does.
+    if (pageType === 'collection') removeProductReviews(nodes, true);
     if (pageType === 'product') {
       removeProductReviews(nodes);
       removeProductRails(nodes, url);

@@ -181,3 +181,20 @@ describe('a part of the card template on a listing', () => {
     expect(removeInner(page)).not.toContain('Senior full-stack engineer number 5');
   });
 });
+
+describe('the date and author lines of an index of entries', () => {
+  const entry = (i: number, link: boolean): string =>
+    `<p class="entry-title">${link ? `<a href="/blog/post-${i}">Post number ${i}</a>` : `<b>Post number ${i}</b>`}, <span class="date">${i + 1} March 2026</span><br><span class="author">Writer ${i}</span></p>` +
+    `<p class="entry-summary">Summary ${i} of what the post explains, in a sentence or two.</p>`;
+
+  it('stay with each entry that links to its post', () => {
+    const out = removeInner(Array.from({ length: 6 }, (_, i) => entry(i, true)).join(''));
+    expect(out).toContain('4 March 2026');
+    expect(out).toContain('Writer 5');
+  });
+
+  it('go when the blocks link to nothing (quoted customers, signed testimonials)', () => {
+    const out = removeInner(Array.from({ length: 6 }, (_, i) => entry(i, false)).join(''));
+    expect(out).not.toContain('Writer 5');
+  });
+});

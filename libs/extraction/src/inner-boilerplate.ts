@@ -6,7 +6,7 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from './card-run.js';
-import { HEADING_TAGS, classWords, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -52,6 +52,25 @@ const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'foo
 
 /** On a forum thread, who wrote each post and when is part of the post. */
 const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
+
+/**
+ * Byline words that name an entry's date and author line. On an index of entries (a blog's front page, a news
+ * section, a list of papers) every entry carries one beside the link to the entry: one kind of at least MIN_CARDS such
+ * lines is the index's own text, not a byline among prose. A signed testimonial or a quoted review links to nothing.
+ */
+const ENTRY_LINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp']);
+/** Levels above an entry line searched for the entry's link. */
+const ENTRY_LEVELS = 2;
+
+/** Whether a link (the entry's) sits beside `el` within ENTRY_LEVELS levels up. */
+function besideLink(el: Element): boolean {
+  let p = el.parent;
+  for (let level = 0; level < ENTRY_LEVELS && p && isTag(p); level++, p = p.parent) {
+    if (p.children.some((c) => c !== el && isTag(c) && (isLink(c) || findFirst(c, isLink) !== undefined))) return true;
+  }
+  return false;
+}
+const isLink = (el: Element): boolean => el.name === 'a' && el.attribs.href !== undefined;
 
 /**
  * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
@@ -257,6 +276,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
     if (CAPTION_KEYS.has(f.key) && captionText > total * 0.3) continue;
     const kind = perKey.get(f.key) ?? 0;
     if (f.text > total * MAX_SHARE || kind > total * MAX_KIND_SHARE || ((members.get(f.key) ?? 0) >= MIN_CARDS && kind > total * cardKindShare)) continue;
+    if (ENTRY_LINE_WORDS.has(f.key) && (members.get(f.key) ?? 0) >= MIN_CARDS && besideLink(f.el)) continue;
     let gone = false;
     for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
     if (gone) continue;

@@ -11,7 +11,7 @@ import { trimEdges } from './edge-trim.js';
 import { isPostAuthor, isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
-import { type Element, contains, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+import { type Element, contains, findFirst, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
   /** characters of whitespace-collapsed text */
@@ -324,10 +324,15 @@ export class ContentScorer {
     return out;
   }
 
-  /** Text with sentences and few links, not a heading-only or link block. */
+  /**
+   * Text with sentences and few links, not a heading-only or link block. A block holding the page's <h1> is the
+   * article's title block (headline and lead, as a reference page prints its introduction above its sections): no
+   * length makes it something else.
+   */
   private readsAsProse(el: Element): boolean {
     const s = this.statsOf(el);
-    if (s.text < ADJACENT_MIN_TEXT || s.text > ADJACENT_MAX_TEXT || this.linkDensity(el) > 0.2) return false;
+    if (s.text < ADJACENT_MIN_TEXT || this.linkDensity(el) > 0.2) return false;
+    if (s.text > ADJACENT_MAX_TEXT && !findFirst(el, (e) => e.name === 'h1')) return false;
     if (HEADING_TAGS.has(el.name) || ContentScorer.classWeight(el, this.forum) < 0) return false;
     return /[.!?…]["'»”)]?(?:\s|$)/.test(textOf(el));
   }
@@ -411,6 +416,7 @@ export class ContentScorer {
     if (s.text > this.contentText * 0.4) return false;
     if (name === 'table' && isDataTable(el)) return false;
     if (name === 'figure') return false;
+    if (isAdmonition(el)) return false;
     if (s.commas >= 10) return false;
     const ld = this.linkDensity(el);
     const isList = name === 'ul' || name === 'ol' || name === 'dl';
@@ -430,7 +436,7 @@ export class ContentScorer {
   }
 }
 
-/** Text range of an adjacent block taken with the article when it reads as prose. */
+/** Text range of an adjacent block taken with the article when it reads as prose (no upper bound on a title block). */
 const ADJACENT_MIN_TEXT = 80;
 const ADJACENT_MAX_TEXT = 1500;
 
@@ -468,6 +474,15 @@ export function isCommentSection(el: Element): boolean {
  * heading's text the link to itself) is a heading, not a link to elsewhere. A link to another place in the page (a
  * post's title linking to the post) is not its own.
  */
+/**
+ * A note, tip or warning set in the body of a docs page (Sphinx and MkDocs `admonition`, MDN `notecard`, a wiki's
+ * `template-box-tip`): prose the author wrote for the page, whose links point to what it mentions, not navigation.
+ */
+const ADMONITION_RE = /(?:^|[\s_-])(?:admonition|notecard|note|tip|warning|caution|important|hint|callout)(?=$|[\s_-])/;
+function isAdmonition(el: Element): boolean {
+  return ADMONITION_RE.test(classAndId(el));
+}
+
 function linksToItself(el: Element): boolean {
   const ids = new Set([el.attribs.id, el.parent && isTag(el.parent) ? el.parent.attribs.id : undefined].filter((id): id is string => !!id));
   if (ids.size === 0) return false;

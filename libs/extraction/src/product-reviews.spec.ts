@@ -33,3 +33,22 @@ describe('customer reviews on a product page', () => {
     expect(out).toContain('Critic sentence 5');
   });
 });
+
+describe('customer reviews on a shop category page', () => {
+  const tile = (i: number): string =>
+    `<li class="tile"><a href="/p/mat-${i}"><img src="/m${i}.jpg" alt=""><h3>Floor mat ${i}</h3></a><span class="price">$${40 + i}.00</span>` +
+    `<div class="tile-rating">${i + 3} reviews</div><div class="tile-reviews"><p>Quoted buyer ${i} found the mat thick, quiet and easy to clean.</p></div></li>`;
+  const html = `<html><head><title>Floor mats</title></head><body><main><h1>Floor mats</h1><ul class="grid">${Array.from({ length: 8 }, (_, i) => tile(i)).join('')}</ul>` +
+    `<section class="reviews-section"><h2>What buyers say</h2>${Array.from({ length: 3 }, (_, i) => `<div class="review"><b>Buyer ${i}</b><p>Shop review ${i}: great mats.</p></div>`).join('')}</section></main></body></html>`;
+  const out = formatPage(html, { url: 'https://shop.example/c/floor-mats', formats: TEXT, pageType: 'collection' }).page_text ?? '';
+
+  it('are left out beside the grid', () => {
+    expect(out).toContain('Floor mat 7');
+    expect(out).not.toContain('Shop review 2');
+  });
+
+  it('leave a tile its review quote, not its rating line', () => {
+    expect(out).toContain('Quoted buyer 5 found the mat');
+    expect(out).not.toContain('8 reviews');
+  });
+});

@@ -2,10 +2,10 @@
  * Customer reviews on a product page: widgets (Bazaarvoice, Yotpo, Okendo, Judge.me, PowerReviews, Trustpilot…) and
  * shops' own review lists, under the product. A product's content is what the shop says about it; the reviews are
  * other people's text, often longer than the description, and they swamp it. Found by the words of their class/id
- * names on product pages only (on an article, "review" names the article itself), or, when the widget names itself
+ * names on product and category pages only (on an article, "review" names the article itself), or, when the widget names itself
  * otherwise, by its cards: a run of them, each dated "3 months ago". Question-and-answer widgets go too.
  */
-import { MIN_CARDS } from './card-run.js';
+import { cardRun, MIN_CARDS } from './card-run.js';
 import { classWords, findFirst, isTag, removeChildren, templateKey, textContent, textLengthUpTo, type ChildNode, type Element, type ParentNode } from './dom.js';
 
 /** Whole words of class/id names of review sections and review widgets. */
@@ -57,19 +57,29 @@ function removeDatedPostRuns(node: ParentNode): void {
   for (const c of node.children) if (isTag(c)) removeDatedPostRuns(c);
 }
 
-/** Remove review sections from the product's content, in place; a section holding the product's title is kept. */
-export function removeProductReviews(roots: ParentNode[]): void {
-  const visit = (node: ParentNode): void => {
+/** Characters of a tile's rating line ("4.5 stars (34)", "Be the first to review this product"), at most. */
+const MAX_RATING_LINE = 50;
+
+/**
+ * Remove review sections from the product's content, in place; a section holding the product's title is kept. `tiles`:
+ * the content is a shop's category, whose product tiles carry a rating line and sometimes a review quote: inside a
+ * tile only the rating line goes, and the reviews beside the grid (of the shop, of its best sellers) go whole.
+ */
+export function removeProductReviews(roots: ParentNode[], tiles = false): void {
+  const visit = (node: ParentNode, inTile: boolean): void => {
     const doomed = new Set<ChildNode>();
+    const run = tiles && !inTile ? cardRun(node) : [];
+    const cards = new Set<Element>(run.length >= MIN_CARDS ? run : []);
     for (const c of node.children) {
       if (!isTag(c)) continue;
-      if (c.name !== 'a' && isReviewSection(c) && !findFirst(c, (e) => e.name === 'h1') && textContent(c).trim()) doomed.add(c);
-      else visit(c);
+      const review = c.name !== 'a' && isReviewSection(c) && !findFirst(c, (e) => e.name === 'h1') && textContent(c).trim();
+      if (review && (!inTile || textLengthUpTo(c, MAX_RATING_LINE + 1) <= MAX_RATING_LINE)) doomed.add(c);
+      else visit(c, inTile || cards.has(c));
     }
     removeChildren(node, doomed);
   };
   for (const r of roots) {
-    visit(r);
+    visit(r, false);
     removeDatedPostRuns(r);
   }
 }
