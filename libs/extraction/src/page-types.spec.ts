@@ -166,6 +166,15 @@ describe('product pages', () => {
     expect(text).toContain('Warranty details for this kettle');
     expect(text).not.toContain('Other product number 3');
   });
+
+  it('add the description their JSON-LD declares when the page hides it, decoded when the shop wrote it URL-encoded', () => {
+    const description = 'An elegant sofa with a curved frame, deep seats and a linen cover that comes off for washing.|Made to order.';
+    const ld = `<script type="application/ld+json">{"@type":"Product","name":"Atelier sofa","description":"${encodeURIComponent(description)}"}</script>`;
+    const html = page(`<div class="pdp"><h1>Atelier sofa</h1><p>${sentence(1)} ${sentence(2)}</p><span class="price">$2,400</span><button>Add to cart</button></div>`, `<title>Atelier sofa</title>${ld}`);
+    const text = formatPage(html, opts('https://shop.example/product/atelier-sofa')).page_text ?? '';
+    expect(text).toContain('An elegant sofa with a curved frame, deep seats');
+    expect(text).not.toContain('%20');
+  });
 });
 
 describe('forum threads', () => {

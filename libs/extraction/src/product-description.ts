@@ -44,10 +44,23 @@ export function productDescription(doc: Document): string | undefined {
   for (const o of ldObjects(doc)) {
     const types = ([] as unknown[]).concat(o['@type'] ?? []).map(String);
     if (!types.some((t) => PRODUCT_TYPE_RE.test(t))) continue;
-    const d = o.description;
-    if (typeof d === 'string' && d.trim().length >= MIN_DESCRIPTION && (!best || d.length > best.length)) best = d.trim();
+    const d = typeof o.description === 'string' ? urlDecoded(o.description.trim()) : undefined;
+    if (d !== undefined && d.length >= MIN_DESCRIPTION && (!best || d.length > best.length)) best = d;
   }
   return best;
+}
+
+/**
+ * A description some shops' templates write URL-encoded (`An%20elegant%20sofa…`): one run of text with no space and
+ * escapes in it is decoded; any other text is taken as it is.
+ */
+function urlDecoded(text: string): string {
+  if (/\s/.test(text) || !/%20/i.test(text)) return text;
+  try {
+    return decodeURIComponent(text).trim();
+  } catch {
+    return text; // a stray % that starts no escape: not URL-encoded after all
+  }
 }
 
 const words = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
