@@ -29,6 +29,13 @@ describe('boilerplate inside the article container', () => {
     for (const junk of ['Posted by', 'Share this', 'politics', 'Another story', 'writes about economics']) expect(out).not.toContain(junk);
   });
 
+  it('keeps the caption of a figure that holds a quotation: it says who is quoted', () => {
+    const out = text(`<article>${para(5)}<figure><blockquote><p>They answered every question within the hour, and the migration took a weekend.</p></blockquote><figcaption><span>Dana Rivers</span> <span>Head of Operations, Northwind</span></figcaption></figure></article>`);
+    expect(out).toContain('within the hour');
+    expect(out).toContain('Dana Rivers');
+    expect(out).toContain('Head of Operations, Northwind');
+  });
+
   it('drops photo credits and short captions but keeps gallery captions that carry the text', () => {
     const article = text(`<article>${para(5)}<figure><img src="/a.jpg"><figcaption>The harbour at dawn (Photo: J. Doe)</figcaption></figure></article>`);
     expect(article).not.toContain('harbour at dawn');

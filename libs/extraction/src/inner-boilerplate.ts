@@ -6,7 +6,7 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from './card-run.js';
-import { HEADING_TAGS, classWords, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from './dom.js';
+import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from './dom.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -124,8 +124,18 @@ export function innerJunkReason(el: Element, keepComments = false): string {
   return '';
 }
 
+/**
+ * The caption of a figure that holds a quotation is the quotation's attribution (who said it: HTML's own markup for a
+ * testimonial or a pull quote), not a photo caption or credit.
+ */
+function isQuoteAttribution(el: Element): boolean {
+  const figure = el.parent;
+  return el.name === 'figcaption' && figure !== null && isTag(figure) && figure.name === 'figure' && findFirst(figure, (e) => e.name === 'blockquote') !== undefined;
+}
+
 /** Why `el` would be dropped as inner boilerplate (a class word or a tag name), or ''. */
 export function explain(el: Element, keepComments = false): string {
+  if (isQuoteAttribution(el)) return '';
   return innerJunkReason(el, keepComments) || (INNER_DROP_TAGS.has(el.name) ? el.name : '');
 }
 
