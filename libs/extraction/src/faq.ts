@@ -11,7 +11,8 @@ import { renderText } from './text.js';
 const MIN_FAQ_TEXT = 200;
 const FAQ_WORDS = new Set(['faq', 'faqs']);
 
-function isFaq(el: Element): boolean {
+/** A block whose class or id names an FAQ (`faq`, `home-faqs`), or that microdata types as an FAQPage. */
+export function isFaq(el: Element): boolean {
   const tokens = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/).filter(Boolean);
   return tokens.some((t) => classWords(t).some((w) => FAQ_WORDS.has(w))) || (el.attribs.itemtype ?? '').endsWith('/FAQPage');
 }
