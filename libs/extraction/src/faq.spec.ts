@@ -55,3 +55,17 @@ describe('an FAQ inside the pick', () => {
     expect(out).not.toContain('Yes: see our plans');
   });
 });
+
+describe('a service page whose pick is mostly its FAQ', () => {
+  it('widens to the sections above the FAQ', () => {
+    const answer = (i: number): string => `<div class="faq-item"><h3>Question ${i}?</h3><p>${sentence(i)} ${sentence(i + 10)} ${sentence(i + 20)} ${sentence(i + 30)}</p></div>`;
+    const html = `<html><head><title>Service</title></head><body><main>
+      <section class="hero"><h1>Payroll for small teams</h1><p>Run payroll in minutes.</p></section>
+      <section class="band"><h2>Answers</h2><p>${sentence(99)}</p><div class="list">${Array.from({ length: 8 }, (_, i) => answer(i)).join('')}</div></section>
+    </main></body></html>`;
+    const out = formatPage(html, { url: 'https://payroll.example/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Question 7?');
+    expect(out.page_text).toContain('Run payroll in minutes.');
+  });
+});

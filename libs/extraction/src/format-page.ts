@@ -28,7 +28,7 @@ import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
 import { removeRepeatedBlocks, removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
-import { faqOutside } from './faq.js';
+import { faqOutside, faqTextWithin } from './faq.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
 import { isReplyTreePage, largestReplyTree, MIN_TREE_SHARE } from './reply-tree.js';
 
@@ -209,7 +209,10 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
   if (description && picked.found && showsDescription(description, picked.nodes)) return picked;
-  const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
+  // A service page is widened by what its pick found besides the FAQ that pruning keeps whole in it: a pick that is
+  // mostly the page's closing FAQ is not its content, and the sections above it are.
+  const judgedText = pageType === 'service' ? pickedText - faqTextWithin(picked.nodes) : pickedText;
+  const wide = widened(copy, judgedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   if (wide) return { nodes: wide, found: true };
   // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
   // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. A shop's
