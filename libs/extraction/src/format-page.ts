@@ -136,7 +136,7 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
-  if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined);
+  if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined, pageType === 'service');
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
   // of offers and topics (measured: both lose when these are removed); a docs page's navigation landmarks are its
@@ -339,14 +339,16 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (formats.raw_html) page.raw_html = input;
     // Read before cleaning drops the scripts that carry it.
     const ldDescription = pageType === 'product' && (formats.markdown || formats.page_text) ? productDescription(doc) : undefined;
-    cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
+    const proseLike = pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType;
+    // A service page's promos and banners are its sections (unless it reads like an article: see LANDING_WORDS_RE).
+    cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum', landing: pageType === 'service' && !proseLike });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
       page.enhanced_html = (hasDoctype ? '' : '<!DOCTYPE html>\n') + serialize(doc);
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType, ldDescription);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType, proseLike, ldDescription);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') removeThreadCounters(nodes);

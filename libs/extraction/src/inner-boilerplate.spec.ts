@@ -36,6 +36,17 @@ describe('boilerplate inside the article container', () => {
     expect(out).toContain('Head of Operations, Northwind');
   });
 
+  it("keeps a service page's promos (its offers), and drops them inside an article", () => {
+    const body = `<div>${para(4)}<div class="promo-card"><h3>Payroll for agencies</h3><p>Contractors and staff in one run.</p></div></div>`;
+    const inner = (landing: boolean): string => {
+      const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+      removeInnerBoilerplate([root], false, undefined, landing);
+      return textContent(root);
+    };
+    expect(inner(true)).toContain('Contractors and staff in one run.');
+    expect(inner(false)).not.toContain('Contractors and staff in one run.');
+  });
+
   it('drops photo credits and short captions but keeps gallery captions that carry the text', () => {
     const article = text(`<article>${para(5)}<figure><img src="/a.jpg"><figcaption>The harbour at dawn (Photo: J. Doe)</figcaption></figure></article>`);
     expect(article).not.toContain('harbour at dawn');

@@ -583,7 +583,7 @@ export function extractMainContent(root: ParentNode, forum = false, sectionRuns 
   const withRun = feed ? withFeed(root, nodes) : undefined;
   if (withRun && feed === 'add') nodes = withRun.nodes;
   scorer.prune(nodes, withRun?.feed, landing);
-  removeInnerBoilerplate(nodes, forum);
+  removeInnerBoilerplate(nodes, forum, undefined, landing);
   trimEdges(nodes);
   return nodes;
 }
