@@ -53,8 +53,12 @@ const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'foo
 /** On a forum thread, who wrote each post and when is part of the post. */
 const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
 
-/** On a service page a promo is one of its offers, not a house ad beside an article (see removeInnerBoilerplate). */
-const LANDING_WORDS = new Set(['promo']);
+/**
+ * Junk words that name a service page's own blocks (see removeInnerBoilerplate): a promo is one of its offers, not a
+ * house ad beside an article; and a landing page has no byline, so an author is whom a testimonial quotes or who wrote
+ * the paper or report it presents.
+ */
+const LANDING_WORDS = new Set(['promo', 'author', 'authors']);
 
 /**
  * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
@@ -226,7 +230,7 @@ function keptKindTotals(found: Candidate[], total: number, cardKindShare: number
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
  * can put a junk word on every paragraph. `cardKindShare`: on a listing, a kind of at least MIN_CARDS candidates is
  * kept from this share (it names a part of the cards' template). `landing`: the content is a service page's, whose
- * promos are its offers (see LANDING_WORDS).
+ * promos are its offers and whose authors are those it quotes (see LANDING_WORDS).
  */
 export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE, landing = false): void {
   const total = nodes.reduce((a, n) => a + squashedTextLength(n), 0);
