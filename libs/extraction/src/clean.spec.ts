@@ -239,3 +239,19 @@ describe('style modifiers that contain a chrome word', () => {
     expect(out).not.toContain('More from the site');
   });
 });
+
+describe("a landing page's promos and banners", () => {
+  const html = `<html><body><main><section class="hero"><h1>Cloud payroll</h1><p>Pay your team in minutes.</p></section><div class="promo-container"><h2>Payroll for agencies</h2><p>Run contractors and staff together, with one approval flow.</p></div><div class="cta-banner"><h2>Start today</h2><p>Your first month is on us, for every plan.</p></div></main></body></html>`;
+  const cleaned = (landing: boolean): string => cleanedText(html, { url: 'https://payroll.example/', aggressive: true, landing });
+
+  it('are sections of a service page', () => {
+    expect(cleaned(true)).toContain('Run contractors and staff together');
+    expect(cleaned(true)).toContain('Your first month is on us');
+  });
+
+  it('are chrome elsewhere', () => {
+    expect(cleaned(false)).toContain('Pay your team in minutes.');
+    expect(cleaned(false)).not.toContain('Run contractors and staff together');
+    expect(cleaned(false)).not.toContain('Your first month is on us');
+  });
+});

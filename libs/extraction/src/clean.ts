@@ -79,6 +79,11 @@ const MAX_SECTION_HEADER = 400;
 function isSectionHeader(el: Element, guard: Guard): boolean {
   return (guard.textLen.get(el) ?? 0) <= MAX_SECTION_HEADER && holdsHeading(el) && hasAncestor(el, (a) => a.name === 'main' || a.attribs.role === 'main');
 }
+/**
+ * Chrome words that on a service page name its own sections: a landing page is built of promos and banners (its offers,
+ * a closing call to action), where a news page's are the site's house ads.
+ */
+const LANDING_WORDS_RE = /(?:^|[\s_-])(?:promo|banner)(?=$|[\s_-])/g;
 /** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
 const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
 
@@ -95,6 +100,11 @@ export interface CleanOptions {
   aggressive: boolean;
   /** A forum thread: its posts carry comment and reply class names, and they are the content. */
   keepComments?: boolean;
+  /**
+   * A service (landing) page: its blocks are named for what they show (`promo-container`, `cta-banner`), and those
+   * words do not make them chrome (see LANDING_WORDS_RE).
+   */
+  landing?: boolean;
 }
 
 function isHidden(el: Element): boolean {
@@ -251,6 +261,8 @@ export interface Guard {
   disclosed: Set<string>;
   /** the page uses AEM core components, so `cmp-` is its component prefix (see AEM_PREFIXED_RE) */
   aemComponents: boolean;
+  /** the page is a service page's (see CleanOptions.landing) */
+  landing: boolean;
 }
 
 const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
@@ -390,6 +402,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el))) return true;
   let chromeWords = without(without(words, CONTENT_HEADER_RE, 'header'), SEARCH_RESULTS_RE, 'search');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
+  if (guard.landing) chromeWords = chromeWords.replace(LANDING_WORDS_RE, ' ');
   if (chromeWords.includes('header') && isSectionHeader(el, guard)) chromeWords = chromeWords.replace(SECTION_HEADER_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (isEntryHeader(el)) return false;
@@ -471,7 +484,7 @@ export function cleanDocument(doc: Document, options: CleanOptions): void {
   placeStreamedContent(doc);
   removePlaceholderText(doc);
   const base = documentBaseUrl(doc, options.url);
-  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set(), aemComponents: false };
+  const guard: Guard = { protectedNodes: new Set(), textLen: new Map(), linkLen: new Map(), bodyText: 0, keepComments: options.keepComments === true, disclosed: new Set(), aemComponents: false, landing: options.landing === true };
   guard.bodyText = measure(doc, guard);
   cleanChildren(doc, base, options.aggressive, guard);
 }

@@ -35,3 +35,37 @@ describe('a service page with an FAQ', () => {
     expect(out.page_text).toContain('Answer 4: yes');
   });
 });
+
+describe('an FAQ inside the pick', () => {
+  const entry = (i: number): string =>
+    `<div class="entry"><a href="#" class="toggle"><h3>Can I move plan ${i} later?</h3></a><div class="answer"><p>Yes: see <a href="/plans">our plans</a> and <a href="/billing">billing</a>.</p></div></div>`;
+  const page = (faqClass: string): string =>
+    `<html><head><title>Guide</title><meta property="og:type" content="article"><meta property="article:published_time" content="2024-05-01"></head><body><article><h1>Guide</h1>${prose(6)}<div class="${faqClass}"><h2>Questions</h2>${[1, 2, 3].map(entry).join('')}</div></article></body></html>`;
+
+  it('is kept whole, though its entries read as link blocks', () => {
+    const out = formatPage(page('faq-list'), { url: 'https://guide.example/a', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Sentence 5 says');
+    expect(out).toContain('Can I move plan 3 later?');
+    expect(out).toContain('Yes: see our plans and billing.');
+  });
+
+  it('is pruned like any other block when nothing names it an FAQ', () => {
+    const out = formatPage(page('list'), { url: 'https://guide.example/a', formats: TEXT }).page_text ?? '';
+    expect(out).toContain('Sentence 5 says');
+    expect(out).not.toContain('Yes: see our plans');
+  });
+});
+
+describe('a service page whose pick is mostly its FAQ', () => {
+  it('widens to the sections above the FAQ', () => {
+    const answer = (i: number): string => `<div class="faq-item"><h3>Question ${i}?</h3><p>${sentence(i)} ${sentence(i + 10)} ${sentence(i + 20)} ${sentence(i + 30)}</p></div>`;
+    const html = `<html><head><title>Service</title></head><body><main>
+      <section class="hero"><h1>Payroll for small teams</h1><p>Run payroll in minutes.</p></section>
+      <section class="band"><h2>Answers</h2><p>${sentence(99)}</p><div class="list">${Array.from({ length: 8 }, (_, i) => answer(i)).join('')}</div></section>
+    </main></body></html>`;
+    const out = formatPage(html, { url: 'https://payroll.example/', formats: TEXT });
+    expect(out.metadata).toMatchObject({ pageType: 'service' });
+    expect(out.page_text).toContain('Question 7?');
+    expect(out.page_text).toContain('Run payroll in minutes.');
+  });
+});

@@ -4,14 +4,15 @@
  * They are the page's content: a block whose class or id names an FAQ, or that microdata types as an FAQPage, and
  * that lies outside the pick, is added to it.
  */
-import { bodyOf, classWords, contains, isTag, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, classWords, contains, hasAncestor, isTag, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
 import { renderText } from './text.js';
 
 /** Characters an FAQ block needs to count: a heading and a link to a help centre are not one. */
 const MIN_FAQ_TEXT = 200;
 const FAQ_WORDS = new Set(['faq', 'faqs']);
 
-function isFaq(el: Element): boolean {
+/** A block whose class or id names an FAQ (`faq`, `home-faqs`), or that microdata types as an FAQPage. */
+export function isFaq(el: Element): boolean {
   const tokens = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/).filter(Boolean);
   return tokens.some((t) => classWords(t).some((w) => FAQ_WORDS.has(w))) || (el.attribs.itemtype ?? '').endsWith('/FAQPage');
 }
@@ -42,4 +43,21 @@ export function faqOutside(doc: Document, nodes: ParentNode[]): Element[] {
   };
   visit(bodyOf(doc));
   return out;
+}
+
+/**
+ * Characters of rendered text in the FAQ blocks inside `nodes` (the outermost ones below the nodes; none when a node is
+ * itself part of an FAQ): the part of a pick that conditional pruning leaves whole (see ContentScorer.prune).
+ */
+export function faqTextWithin(nodes: ParentNode[]): number {
+  let total = 0;
+  const visit = (n: ParentNode): void => {
+    for (const c of n.children) {
+      if (!isTag(c)) continue;
+      if (isFaq(c)) total += renderText(c).length;
+      else visit(c);
+    }
+  };
+  for (const n of nodes) if (!isTag(n as AnyNode) || !(isFaq(n as Element) || hasAncestor(n as AnyNode, isFaq))) visit(n);
+  return total;
 }

@@ -31,7 +31,7 @@ import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
 import { removeRepeatedBlocks, removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
-import { faqOutside } from './faq.js';
+import { faqOutside, faqTextWithin } from './faq.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
 import { isReplyTreePage, largestReplyTree, MIN_TREE_SHARE } from './reply-tree.js';
 
@@ -139,7 +139,7 @@ function widened(doc: Document, pickedText: number, pageType: PageType, ratio: n
   // What the article pick would have pruned inside its container is boilerplate here too: bylines, share bars,
   // related links; and the region's edges hold the same teasers and date lines. (On a forum the posts carry
   // comment and reply class names: they are the content, so nothing is removed by name there.)
-  if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined);
+  if (pageType !== 'forum') removeInnerBoilerplate([wide], false, pageType === 'listing' || pageType === 'collection' ? CARD_KIND_SHARE : undefined, pageType === 'service');
   // Menus and "more like this" rails that no class name gave away are blocks of links. On a listing or a collection
   // the cards are links too, and they are the content; on service and docs pages, link blocks are often their lists
   // of offers and topics (measured: both lose when these are removed); a docs page's navigation landmarks are its
@@ -212,7 +212,10 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? renderText(picked.nodes).length : 0;
   if (description && picked.found && showsDescription(description, picked.nodes)) return picked;
-  const wide = widened(copy, pickedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
+  // A service page is widened by what its pick found besides the FAQ that pruning keeps whole in it: a pick that is
+  // mostly the page's closing FAQ is not its content, and the sections above it are.
+  const judgedText = pageType === 'service' ? pickedText - faqTextWithin(picked.nodes) : pickedText;
+  const wide = widened(copy, judgedText, pageType, ratio, regionRatio, spread) ?? (pageType === 'forum' && picked.found ? thread(copy, picked.nodes, pickedText) : undefined);
   if (wide) return { nodes: wide, found: true };
   // A listing that keeps its pick keeps its feed of entries with it, unpruned (see feed.ts). Decided after widening: a
   // pick holding the feed is no longer a small part of the page, and the page would not widen when it should. A shop's
@@ -353,14 +356,16 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (formats.raw_html) page.raw_html = input;
     // Read before cleaning drops the scripts that carry it.
     const ldDescription = pageType === 'product' && (formats.markdown || formats.page_text) ? productDescription(doc) : undefined;
-    cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum' });
+    const proseLike = pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType;
+    // A service page's promos and banners are its sections (unless it reads like an article: see LANDING_WORDS_RE).
+    cleanDocument(doc, { url, aggressive: true, keepComments: pageType === 'forum', landing: pageType === 'service' && !proseLike });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
       page.enhanced_html = (hasDoctype ? '' : '<!DOCTYPE html>\n') + serialize(doc);
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, url, pageType, pageType === guess.selectAs ? guess.proseLike : guess.type !== pageType, ldDescription);
+    const { nodes, found } = selectMainContent(doc, input, url, pageType, proseLike, ldDescription);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
     if (pageType === 'forum') {

@@ -29,6 +29,26 @@ describe('boilerplate inside the article container', () => {
     for (const junk of ['Posted by', 'Share this', 'politics', 'Another story', 'writes about economics']) expect(out).not.toContain(junk);
   });
 
+  it('keeps the caption of a figure that holds a quotation: it says who is quoted', () => {
+    const out = text(`<article>${para(5)}<figure><blockquote><p>They answered every question within the hour, and the migration took a weekend.</p></blockquote><figcaption><span>Dana Rivers</span> <span>Head of Operations, Northwind</span></figcaption></figure></article>`);
+    expect(out).toContain('within the hour');
+    expect(out).toContain('Dana Rivers');
+    expect(out).toContain('Head of Operations, Northwind');
+  });
+
+  it("keeps a service page's promos (its offers) and the authors of its quotes, and drops them inside an article", () => {
+    const body = `<div>${para(4)}<div class="promo-card"><h3>Payroll for agencies</h3><p>Contractors and staff in one run.</p></div><div class="quote"><p>It saved our finance team a day a week.</p><div class="quote__author">Sam Okafor, CFO at Tallyhouse</div></div></div>`;
+    const inner = (landing: boolean): string => {
+      const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+      removeInnerBoilerplate([root], false, undefined, landing);
+      return textContent(root);
+    };
+    expect(inner(true)).toContain('Contractors and staff in one run.');
+    expect(inner(true)).toContain('Sam Okafor, CFO at Tallyhouse');
+    expect(inner(false)).not.toContain('Contractors and staff in one run.');
+    expect(inner(false)).not.toContain('Sam Okafor');
+  });
+
   it('drops photo credits and short captions but keeps gallery captions that carry the text', () => {
     const article = text(`<article>${para(5)}<figure><img src="/a.jpg"><figcaption>The harbour at dawn (Photo: J. Doe)</figcaption></figure></article>`);
     expect(article).not.toContain('harbour at dawn');

@@ -73,6 +73,13 @@ function besideLink(el: Element): boolean {
 const isLink = (el: Element): boolean => el.name === 'a' && el.attribs.href !== undefined;
 
 /**
+ * Junk words that name a service page's own blocks (see removeInnerBoilerplate): a promo is one of its offers, not a
+ * house ad beside an article; and a landing page has no byline, so an author is whom a testimonial quotes or who wrote
+ * the paper or report it presents.
+ */
+const LANDING_WORDS = new Set(['promo', 'author', 'authors']);
+
+/**
  * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
  * "meta" is a section of the page (a CMS's "meta block" of title and text), not its metadata.
  */
@@ -126,14 +133,14 @@ function tokens(el: Element): string[] {
 }
 
 /** The class/id token (and the word in it) that marks `el` as inner boilerplate, or '' when none does. */
-export function innerJunkReason(el: Element, keepComments = false): string {
+export function innerJunkReason(el: Element, keepComments = false, landing = false): string {
   if (el.attribs.itemprop === 'articleBody') return '';
   for (const t of tokens(el)) {
     const lower = t.toLowerCase();
     if (BUILDER_RE.test(lower) || CONTENT_RE.test(lower)) continue;
     if (JUNK_TOKEN_RE.test(lower.replace(/_/g, '-'))) return t;
     for (const w of classWords(t)) {
-      if (!JUNK_WORDS.has(w)) continue;
+      if (!JUNK_WORDS.has(w) || (landing && LANDING_WORDS.has(w))) continue;
       if (keepComments && ((COMMENT_WORDS.has(w) && holdsParagraphs(el)) || POST_BYLINE_WORDS.has(w))) continue;
       if (META_WORDS.has(w) && holdsHeading(el)) continue;
       if (NAV_WORDS.has(w) && holdsHeading(el) && isUnlinkedText(el)) continue;
@@ -143,9 +150,19 @@ export function innerJunkReason(el: Element, keepComments = false): string {
   return '';
 }
 
+/**
+ * The caption of a figure that holds a quotation is the quotation's attribution (who said it: HTML's own markup for a
+ * testimonial or a pull quote), not a photo caption or credit.
+ */
+function isQuoteAttribution(el: Element): boolean {
+  const figure = el.parent;
+  return el.name === 'figcaption' && figure !== null && isTag(figure) && figure.name === 'figure' && findFirst(figure, (e) => e.name === 'blockquote') !== undefined;
+}
+
 /** Why `el` would be dropped as inner boilerplate (a class word or a tag name), or ''. */
-export function explain(el: Element, keepComments = false): string {
-  return innerJunkReason(el, keepComments) || (INNER_DROP_TAGS.has(el.name) ? el.name : '');
+export function explain(el: Element, keepComments = false, landing = false): string {
+  if (isQuoteAttribution(el)) return '';
+  return innerJunkReason(el, keepComments, landing) || (INNER_DROP_TAGS.has(el.name) ? el.name : '');
 }
 
 /** Lead-ins of "see also" teasers, in the languages of the pages we crawl most. */
@@ -231,16 +248,17 @@ function keptKindTotals(found: Candidate[], total: number, cardKindShare: number
  * selection's text is kept, and so is every candidate of a kind (same class word) that together would take more
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
  * can put a junk word on every paragraph. `cardKindShare`: on a listing, a kind of at least MIN_CARDS candidates is
- * kept from this share (it names a part of the cards' template).
+ * kept from this share (it names a part of the cards' template). `landing`: the content is a service page's, whose
+ * promos are its offers and whose authors are those it quotes (see LANDING_WORDS).
  */
-export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE): void {
+export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE, landing = false): void {
   const total = nodes.reduce((a, n) => a + squashedTextLength(n), 0);
   const found: Candidate[] = [];
   let captionText = 0;
   const visit = (node: Element, outer: Candidate | undefined, inRemovable: boolean): void => {
     for (const c of node.children) {
       if (!isTag(c)) continue;
-      const reason = KEEP_TAGS.has(c.name) ? '' : explain(c, keepComments);
+      const reason = KEEP_TAGS.has(c.name) ? '' : explain(c, keepComments, landing);
       let f: Candidate | undefined;
       if (reason) {
         f = { el: c, key: reason.slice(reason.indexOf('~') + 1), text: squashedTextLength(c), outer };

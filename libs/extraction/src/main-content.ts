@@ -11,7 +11,8 @@ import { trimEdges } from './edge-trim.js';
 import { isPostAuthor, isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
-import { type Element, contains, findFirst, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+import { isFaq } from './faq.js';
+import { type Element, contains, findFirst, hasAncestor, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
   /** characters of whitespace-collapsed text */
@@ -345,7 +346,8 @@ export class ContentScorer {
     this.contentText = nodes.reduce((a, n) => a + this.statsOf(n).text, 0);
     this.keep = keep;
     this.landing = landing;
-    for (const n of nodes) this.pruneChildren(n);
+    // An FAQ inside the content is kept whole (see pruneChildren); a pick that is itself an FAQ is pruned as usual.
+    for (const n of nodes) this.pruneChildren(n, !isFaq(n) && !hasAncestor(n, isFaq));
   }
 
   /** A block left as it is (a listing's feed of cards, whose cards are links). */
@@ -357,16 +359,29 @@ export class ContentScorer {
   /** Text length of the selected content: a block holding most of it is the article itself, never pruned. */
   private contentText = 0;
 
-  private pruneChildren(node: Element): void {
+  /**
+   * Prune the blocks under `node`. `findFaq`: an FAQ block found below (see `isFaq`) is left whole: its questions are
+   * short, often links or toggles, and its answers link to what they explain, so its entries read as link blocks and
+   * widgets, but a page's FAQ is its content.
+   */
+  private pruneChildren(node: Element, findFaq: boolean): void {
     if (node === this.keep) return;
     let changed = false;
     const kept: ChildNode[] = [];
     for (const c of node.children) {
-      if (isTag(c) && c !== this.keep && this.shouldPrune(c)) {
+      if (!isTag(c)) {
+        kept.push(c);
+        continue;
+      }
+      if (findFaq && isFaq(c)) {
+        kept.push(c);
+        continue;
+      }
+      if (c !== this.keep && this.shouldPrune(c)) {
         changed = true;
         continue;
       }
-      if (isTag(c)) this.pruneChildren(c);
+      this.pruneChildren(c, findFaq);
       kept.push(c);
     }
     if (changed) relink(node, kept);
@@ -583,7 +598,7 @@ export function extractMainContent(root: ParentNode, forum = false, sectionRuns 
   const withRun = feed ? withFeed(root, nodes) : undefined;
   if (withRun && feed === 'add') nodes = withRun.nodes;
   scorer.prune(nodes, withRun?.feed, landing);
-  removeInnerBoilerplate(nodes, forum);
+  removeInnerBoilerplate(nodes, forum, undefined, landing);
   trimEdges(nodes);
   return nodes;
 }

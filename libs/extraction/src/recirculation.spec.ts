@@ -35,6 +35,15 @@ describe('recommendation rails (removeRecirculation)', () => {
     expect(text).toContain('Sentence 2 describes');
   });
 
+  it("removes the rail of posts that closes a service page (\"From our blog\", \"Featured insights\")", () => {
+    const posts = (label: string): string => Array.from({ length: 3 }, (_, i) => `<div class="t"><span>6 min read</span><h3><a href="/p/${i}">${label} ${i}</a></h3></div>`).join('');
+    for (const heading of ['From our blog', 'Featured insights', 'Latest insights']) {
+      const text = withoutRails(`<body><div id="c">${prose(3)}<section class="s1"><h2>${heading}</h2><div class="g">${posts('Survey of teams')}</div></section></div></body>`);
+      expect(text).toContain('Sentence 2 describes');
+      expect(text).not.toContain('Survey of teams');
+    }
+  });
+
   it('removes a heading and the blocks after it, up to the next heading, in a flat layout', () => {
     const text = withoutRails(`<body><h2>Details</h2>${prose(2)}<h3>You may also like</h3><ul><li><a href="/a">Other thing A</a></li></ul><h2>Care</h2><p>Wash cold.</p></body>`);
     expect(text).not.toContain('Other thing A');

@@ -8,7 +8,10 @@
  */
 import { HEADING_TAGS, isTag, removeChildren, squashedTextLength, textContent, type ChildNode, type Element, type ParentNode } from './dom.js';
 
-/** Headings of recommendation rails (shops and publishers, English and a few large languages). */
+/**
+ * Headings of recommendation rails (shops and publishers, English and a few large languages), and of the rails of blog
+ * posts and reports that close a service page ("From our blog", "Featured insights").
+ */
 const RECIRCULATION_RE = new RegExp(
   '^(?:' +
     [
@@ -20,6 +23,8 @@ const RECIRCULATION_RE = new RegExp(
       'recently viewed',
       'frequently bought together',
       'more (?:from|like this|to explore|stories|articles|news|products|items)',
+      'from (?:our|the) blog',
+      '(?:latest|recent|featured) insights',
       'explore (?:related|similar|more)',
       'more in ',
       '(?:what|things) to read next',
