@@ -284,7 +284,7 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase(
 
 /**
  * page_text is the body text: the headline is metadata (as in Readability and trafilatura output), so the <h1>/<h2>
- * that repeats the title is left out; Markdown keeps it. "Repeats" is measured on words, as Readability does: most
+ * that repeats the title is left out (not on a product page, where it names the product); Markdown keeps it. "Repeats" is measured on words, as Readability does: most
  * of the heading's words are in the title, and it is not a short heading that merely shares a word with it.
  */
 function withoutTitleHeading(nodes: ParentNode[], title: string | undefined): ParentNode[] {
@@ -399,7 +399,9 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
       const thread = pageType === 'forum' ? forumMarkdown(nodes, (h) => converter.convert(h)) : undefined;
       page.markdown = thread ?? converter.convert(serialize(nodes as Element[]));
     }
-    if (formats.page_text) page.page_text = renderText(withoutTitleHeading(nodes, metadata.title));
+    // A product's name is the first of its details (name, price, description), not a headline that metadata carries:
+    // the title is the shop's ("Desk lamp | Brand"), and a reader of the text needs the name.
+    if (formats.page_text) page.page_text = renderText(pageType === 'product' ? nodes : withoutTitleHeading(nodes, metadata.title));
     return page;
   } catch {
     // Pathological input (deep nesting, converter panic): return what we can rather than fail the crawl.

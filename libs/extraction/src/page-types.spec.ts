@@ -167,6 +167,15 @@ describe('product pages', () => {
     expect(text).not.toContain('Other product number 3');
   });
 
+  it("keep the product's name in the text, where an article's headline is left to metadata", () => {
+    const body = (heading: string) => `<main><h1>${heading}</h1><p>${sentence(1)} ${sentence(2)}</p><p>${sentence(3)} ${sentence(4)}</p><span class="price">$89</span><button>Add to cart</button></main>`;
+    const product = formatPage(page(body('Linen desk lamp'), '<title>Linen desk lamp | Lampworks</title>'), opts('https://shop.example/product/linen-desk-lamp'));
+    expect(product.metadata.pageType).toBe('product');
+    expect(product.page_text).toMatch(/^Linen desk lamp\n/);
+    const article = formatPage(page(body('Why linen shades soften light').replace(/<span class="price">.*<\/button>/, ''), '<title>Why linen shades soften light</title>'), opts('https://blog.example/2024/05/linen-shades'));
+    expect(article.page_text).not.toContain('Why linen shades soften light');
+  });
+
   it('add the description their JSON-LD declares when the page hides it, decoded when the shop wrote it URL-encoded', () => {
     const description = 'An elegant sofa with a curved frame, deep seats and a linen cover that comes off for washing.|Made to order.';
     const ld = `<script type="application/ld+json">{"@type":"Product","name":"Atelier sofa","description":"${encodeURIComponent(description)}"}</script>`;
