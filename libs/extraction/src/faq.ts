@@ -13,9 +13,14 @@ const FAQ_WORDS = new Set(['faq', 'faqs']);
 
 /** A block whose class or id names an FAQ (`faq`, `home-faqs`), or that microdata types as an FAQPage. */
 export function isFaq(el: Element): boolean {
-  const tokens = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/).filter(Boolean);
-  return tokens.some((t) => classWords(t).some((w) => FAQ_WORDS.has(w))) || (el.attribs.itemtype ?? '').endsWith('/FAQPage');
+  if ((el.attribs.itemtype ?? '').endsWith('/FAQPage')) return true;
+  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+  // Every FAQ word holds "faq": most elements are settled without splitting their names into words.
+  if (!FAQ_CUE_RE.test(names)) return false;
+  return names.split(/\s+/).some((t) => t !== '' && classWords(t).some((w) => FAQ_WORDS.has(w)));
 }
+
+const FAQ_CUE_RE = /faq/i;
 
 function rootOf(node: AnyNode): AnyNode {
   let p = node;

@@ -148,14 +148,16 @@ const itemBlocks = (block: Element): boolean => !SET_APART_IN_ITEM.has(block.nam
 
 /** Line breaks before the blocks of `container` (a table cell, a list item) that the converter would run together. */
 function separateBlocks(container: Element, runTogether: (block: Element) => boolean): void {
-  const out: ChildNode[] = [];
+  const children = container.children;
+  let out: ChildNode[] | undefined;
   let seenContent = false;
-  for (const child of container.children) {
-    if (isBlock(child) && seenContent && runTogether(child) && visible(child)) out.push(element('br', {}, []));
-    out.push(child);
-    if (visible(child)) seenContent = true;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (!seenContent) seenContent = visible(child);
+    else if (isBlock(child) && runTogether(child) && visible(child)) (out ??= children.slice(0, i)).push(element('br', {}, []));
+    out?.push(child);
   }
-  if (out.length !== container.children.length) relink(container, out);
+  if (out) relink(container, out);
 }
 
 const isInline = (node: ChildNode): node is Element => isTag(node) && !BLOCK_TAGS.has(node.name) && node.name !== 'br' && node.name !== 'wbr';
