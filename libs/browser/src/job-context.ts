@@ -166,6 +166,14 @@ export class JobTab {
         this.rejectCapped(new TrawlError(ErrorCode.TOO_LARGE, `The page's responses exceed the ${this.maxJobBytes}-byte limit together`, 'permanent'));
       }
     });
+    // A response that declares more than the cap (an unencoded Content-Length) fails at its headers, as the plain
+    // fetch refuses it: the renderer may be slow to drain a huge body, so counting alone can outlast the URL budget.
+    this.session.on('Network.responseReceived', ({ response }) => {
+      const declared = declaredLength(response.headers);
+      if (declared > this.maxResponseBytes) {
+        this.rejectCapped(new TrawlError(ErrorCode.TOO_LARGE, `A response of the page declares ${declared} bytes, more than the ${this.maxResponseBytes}-byte limit`, 'permanent'));
+      }
+    });
     const done = ({ requestId }: { requestId: string }) => void this.responseBytes.delete(requestId);
     this.session.on('Network.loadingFinished', done);
     this.session.on('Network.loadingFailed', done);
@@ -407,4 +415,15 @@ function originOf(href: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** The body length a response declares without a content coding (a coded body's decoded size is unknown); 0 if none. */
+function declaredLength(headers: Record<string, unknown>): number {
+  let length = 0;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-encoding' && String(value).trim() !== '' && String(value).trim().toLowerCase() !== 'identity') return 0;
+    if (lower === 'content-length') length = Number(value) || 0;
+  }
+  return length;
 }

@@ -14,8 +14,10 @@ const BROTLI_OPTIONS: zlib.BrotliOptions = {
   finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
 };
 
-export function tooLargeError(maxBytes: number): TrawlError {
-  return new TrawlError(ErrorCode.TOO_LARGE, `The response body exceeds the ${maxBytes}-byte limit`, 'permanent');
+/** TOO_LARGE for a body past `maxBytes`: one that declared more (refused at its headers), or one read past the cap. */
+export function tooLargeError(maxBytes: number, declaredBytes?: number): TrawlError {
+  const what = declaredBytes === undefined ? 'The response body exceeds' : `The response declares ${declaredBytes} bytes, more than`;
+  return new TrawlError(ErrorCode.TOO_LARGE, `${what} the ${maxBytes}-byte limit`, 'permanent');
 }
 
 /** Drops a body we will not read: the connection is closed, and the abort error it emits is expected. */

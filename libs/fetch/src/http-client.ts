@@ -180,7 +180,7 @@ export class UndiciHttpClient implements HttpClient {
       const declaredLength = Number(responseHeaders['content-length']);
       if (codings.length === 0 && declaredLength > options.maxBytes) {
         discardBody(body);
-        throw tooLargeError(options.maxBytes);
+        throw tooLargeError(options.maxBytes, declaredLength);
       }
       const bytes = await readBody(body, codings, options.maxBytes);
       const decoded = decodeBody(bytes, { contentType: contentTypeHeader, sniff: isSniffableMimeType(mime) });
