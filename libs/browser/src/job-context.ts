@@ -13,6 +13,7 @@
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
+import { parseContentEncoding } from '#fetch';
 import { applyUserAgentOverride, contextDeviceOptions } from './device-emulation.js';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
@@ -419,11 +420,10 @@ function originOf(href: string): string | null {
 
 /** The body length a response declares without a content coding (a coded body's decoded size is unknown); 0 if none. */
 function declaredLength(headers: Record<string, unknown>): number {
-  let length = 0;
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (lower === 'content-encoding' && String(value).trim() !== '' && String(value).trim().toLowerCase() !== 'identity') return 0;
-    if (lower === 'content-length') length = Number(value) || 0;
-  }
-  return length;
+  // CDP gives the headers as the server spelled them.
+  const header = (name: string): string | undefined => {
+    for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return String(value);
+    return undefined;
+  };
+  return parseContentEncoding(header('content-encoding')).length === 0 ? Number(header('content-length')) || 0 : 0;
 }

@@ -118,6 +118,20 @@ export function removeNode(node: ChildNode): void {
 }
 
 /** Remove many children of one parent at once (O(n) instead of O(n²) splices). */
+/** Removes, in place, the outermost elements under `roots` that `doomed` picks (what they hold is not visited). */
+export function removeOutermost(roots: ParentNode[], doomed: (el: Element) => boolean): void {
+  const visit = (node: ParentNode): void => {
+    const picked = new Set<ChildNode>();
+    for (const c of node.children) {
+      if (!isTag(c)) continue;
+      if (doomed(c)) picked.add(c);
+      else visit(c);
+    }
+    removeChildren(node, picked);
+  };
+  for (const r of roots) visit(r);
+}
+
 export function removeChildren(parent: ParentNode, doomed: Set<ChildNode>): void {
   if (doomed.size === 0) return;
   const kept: ChildNode[] = [];
@@ -292,6 +306,12 @@ export function classWords(token: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+}
+
+/** Whether a class or id name of `el` holds one of `words` as a whole word (see classWords). */
+export function namedBy(el: Element, words: ReadonlySet<string>): boolean {
+  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/);
+  return names.some((n) => n !== '' && classWords(n).some((w) => words.has(w)));
 }
 
 const BUILDER_WIDGET_RE = /\b(elementor|et_pb|fl|so|siteorigin|wpb|vc|kc|brxe|ct|oxy)[-_]widget/g;

@@ -4,7 +4,7 @@
  * They are the page's content: a block whose class or id names an FAQ, or that microdata types as an FAQPage, and
  * that lies outside the pick, is added to it.
  */
-import { bodyOf, classWords, contains, hasAncestor, isTag, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, contains, hasAncestor, isTag, namedBy, type AnyNode, type Document, type Element, type ParentNode } from './dom.js';
 import { renderText } from './text.js';
 
 /** Characters an FAQ block needs to count: a heading and a link to a help centre are not one. */
@@ -14,10 +14,9 @@ const FAQ_WORDS = new Set(['faq', 'faqs']);
 /** A block whose class or id names an FAQ (`faq`, `home-faqs`), or that microdata types as an FAQPage. */
 export function isFaq(el: Element): boolean {
   if ((el.attribs.itemtype ?? '').endsWith('/FAQPage')) return true;
-  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
   // Every FAQ word holds "faq": most elements are settled without splitting their names into words.
-  if (!FAQ_CUE_RE.test(names)) return false;
-  return names.split(/\s+/).some((t) => t !== '' && classWords(t).some((w) => FAQ_WORDS.has(w)));
+  if (!FAQ_CUE_RE.test(el.attribs.class ?? '') && !FAQ_CUE_RE.test(el.attribs.id ?? '')) return false;
+  return namedBy(el, FAQ_WORDS);
 }
 
 const FAQ_CUE_RE = /faq/i;

@@ -5,7 +5,7 @@
  * an announcement, a callout, a call to action, a teaser for guests) or give it the alert role; no one wrote it into
  * the thread. The posts themselves carry post, message and comment names, and a notice is short beside them.
  */
-import { classWords, isTag, removeChildren, squashedTextLength, type ChildNode, type Element, type ParentNode } from './dom.js';
+import { namedBy, removeOutermost, squashedTextLength, type Element, type ParentNode } from './dom.js';
 
 /** Whole words of class/id names of notices (`alert-warning`, `p-notices`, `cGuestTeaser`, `membership__cta`). */
 const NOTICE_WORDS = new Set(['alert', 'alerts', 'notice', 'notices', 'banner', 'announcement', 'announcements', 'callout', 'cta', 'guest']);
@@ -15,22 +15,11 @@ const MAX_NOTICE = 600;
 const MAX_SHARE = 0.3;
 
 function isNotice(el: Element): boolean {
-  if (el.attribs.role === 'alert') return true;
-  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/).filter(Boolean);
-  return names.some((n) => classWords(n).some((w) => NOTICE_WORDS.has(w)));
+  return el.attribs.role === 'alert' || namedBy(el, NOTICE_WORDS);
 }
 
 /** Remove the notices inside `roots` (a thread's selected content), in place. */
 export function removeForumNotices(roots: ParentNode[]): void {
   const limit = Math.min(MAX_NOTICE, MAX_SHARE * roots.reduce((a, r) => a + squashedTextLength(r), 0));
-  const visit = (node: ParentNode): void => {
-    const doomed = new Set<ChildNode>();
-    for (const c of node.children) {
-      if (!isTag(c)) continue;
-      if (isNotice(c) && squashedTextLength(c) <= limit) doomed.add(c);
-      else visit(c);
-    }
-    removeChildren(node, doomed);
-  };
-  for (const r of roots) visit(r);
+  removeOutermost(roots, (el) => isNotice(el) && squashedTextLength(el) <= limit);
 }

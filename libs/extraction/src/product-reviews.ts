@@ -6,15 +6,12 @@
  * otherwise, by its cards: a run of them, each dated "3 months ago". Question-and-answer widgets go too.
  */
 import { cardRun, MIN_CARDS } from './card-run.js';
-import { classWords, findFirst, isTag, removeChildren, templateKey, textContent, textLengthUpTo, type ChildNode, type Element, type ParentNode } from './dom.js';
+import { findFirst, namedBy, isTag, removeChildren, templateKey, textContent, textLengthUpTo, type ChildNode, type Element, type ParentNode } from './dom.js';
 
 /** Whole words of class/id names of review sections and review widgets. */
 const REVIEW_WORDS = new Set(['review', 'reviews', 'yotpo', 'bazaarvoice', 'bv', 'okendo', 'stamped', 'jdgm', 'judgeme', 'powerreviews', 'trustpilot', 'feefo', 'testimonials', 'qa', 'qna', 'questions']);
 
-function isReviewSection(el: Element): boolean {
-  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.split(/\s+/).filter(Boolean);
-  return names.some((n) => classWords(n).some((w) => REVIEW_WORDS.has(w)));
-}
+const isReviewSection = (el: Element): boolean => namedBy(el, REVIEW_WORDS);
 
 /**
  * A relative date, as review widgets print them ("3 months ago", "vor 2 Wochen", "il y a 5 jours", "hace 1 año"). The

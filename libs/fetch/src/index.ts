@@ -9,6 +9,7 @@ export { classifyIp, describeAddressKind } from './ip-address.js';
 export type { DnsResolver } from './guarded-lookup.js';
 export { StaticProxyPool, ANY_COUNTRY, proxyForCountry, redactProxy } from './proxy-pool.js';
 export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
+export { parseContentEncoding } from './body.js';
 export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';
 export { FetchModule, PROXY_POOL, RESIDENTIAL_PROXY_POOL, residentialPoolFromConfig } from './fetch.module.js';
 export { ResidentialProxyPool, type ProxyLease, type ProxyOutcome, type ResidentialProxyPoolOptions } from './residential-proxy-pool.js';
