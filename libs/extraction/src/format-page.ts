@@ -24,6 +24,7 @@ import { removeThreadCounters } from './thread-counters.js';
 import { removeForumNotices } from './forum-notices.js';
 import { removeFilterPanels } from './filter-panels.js';
 import { guessPageType, type PageType } from './page-type.js';
+import { pageAddress } from './page-address.js';
 import { missingDescription, productDescription, showsDescription } from './product-description.js';
 import { sectionStats, spreadOverSections, type SectionStats } from './sections.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
@@ -321,18 +322,6 @@ function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata 
 }
 
 /**
- * The address the page is read at: the URL it was fetched from, or, for a page read from a file (`file:` or no URL),
- * the web address it declares (its canonical link or `og:url`). A saved page's links then resolve to the site, not
- * to the disk, and the signals read from the address (a product's item path, a docs host, a forum's thread path)
- * are the page's own.
- */
-function pageAddress(given: string, metadata: PageMetadata): string {
-  if (/^https?:\/\//i.test(given)) return given;
-  const declared = metadata.canonicalUrl;
-  return declared && /^https?:\/\//i.test(declared) ? declared : given;
-}
-
-/**
  * Run the pipeline for the requested formats. Pure and synchronous; never throws. A page it cannot extract (nested
  * past MAX_NESTING_DEPTH) comes back with `unextractable` set and no formats: see assertExtractable.
  */
@@ -344,7 +333,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { doc, tooDeep } = parseHtmlWithin(input, MAX_NESTING_DEPTH);
     if (tooDeep) return { metadata, unextractable: TOO_DEEP_MESSAGE };
     metadata = extractMetadataFromDocument(doc, options.url);
-    const url = pageAddress(options.url, metadata);
+    const url = pageAddress(options.url, metadata, doc);
     if (url !== options.url) metadata = extractMetadataFromDocument(doc, url);
     const guess = options.pageType ? { type: options.pageType, selectAs: options.pageType, proseLike: false } : guessPageType(doc, url);
     // A story under a tree of nested replies is a thread, whatever it declares (see isReplyTreePage). Not a product

@@ -2,7 +2,7 @@
  * `trawl extract <file-or-url> [--format markdown|enhanced_html|page_text|json] [--converter mdream|turndown]
  * [--url <final-url>]`: runs the format pipeline on a local file (optionally gzip-compressed), a file: URL or an
  * http(s) URL (fetched with a timeout and a size cap) and prints the chosen format; json prints all formats
- * plus metadata. A file is read at `--url`, else at the address it declares (canonical link, og:url: see formatPage).
+ * plus metadata. A file is read at `--url`, else at the address it declares (canonical link, og:url, the site its links name: see pageAddress).
  */
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
