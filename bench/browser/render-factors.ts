@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from '#browser';
+import { ChromiumPool, DEFAULT_CHROMIUM_ARGS, HEADLESS_SHELL_PATH } from '#browser';
 import { contextDeviceOptions, applyUserAgentOverride, DEFAULT_ACCEPT_LANGUAGE } from '#browser/device-emulation.js';
 import { GuardProxy } from '#browser/guard-proxy.js';
 import { HostPolicy, systemResolve } from '#browser/host-policy.js';
@@ -60,6 +60,8 @@ interface RawFactors {
 interface Variant {
   name: string;
   args?: string[];
+  /** The Chromium binary, when not --chromium (the headless shell variants). */
+  executable?: string;
   raw?: RawFactors;
   pool?: { prewarm: boolean; reuseContexts?: boolean; shareContexts?: boolean; reuseTabs?: boolean; networkIdleMs?: number; loadQuietMs?: number; blockResources?: boolean };
 }
@@ -102,6 +104,8 @@ const VARIANTS: Variant[] = [
   { name: 'U pool: shared, kept tabs, full 500 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 500 } },
   { name: 'V pool: shared, kept tabs, 100 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 100 } },
   { name: 'W pool: shared, kept tabs, 50 ms quiet after load', pool: { prewarm: true, shareContexts: true, loadQuietMs: 50 } },
+  { name: 'X pool: shared, kept tabs, headless shell', pool: { prewarm: true, shareContexts: true }, executable: HEADLESS_SHELL_PATH },
+  { name: 'Y a on the headless shell', raw: BASE, executable: HEADLESS_SHELL_PATH },
   { name: 'v pool: reused, fewer renderer processes', pool: { prewarm: true, reuseContexts: true }, args: [...DEFAULT_CHROMIUM_ARGS, ...FEWER_PROCESSES] },
 ];
 
@@ -170,7 +174,7 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
   let reusedTabs = (): number | null => null;
   if (v.pool) {
     const pool = new ChromiumPool({
-      executablePath: CHROMIUM, maxContexts: CONCURRENCY, pagesPerBrowser: 10_000, allowPrivateAddresses: true,
+      executablePath: v.executable ?? CHROMIUM, maxContexts: CONCURRENCY, pagesPerBrowser: 10_000, allowPrivateAddresses: true,
       prewarm: v.pool.prewarm, launchArgs: args,
       ...(v.pool.reuseContexts !== undefined ? { reuseContexts: v.pool.reuseContexts } : {}),
       ...(v.pool.shareContexts !== undefined ? { shareContexts: v.pool.shareContexts } : {}),
@@ -188,7 +192,7 @@ async function runVariant(v: Variant): Promise<{ latencies: number[]; seconds: n
     reusedTabs = () => pool.stats().reusedTabs;
   } else {
     const raw = v.raw as RawFactors;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
+    const browser = await chromium.launch({ executablePath: v.executable ?? CHROMIUM, headless: true, args });
     const contexts = raw.sharedContext
       ? await Promise.all(
           Array.from({ length: raw.contextPerWorker ? CONCURRENCY : 1 }, async () =>

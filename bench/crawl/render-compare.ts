@@ -25,7 +25,11 @@
  * the CONNECT on a failed lookup; measured 5–30 s per page here) rather than on rendering. `--no-csp` drops it.
  *
  *   npm run build && node dist/bench/crawl/render-compare.js [--pages=40] [--rounds=2] [--handlers=load,networkidle]
- *     [--chromium=/usr/bin/chromium] [--no-csp] [--trawl-cpu-prof=DIR] [--shapes=per-url,batch]
+ *     [--chromium=/usr/bin/chromium] [--trawl-chromium=PATH] [--crawlee-chromium=PATH] [--no-csp]
+ *     [--trawl-cpu-prof=DIR] [--shapes=per-url,batch]
+ * Trawl renders with worker-render's default binary (chromium-headless-shell when installed, else --chromium) unless
+ * --trawl-chromium; Crawlee with --chromium unless --crawlee-chromium (Playwright's own headless default is the
+ * headless shell: --crawlee-chromium=/usr/bin/chromium-headless-shell compares like with like).
  * `--trawl-cpu-prof` writes a V8 CPU profile of Trawl's process to DIR when it stops (Node's --cpu-prof).
  * Needs the corpus, Chromium, Postgres and Redis (BENCH_PG_ADMIN_URL, BENCH_REDIS_URL as crawlee-compare.ts).
  */
@@ -39,7 +43,7 @@ import { chromium } from 'playwright-core';
 import TurndownService from 'turndown';
 import gfmPlugin from 'turndown-plugin-gfm';
 import { Pool } from 'undici';
-import { DEFAULT_CHROMIUM_ARGS } from '#browser';
+import { DEFAULT_CHROMIUM_ARGS, renderExecutable } from '#browser';
 import {
   chunk,
   CpuMeter,
@@ -56,6 +60,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     handlers: { type: 'string', default: 'load,networkidle' },
     chromium: { type: 'string', default: '/usr/bin/chromium' },
+    'trawl-chromium': { type: 'string', default: '' },
+    'crawlee-chromium': { type: 'string', default: '' },
     'no-csp': { type: 'boolean', default: false },
     'trawl-cpu-prof': { type: 'string', default: '' },
     shapes: { type: 'string', default: 'per-url,batch' },
@@ -71,6 +77,10 @@ const SHAPES = values.shapes.split(',').filter((s): s is 'per-url' | 'batch' => 
 const HANDLERS = values.handlers.split(',').filter(Boolean) as HandlerName[];
 // Crawlee's Chromium gets the same flags as Trawl's.
 const CHROMIUM_ARGS = [...DEFAULT_CHROMIUM_ARGS];
+// Which binary each side renders with: Trawl's worker-render default (the headless shell when installed, see
+// renderExecutable) unless --trawl-chromium; Crawlee the --chromium binary unless --crawlee-chromium.
+const TRAWL_CHROMIUM = renderExecutable(values['trawl-chromium'] || undefined, values.chromium);
+const CRAWLEE_CHROMIUM = values['crawlee-chromium'] || values.chromium;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 log.setLevel(LogLevel.ERROR);
@@ -85,7 +95,7 @@ const trawl = await startTrawlStandalone({
   repoRoot: root,
   pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-  env: { STANDALONE_WORKERS: 'http,render', WORKER_RENDER_CONCURRENCY: String(CONCURRENCY), CHROMIUM_PATH: values.chromium },
+  env: { STANDALONE_WORKERS: 'http,render', WORKER_RENDER_CONCURRENCY: String(CONCURRENCY), CHROMIUM_PATH: values.chromium, RENDER_CHROMIUM_PATH: TRAWL_CHROMIUM },
   ...(values['trawl-cpu-prof'] ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['trawl-cpu-prof'])}`] } : {}),
 });
 const api = new Pool(trawl.baseUrl, { connections: CONCURRENCY });
@@ -187,7 +197,7 @@ async function crawleeRow(round: number, handler: HandlerName, urls: string[]): 
       headless: true,
       launchContext: {
         launcher: chromium,
-        launchOptions: { executablePath: values.chromium, headless: true, args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: CRAWLEE_CHROMIUM, headless: true, args: CHROMIUM_ARGS },
       },
       preNavigationHooks: [
         ({ request }) => {
@@ -256,6 +266,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const rows: Row[] = [];
 try {
+  console.log(`chromium: Trawl ${TRAWL_CHROMIUM}, Crawlee ${CRAWLEE_CHROMIUM}`);
   console.log(`corpus: ${measuredUrls.length} URLs over ${site.distinct} distinct Zyte pages; uptime: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   // Warm-up (not reported), each side over every warm-up URL once: launches Trawl's Chromium and opens its tabs, JIT
   // of the gateway, workers and extraction threads, the auth cache; Crawlee's own code paths. With 8 pages only, the

@@ -6,6 +6,7 @@ import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ChromiumPool } from './chromium-pool.js';
 import { poolLimitsFromConfig } from './pool-limits.js';
+import { renderExecutable } from './render-executable.js';
 
 @Global()
 @Module({
@@ -15,7 +16,7 @@ import { poolLimitsFromConfig } from './pool-limits.js';
       inject: [TRAWL_CONFIG],
       useFactory: (c: TrawlConfig) =>
         new ChromiumPool({
-          executablePath: c.CHROMIUM_PATH,
+          executablePath: renderExecutable(c.RENDER_CHROMIUM_PATH, c.CHROMIUM_PATH),
           maxContexts: c.WORKER_RENDER_CONCURRENCY,
           pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER,
           ...poolLimitsFromConfig(c),

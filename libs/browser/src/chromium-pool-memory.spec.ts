@@ -9,8 +9,10 @@ import { processTreeMemory } from './process-memory.js';
 import { FixtureSite } from './testing/fixture-site.js';
 import { pollUntil } from '#test/support/poll.js';
 import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 const HOG_CEILING_MB = 1500;
 
 /** A page that allocates `chunk` (a JS expression of about `chunkMb` MiB) every few ms until the ceiling. */

@@ -13,8 +13,10 @@ import { ChromiumPool } from './chromium-pool.js';
 import type { AddressPolicy } from './render-types.js';
 import { FixtureSite } from './testing/fixture-site.js';
 import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 /** Stands in for "the internal network": 127.0.0.2 is refused, the rest of loopback plays the public internet. */
 const internalIsBlocked: AddressPolicy = { blockedKind: (ip) => (ip === '127.0.0.2' ? 'private' : null) };

@@ -4,8 +4,10 @@ import { ErrorCode } from '#contracts';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 import { FixtureSite } from './testing/fixture-site.js';
 import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 function processAlive(pid: number): boolean {
   try {

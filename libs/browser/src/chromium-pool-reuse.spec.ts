@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite } from './testing/fixture-site.js';
 import { internalNetwork } from './testing/internal-network.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 /** What /read shows: the cookie and the localStorage / sessionStorage / IndexedDB state the page can see. */
 const READ_PAGE = `<!doctype html><html><body><pre id="out">pending</pre><script>

@@ -4,8 +4,10 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG } from './testing/fixture-site.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 /** Answers after `ms` (a slow API), with a JSON body. */
 function later(ms: number, body: unknown): (req: unknown, res: ServerResponse) => void {

@@ -7,8 +7,10 @@ import { pollUntil } from '#test/support/poll.js';
 import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG } from './testing/fixture-site.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 /** No real DNS: `*.test` names are loopback (two names = two sites, so a kept tab changes renderer process). */
 const fakeResolve: DnsResolver = async (hostname) => {

@@ -6,8 +6,10 @@ import type { DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite, TINY_PNG, pngSize } from './testing/fixture-site.js';
 import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 /** No real DNS in tests: `*.test` names map to loopback, everything else does not exist. */
 const fakeResolve: DnsResolver = async (hostname) => {

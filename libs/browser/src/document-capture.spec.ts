@@ -6,8 +6,10 @@ import { ErrorCode } from '#contracts';
 import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
 import { ChromiumPool } from './chromium-pool.js';
 import { FixtureSite } from './testing/fixture-site.js';
+import { renderExecutable } from './render-executable.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+// The binary worker-render launches (the headless shell when installed).
+const CHROMIUM = renderExecutable(undefined, '/usr/bin/chromium');
 
 describe('ChromiumPool document capture', () => {
   const site = new FixtureSite();

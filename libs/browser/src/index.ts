@@ -15,6 +15,7 @@ export type {
 export { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 export { DEFAULT_ACCEPT_LANGUAGE } from './device-emulation.js';
 export { BrowserModule } from './browser.module.js';
+export { HEADLESS_SHELL_PATH, renderExecutable } from './render-executable.js';
 export { HeadfulBrowserModule, HEADFUL_POOL, HEADFUL_CHROMIUM_ARGS } from './headful-browser.module.js';
 export { XvfbDisplay, type XvfbOptions } from './xvfb.js';
 export { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir, type ScreenshotStore } from './screenshot-store.js';

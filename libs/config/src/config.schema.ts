@@ -112,6 +112,11 @@ export const configSchema = z.object({
   NOMINATIM_MIN_INTERVAL_MS: int(0, 60_000).optional(),
 
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /**
+   * Chromium for headless rendering (worker-render: `render_js`, Google through Chromium). Unset: Debian's
+   * chromium-headless-shell when installed, else CHROMIUM_PATH (see renderExecutable).
+   */
+  RENDER_CHROMIUM_PATH: z.string().min(1).optional(),
   /** Which workers the standalone process hosts (`npm start`). Chromium starts only when a rendered job arrives. */
   STANDALONE_WORKERS: z
     .string()
