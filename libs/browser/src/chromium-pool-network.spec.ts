@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -59,14 +59,24 @@ describe('ChromiumPool SSRF guard on every hop', () => {
   const inside = new FixtureSite('127.0.0.2');
   let pool: ChromiumPool;
 
+  let closedPort = 0;
+
   beforeAll(async () => {
     await Promise.all([outside.start(), inside.start()]);
+    // A port nothing listens on: bound and released again.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
     inside.page('/secret', '<p>internal secret</p>').page('/pixel.png', 'x', 200, 'image/png');
     outside
       .redirect('/to-inside', inside.url('/secret'))
       .redirect('/to-inside-by-name', `http://inside.test:${inside.portNumber}/secret`)
       .redirect('/bounce.png', inside.url('/bounced.png'))
       .page('/api', 'public', 200, 'text/plain')
+      .page('/sends-inside', `<p>moving on</p><script>location.replace('${inside.url('/secret')}')</script>`)
+      .page('/sends-to-https', `<p>moving on</p><script>location.replace(location.href.replace('http:', 'https:').replace('/sends-to-https', '/api'))</script>`)
+      .page('/sends-nowhere', `<p>moving on</p><script>location.replace('http://127.0.0.1:${closedPort}/')</script>`)
       .page(
         '/mixed',
         `<!doctype html><html><body><p>public page</p>
@@ -102,6 +112,19 @@ describe('ChromiumPool SSRF guard on every hop', () => {
       expect(error.code).toBe(ErrorCode.BLOCKED_ADDRESS);
     }
     expect(outside.hits('/to-inside')).toBe(1);
+    expect(inside.requests).toHaveLength(0);
+  });
+
+  it("fails a page that sends itself somewhere unreachable or refused, instead of returning Chromium's error page", async () => {
+    const unreachable = await rejection(pool.render({ url: outside.url('/sends-nowhere'), timeoutMs: 10_000 }));
+    expect(unreachable.code).toBe(ErrorCode.CONNECTION_FAILED);
+    expect(unreachable.message).toContain('ECONNREFUSED');
+    // Sent to https on a plain-HTTP server: the TLS handshake fails in Chromium, which shows its own error page.
+    const notTls = await rejection(pool.render({ url: outside.url('/sends-to-https'), timeoutMs: 10_000 }));
+    expect(notTls.code).toBe(ErrorCode.CONNECTION_FAILED);
+    expect(notTls.message).toMatch(/TLS handshake failed \(ERR_SSL_/);
+    const refused = await rejection(pool.render({ url: outside.url('/sends-inside'), timeoutMs: 10_000 }));
+    expect(refused.code).toBe(ErrorCode.BLOCKED_ADDRESS);
     expect(inside.requests).toHaveLength(0);
   });
 

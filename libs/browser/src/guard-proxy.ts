@@ -6,6 +6,7 @@
  * Failures are answered so the page layer can tell them apart: plain-HTTP answers carry `x-trawl-guard: <failure>`,
  * and every failure is also recorded per host (CONNECT failures reach Chromium only as ERR_TUNNEL_CONNECTION_FAILED).
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +59,11 @@ export class GuardProxy {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   private readonly sockets = new Set<Duplex>();
   private readonly failures = new Map<string, GuardFailure>();
+  /**
+   * Written into every refusal the guard answers itself, so that a document the browser shows can be recognised as
+   * the guard's answer (the page sent itself to a refused host) without trusting a header a site could send too.
+   */
+  readonly refusalMark = `trawl-guard-${randomBytes(12).toString('hex')}`;
   private policy: HostPolicy | null = null;
   private upstream: Upstream | null = null;
   private port = 0;
@@ -144,7 +150,7 @@ export class GuardProxy {
         return;
       }
       res.writeHead(status, { [GUARD_HEADER]: failure.kind, 'content-type': 'text/plain', connection: 'close' });
-      res.end(`Refused by the render guard: ${failure.kind}`);
+      res.end(`Refused by the render guard: ${failure.kind} (${this.refusalMark})`);
     };
     let target: URL;
     try {

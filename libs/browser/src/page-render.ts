@@ -5,17 +5,21 @@
  * job deadline and the page/browser dying, so a page that never settles still yields what rendered and a crash
  * becomes a typed error instead of a hang.
  */
-import type { CDPSession, Page, Response } from 'playwright-core';
+import type { CDPSession, Page, Request, Response } from 'playwright-core';
 import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
 import { GUARD_HEADER } from './guard-proxy.js';
 import { captureDocument, NAVIGATED } from './document-capture.js';
 import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
 import { mainThreadCaughtUp } from './main-thread.js';
 import { CAUGHT_UP_GRACE_MS } from './network-activity.js';
-import { fromGuardFailure, renderFailed, renderTimeout, toRenderError } from './render-errors.js';
+import { failedNavigation, fromGuardFailure, renderFailed, renderTimeout, toRenderError, type FailedNavigation } from './render-errors.js';
 import type { RenderResult } from './render-types.js';
 
 const LOAD_CAP = 'load cap';
+/** Where Chromium shows its own error page ("This site can't be reached") after a main-frame navigation failed. */
+const CHROME_ERROR_PAGE = 'chrome-error:';
+/** The guard's own answers are one line of text; Chromium wraps it in a few dozen characters of markup. */
+const GUARD_ANSWER_MAX_CHARS = 1_000;
 /** The longest a quiet page's settle waits for its main thread to catch up after load (see mainThreadCaughtUp). */
 const MAIN_THREAD_CAP_MS = 1_000;
 
@@ -102,6 +106,28 @@ export async function renderPage<S extends RenderSurface>(lease: BrowserLease, j
 }
 
 async function navigateAndCapture(surface: RenderSurface, job: RenderJob, failure: Promise<never>): Promise<RenderResult> {
+  // The main frame's last failed navigation: one the page started itself (a script sending it to https, a meta
+  // refresh) to an address that is refused or unreachable leaves an error page in the tab — Chromium's own, or the
+  // guard's answer (recognised by its mark) — which is not the site's content (see failedNavigation).
+  let failedNav: FailedNavigation | undefined;
+  const mainFrame = (request: Request): boolean => request.isNavigationRequest() && request.frame() === surface.page.mainFrame();
+  const onFailed = (request: Request): void => {
+    if (mainFrame(request)) failedNav = { url: request.url(), errorText: request.failure()?.errorText ?? '' };
+  };
+  surface.page.on('requestfailed', onFailed);
+  try {
+    return await navigateAndCaptureWith(surface, job, failure, () => failedNav);
+  } finally {
+    surface.page.off('requestfailed', onFailed);
+  }
+}
+
+async function navigateAndCaptureWith(
+  surface: RenderSurface,
+  job: RenderJob,
+  failure: Promise<never>,
+  lastFailedNavigation: () => FailedNavigation | undefined,
+): Promise<RenderResult> {
   const { page, session, activity, guard } = surface;
   const navStart = performance.now();
   const response: Response | null = await bounded(
@@ -151,6 +177,12 @@ async function navigateAndCapture(surface: RenderSurface, job: RenderJob, failur
   // shows is a fragment of a page nobody finished sending, and it is not charged.
   if (!loaded && !documentArrived) throw renderTimeout('The page was still arriving when the URL budget ended');
   const html = await captureHtml(page, session, surface.mainFrameId, job, failure);
+  // Checked on what was captured: a navigation the page started may commit while it settles or during the capture.
+  const lastFailed = lastFailedNavigation();
+  if (page.url().startsWith(CHROME_ERROR_PAGE)) throw failedNavigation(lastFailed, guard);
+  if (html.length < GUARD_ANSWER_MAX_CHARS && html.includes(guard.refusalMark)) {
+    throw failedNavigation({ url: page.url(), errorText: lastFailed?.errorText ?? '' }, guard);
+  }
   if (Buffer.byteLength(html) > job.maxResponseBytes) {
     throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document exceeds the ${job.maxResponseBytes}-byte limit`, 'permanent');
   }

@@ -93,6 +93,31 @@ function fromNetError(name: string): TrawlError {
   return fail(ErrorCode.NETWORK_ERROR, `The page could not be loaded (${name})`, 'transient');
 }
 
+/** A main-frame navigation that failed, as Playwright reports it (`errorText` like `net::ERR_CONNECTION_REFUSED`). */
+export interface FailedNavigation {
+  url: string;
+  errorText: string;
+}
+
+/**
+ * The error of a page that navigated itself (a script, a meta refresh) to an address that failed: the tab then shows
+ * Chromium's error page, which is no content of the site's and must not be returned (or charged) as the page. The
+ * guard's refusal of that address comes first, then Chromium's net error.
+ */
+export function failedNavigation(nav: FailedNavigation | undefined, guard: { failureFor(host: string): GuardFailure | undefined }): TrawlError {
+  let host: string | undefined;
+  try {
+    host = nav ? new URL(nav.url).hostname : undefined;
+  } catch {
+    host = undefined;
+  }
+  const refused = host ? guard.failureFor(host) : undefined;
+  if (refused) return fromGuardFailure(refused);
+  const net = nav ? netErrorName(nav.errorText) : null;
+  if (net) return fromNetError(net);
+  return renderFailed('the page navigated to an address that could not be loaded');
+}
+
 const CLOSED = /Target page, context or browser has been closed|Browser has been closed|browser has disconnected|Target closed|Connection closed/i;
 
 /** Converts anything thrown during a render job into a TrawlError. */
