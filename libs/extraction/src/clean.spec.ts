@@ -255,3 +255,16 @@ describe("a landing page's promos and banners", () => {
     expect(cleaned(false)).not.toContain('Your first month is on us');
   });
 });
+
+describe('FAQ blocks named with a chrome word', () => {
+  it("keep a CMS's FAQ widget and the FAQ's tab links; drop the other widgets", () => {
+    const qa = (q: string, a: string): string => `<div class="faq_tabs-menu-link"><h3>${q}</h3><p>${a}</p></div>`;
+    const html = `<html><body><main><h1>Building department</h1><p>Permits and inspections for homes and businesses in the city.</p>
+      <section class="widget widgetFAQ"><h2>FAQs</h2>${qa('How do I obtain a permit?', 'Fill in the permit form and bring it to the office with the plans.')}${qa('When is an inspection needed?', 'Before any wall that hides wiring is closed.')}</section>
+      <section class="widget widgetLinks"><a href="/a">Agendas</a> <a href="/m">Minutes of past meetings</a></section></main></body></html>`;
+    const out = cleanedText(html, { url: 'https://city.example/building', aggressive: true });
+    expect(out).toContain('Fill in the permit form');
+    expect(out).toContain('Before any wall that hides wiring');
+    expect(out).not.toContain('Minutes of past meetings');
+  });
+});

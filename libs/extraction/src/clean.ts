@@ -4,6 +4,7 @@
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
 import { holdsCardRun } from './card-run.js';
+import { isFaq } from './faq.js';
 import { removePlaceholderText } from './placeholder-text.js';
 import { placeStreamedContent } from './streamed-content.js';
 import { type Document, type Element, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, parseHtml, relink, classAndId, squashedTextLength, textContent, type ChildNode, type ParentNode } from './dom.js';
@@ -407,7 +408,9 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (isEntryHeader(el)) return false;
   if (name === 'footer' && !insideArticle(el)) return true;
-  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
+  // A block named for an FAQ is the page's questions and answers, whatever chrome word its builder adds (`widget
+  // widgetFAQ`, `faq_tabs-menu-link`): a CMS's FAQ module is one of the page's sections, not its chrome.
+  if (chromeWords && CHROME_RE.test(chromeWords) && !isFaq(el) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
   return false;
 }
 
