@@ -400,7 +400,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (guard.keepComments && isPosterDetail(el)) return true;
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
-  if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el))) return true;
+  if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el, guard))) return true;
   let chromeWords = without(without(words, CONTENT_HEADER_RE, 'header'), SEARCH_RESULTS_RE, 'search');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (guard.landing) chromeWords = chromeWords.replace(LANDING_WORDS_RE, ' ');
@@ -494,8 +494,9 @@ export function cleanDocument(doc: Document, options: CleanOptions): void {
 
 /**
  * A tab list is the strip of tabs, chrome beside the panels it switches; an accordion built as a `tablist` holds its
- * panels (an FAQ's answers, a service's plans), and those are the page's content.
+ * panels (an FAQ's answers, a service's plans), and those are the page's content. A panel is what says so (`tabpanel`)
+ * or what one of the controls opens (its id in their `aria-controls`), however its role is misspelled.
  */
-function holdsTabPanel(el: Element): boolean {
-  return findFirst(el, (e) => e.attribs.role?.toLowerCase() === 'tabpanel') !== undefined;
+function holdsTabPanel(el: Element, guard: Guard): boolean {
+  return findFirst(el, (e) => e.attribs.role?.toLowerCase() === 'tabpanel' || (e.attribs.id !== undefined && guard.disclosed.has(e.attribs.id))) !== undefined;
 }
