@@ -407,6 +407,12 @@ export class ContentScorer {
     return cardText > 0 && cardText >= 0.5 * this.statsOf(el).link;
   }
 
+  /** A block whose text is mostly one data table's (see isDataTable), which pruning leaves whole. */
+  private wrapsDataTable(el: Element): boolean {
+    const table = findFirst(el, (e) => e.name === 'table');
+    return table !== undefined && this.statsOf(table).text >= DATA_TABLE_SHARE * this.statsOf(el).text && isDataTable(table);
+  }
+
   /** A link that holds a heading and a description beside it. */
   private isLinkedCard(a: Element): boolean {
     const heading = findFirst(a, (e) => HEADING_TAGS.has(e.name));
@@ -472,12 +478,17 @@ export class ContentScorer {
     if (!isList && s.text < 25 && (img === 0 || img > 2) && counts.heading === 0 && !hasAncestorTag(el, 'figure')) return true;
     // A service page's cards are often links whole: their text is the page's offers, not a block of links.
     if (this.landing && !isList && ld > 0.2 && this.holdsLinkedCards(el)) return false;
+    // The wrapper of a data table is the table (a comparison of plans whose rows link to what each feature is).
+    if (ld > 0.2 && this.wrapsDataTable(el)) return false;
     if (weight < 25 && ld > 0.2 && !isList && s.text < 2000) return true;
     if (isList && ld > 0.5) return true;
     if (weight >= 25 && ld > 0.5) return true;
     return false;
   }
 }
+
+/** Share of a block's text a data table holds from which the block is that table's wrapper. */
+const DATA_TABLE_SHARE = 0.5;
 
 /** Characters of a linked card's text besides its heading from which it carries a description. */
 const LINKED_CARD_BLURB = 40;
