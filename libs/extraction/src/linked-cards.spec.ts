@@ -33,3 +33,21 @@ describe('cards wrapped whole in their link (pruning a service page)', () => {
     expect(content(page, true)).not.toContain('Offices around the world');
   });
 });
+
+/** A card under its own heading with a line of plain text, linking a few roles it staffs. */
+const roleCard = (name: string): string =>
+  `<div class="card"><h3>${name}</h3><span>Specialists who keep ${name.toLowerCase()} accurate, timely and compliant.</span>` +
+  `<h6>Top roles:</h6><a href="/jobs/${name.length}a">${name} manager</a> <a href="/jobs/${name.length}b">Analyst</a></div>`;
+
+describe('a section of headed feature cards that link a few details each (pruning a service page)', () => {
+  const html = `<html><body><div class="page"><div class="body"><h1>Finance talent</h1>${[1, 2, 3, 4].map(intro).join('')}
+    <div class="cards-wrapper">${['Payroll', 'Accounting', 'Collections'].map(roleCard).join('')}</div>${intro(5)}</div></div></body></html>`;
+
+  it('keeps the cards on a service page: mostly plain text under headings is a section, not a link block', () => {
+    expect(content(html, true)).toContain('Specialists who keep accounting accurate');
+  });
+
+  it('still prunes them elsewhere', () => {
+    expect(content(html, false)).not.toContain('Specialists who keep accounting accurate');
+  });
+});

@@ -478,6 +478,9 @@ export class ContentScorer {
     if (!isList && s.text < 25 && (img === 0 || img > 2) && counts.heading === 0 && !hasAncestorTag(el, 'figure')) return true;
     // A service page's cards are often links whole: their text is the page's offers, not a block of links.
     if (this.landing && !isList && ld > 0.2 && this.holdsLinkedCards(el)) return false;
+    // A service page's section of feature cards, each under its own heading with a line of plain text, links a few
+    // roles or details from each card: mostly plain text under headings is a section, not a link block.
+    if (this.landing && !isList && ld <= FEATURE_SECTION_LINK_SHARE && counts.heading >= 2) return false;
     // The wrapper of a data table is the table (a comparison of plans whose rows link to what each feature is).
     if (ld > 0.2 && this.wrapsDataTable(el)) return false;
     if (weight < 25 && ld > 0.2 && !isList && s.text < 2000) return true;
@@ -486,6 +489,13 @@ export class ContentScorer {
     return false;
   }
 }
+
+/**
+ * Link share of a service page's block of headed cards up to which it is a section rather than a link block. Kept low:
+ * a pick that keeps more of its link-heavy blocks grows past the share from which the page widens to its whole region
+ * (measured: at 0.5 a page lost its hero and closing sections that way).
+ */
+const FEATURE_SECTION_LINK_SHARE = 0.3;
 
 /** Share of a block's text a data table holds from which the block is that table's wrapper. */
 const DATA_TABLE_SHARE = 0.5;
