@@ -47,6 +47,19 @@ describe('tab lists', () => {
     expect(text).not.toContain('Monthly');
     expect(text).toContain('You can cancel at any time');
   });
+
+  it('keep an accordion built as a tab list whose panels its controls name, however their role is spelled', () => {
+    const item = (i: number, q: string, a: string): string =>
+      `<div class="panel"><div class="panel-heading" role="tab"><a role="button" aria-expanded="true" aria-controls="collapse-${i}" href="#collapse-${i}">${q}</a></div>` +
+      `<div id="collapse-${i}" class="panel-collapse" role="tabpane-${i}"><p>${a}</p></div></div>`;
+    const text = cleanedText(`<html><body><main><h1>Free course</h1><p>A short course on ledgers, with a certificate at the end of it for everyone who finishes.</p>
+      <p>Six lessons cover how a shared ledger records a payment, who checks it, and what a contract on it can do.</p>
+      <div class="panel-group" role="tablist">${item(1, 'Are there prerequisites?', 'None: anyone can enrol in the course.')}${item(2, 'Is it accredited?', 'Yes, it counts for ten hours of training.')}</div>
+      <div role="tablist"><a role="tab" href="#a">Overview</a><a role="tab" href="#b">Syllabus outline</a></div></main></body></html>`, { url: 'https://course.example/free', aggressive: true });
+    expect(text).toContain('anyone can enrol in the course');
+    expect(text).toContain('counts for ten hours');
+    expect(text).not.toContain('Syllabus outline');
+  });
 });
 
 describe('collapsed disclosures', () => {
@@ -253,5 +266,18 @@ describe("a landing page's promos and banners", () => {
     expect(cleaned(false)).toContain('Pay your team in minutes.');
     expect(cleaned(false)).not.toContain('Run contractors and staff together');
     expect(cleaned(false)).not.toContain('Your first month is on us');
+  });
+});
+
+describe('FAQ blocks named with a chrome word', () => {
+  it("keep a CMS's FAQ widget and the FAQ's tab links; drop the other widgets", () => {
+    const qa = (q: string, a: string): string => `<div class="faq_tabs-menu-link"><h3>${q}</h3><p>${a}</p></div>`;
+    const html = `<html><body><main><h1>Building department</h1><p>Permits and inspections for homes and businesses in the city.</p>
+      <section class="widget widgetFAQ"><h2>FAQs</h2>${qa('How do I obtain a permit?', 'Fill in the permit form and bring it to the office with the plans.')}${qa('When is an inspection needed?', 'Before any wall that hides wiring is closed.')}</section>
+      <section class="widget widgetLinks"><a href="/a">Agendas</a> <a href="/m">Minutes of past meetings</a></section></main></body></html>`;
+    const out = cleanedText(html, { url: 'https://city.example/building', aggressive: true });
+    expect(out).toContain('Fill in the permit form');
+    expect(out).toContain('Before any wall that hides wiring');
+    expect(out).not.toContain('Minutes of past meetings');
   });
 });

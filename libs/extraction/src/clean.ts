@@ -4,6 +4,7 @@
  * parsed document; the result is what `enhanced_html` serialises and what main-content detection starts from.
  */
 import { holdsCardRun } from './card-run.js';
+import { isFaq } from './faq.js';
 import { removePlaceholderText } from './placeholder-text.js';
 import { placeStreamedContent } from './streamed-content.js';
 import { type Document, type Element, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, parseHtml, relink, classAndId, squashedTextLength, textContent, type ChildNode, type ParentNode } from './dom.js';
@@ -399,7 +400,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (guard.keepComments && isPosterDetail(el)) return true;
   if (CHROME_TAGS.has(name)) return true;
   const role = el.attribs.role;
-  if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el))) return true;
+  if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el, guard))) return true;
   let chromeWords = without(without(words, CONTENT_HEADER_RE, 'header'), SEARCH_RESULTS_RE, 'search');
   if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
   if (guard.landing) chromeWords = chromeWords.replace(LANDING_WORDS_RE, ' ');
@@ -407,7 +408,9 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (isEntryHeader(el)) return false;
   if (name === 'footer' && !insideArticle(el)) return true;
-  if (chromeWords && CHROME_RE.test(chromeWords) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
+  // A block named for an FAQ is the page's questions and answers, whatever chrome word its builder adds (`widget
+  // widgetFAQ`, `faq_tabs-menu-link`): a CMS's FAQ module is one of the page's sections, not its chrome.
+  if (chromeWords && CHROME_RE.test(chromeWords) && !isFaq(el) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
   return false;
 }
 
@@ -491,8 +494,9 @@ export function cleanDocument(doc: Document, options: CleanOptions): void {
 
 /**
  * A tab list is the strip of tabs, chrome beside the panels it switches; an accordion built as a `tablist` holds its
- * panels (an FAQ's answers, a service's plans), and those are the page's content.
+ * panels (an FAQ's answers, a service's plans), and those are the page's content. A panel is what says so (`tabpanel`)
+ * or what one of the controls opens (its id in their `aria-controls`), however its role is misspelled.
  */
-function holdsTabPanel(el: Element): boolean {
-  return findFirst(el, (e) => e.attribs.role?.toLowerCase() === 'tabpanel') !== undefined;
+function holdsTabPanel(el: Element, guard: Guard): boolean {
+  return findFirst(el, (e) => e.attribs.role?.toLowerCase() === 'tabpanel' || (e.attribs.id !== undefined && guard.disclosed.has(e.attribs.id))) !== undefined;
 }

@@ -32,6 +32,7 @@ import { isFeatureItem } from './feature-items.js';
 import { removeDocsNavigation } from './docs-nav.js';
 import { removeRepeatedBlocks, removeResponsiveDuplicates } from './responsive-duplicates.js';
 import { removeCallsToAction } from './cta-links.js';
+import { removeMarquees } from './marquee.js';
 import { faqOutside, faqTextWithin } from './faq.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
 import { isReplyTreePage, largestReplyTree, MIN_TREE_SHARE } from './reply-tree.js';
@@ -357,6 +358,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const { nodes, found } = selectMainContent(doc, input, url, pageType, proseLike, ldDescription);
     removeRecirculation(nodes);
     removeResponsiveDuplicates(nodes);
+    removeMarquees(nodes);
     if (pageType === 'forum') {
       removeThreadCounters(nodes);
       removeForumNotices(nodes);

@@ -388,6 +388,38 @@ export class ContentScorer {
   }
 
   /**
+   * Cards each wrapped whole in their link (a heading and its description inside one `<a>`): a landing page's grid of
+   * offers, whose text is link text only because the whole card is clickable. At least two such cards, holding most of
+   * the block's link text.
+   */
+  private holdsLinkedCards(el: Element): boolean {
+    // Inside such a card, its parts (the heading, the blurb) are all link text too.
+    for (let p = el.parent; p && isTag(p); p = p.parent) if (p.name === 'a') return this.isLinkedCard(p);
+    let cardText = 0;
+    const walk = (n: Element): void => {
+      for (const c of n.children) {
+        if (!isTag(c)) continue;
+        if (c.name !== 'a') walk(c);
+        else if (this.isLinkedCard(c)) cardText += this.statsOf(c).text;
+      }
+    };
+    walk(el);
+    return cardText > 0 && cardText >= 0.5 * this.statsOf(el).link;
+  }
+
+  /** A block whose text is mostly one data table's (see isDataTable), which pruning leaves whole. */
+  private wrapsDataTable(el: Element): boolean {
+    const table = findFirst(el, (e) => e.name === 'table');
+    return table !== undefined && this.statsOf(table).text >= DATA_TABLE_SHARE * this.statsOf(el).text && isDataTable(table);
+  }
+
+  /** A link that holds a heading and a description beside it. */
+  private isLinkedCard(a: Element): boolean {
+    const heading = findFirst(a, (e) => HEADING_TAGS.has(e.name));
+    return heading !== undefined && this.statsOf(a).text - this.statsOf(heading).text >= LINKED_CARD_BLURB;
+  }
+
+  /**
    * A post of the thread, or the block that holds a post's text, however deep in the post's template it sits
    * (`article.message > div.message-inner > div.message-cell--main > … > div.bbWrapper`): at each level up to the
    * post, what lies beside it is a small share of the post or no more than a byline (the poster's panel, the date).
@@ -444,12 +476,32 @@ export class ContentScorer {
     if (!isList && li > p && s.text < 400) return true;
     if (counts.input > Math.floor(p / 3)) return true;
     if (!isList && s.text < 25 && (img === 0 || img > 2) && counts.heading === 0 && !hasAncestorTag(el, 'figure')) return true;
+    // A service page's cards are often links whole: their text is the page's offers, not a block of links.
+    if (this.landing && !isList && ld > 0.2 && this.holdsLinkedCards(el)) return false;
+    // A service page's section of feature cards, each under its own heading with a line of plain text, links a few
+    // roles or details from each card: mostly plain text under headings is a section, not a link block.
+    if (this.landing && !isList && ld <= FEATURE_SECTION_LINK_SHARE && counts.heading >= 2) return false;
+    // The wrapper of a data table is the table (a comparison of plans whose rows link to what each feature is).
+    if (ld > 0.2 && this.wrapsDataTable(el)) return false;
     if (weight < 25 && ld > 0.2 && !isList && s.text < 2000) return true;
     if (isList && ld > 0.5) return true;
     if (weight >= 25 && ld > 0.5) return true;
     return false;
   }
 }
+
+/**
+ * Link share of a service page's block of headed cards up to which it is a section rather than a link block. Kept low:
+ * a pick that keeps more of its link-heavy blocks grows past the share from which the page widens to its whole region
+ * (measured: at 0.5 a page lost its hero and closing sections that way).
+ */
+const FEATURE_SECTION_LINK_SHARE = 0.3;
+
+/** Share of a block's text a data table holds from which the block is that table's wrapper. */
+const DATA_TABLE_SHARE = 0.5;
+
+/** Characters of a linked card's text besides its heading from which it carries a description. */
+const LINKED_CARD_BLURB = 40;
 
 /** Text range of an adjacent block taken with the article when it reads as prose (no upper bound on a title block). */
 const ADJACENT_MIN_TEXT = 80;

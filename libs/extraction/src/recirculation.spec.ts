@@ -44,6 +44,15 @@ describe('recommendation rails (removeRecirculation)', () => {
     }
   });
 
+  it('removes the rail of case studies that a service page features ("Featured client stories", "Related case studies")', () => {
+    const story = (i: number): string => `<div class="card"><h3><a href="/stories/${i}">Regional bank ${i} modernises its payments</a></h3><p>5 min read</p><p>A client of ours moved its ledger to the cloud in a year.</p></div>`;
+    for (const heading of ['Featured client stories', 'Related case studies', 'Featured customer stories']) {
+      const text = withoutRails(`<body><div id="c">${prose(3)}<section class="s1"><h2>${heading}</h2><div class="g">${story(1)}${story(2)}</div></section></div></body>`);
+      expect(text).toContain('Sentence 2 describes');
+      expect(text).not.toContain('Regional bank');
+    }
+  });
+
   it('removes a heading and the blocks after it, up to the next heading, in a flat layout', () => {
     const text = withoutRails(`<body><h2>Details</h2>${prose(2)}<h3>You may also like</h3><ul><li><a href="/a">Other thing A</a></li></ul><h2>Care</h2><p>Wash cold.</p></body>`);
     expect(text).not.toContain('Other thing A');

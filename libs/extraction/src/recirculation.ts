@@ -10,7 +10,8 @@ import { HEADING_TAGS, isTag, removeChildren, squashedTextLength, textContent, t
 
 /**
  * Headings of recommendation rails (shops and publishers, English and a few large languages), and of the rails of blog
- * posts and reports that close a service page ("From our blog", "Featured insights").
+ * posts, reports and case studies that close a service page ("From our blog", "Featured insights", "Featured client
+ * stories": teasers of other pages, as a shop's related products are).
  */
 const RECIRCULATION_RE = new RegExp(
   '^(?:' +
@@ -18,7 +19,7 @@ const RECIRCULATION_RE = new RegExp(
       '(?:people|customers|shoppers|others) (?:who )?(?:also )?(?:viewed|bought|purchased|searched|liked)',
       '(?:customers|shoppers|people) also',
       'you (?:may|might|will|would) (?:also )?(?:like|love|enjoy|be interested)',
-      '(?:related|similar|recommended|suggested|sponsored|featured|trending|popular) (?:products?|items?|articles?|posts?|stories|news|content|reads?|reading|searches|videos?)',
+      '(?:related|similar|recommended|suggested|sponsored|featured|trending|popular) (?:products?|items?|articles?|posts?|stories|news|content|reads?|reading|searches|videos?|(?:client|customer|success) stories|case studies)',
       'recommended for you',
       'recently viewed',
       'frequently bought together',
