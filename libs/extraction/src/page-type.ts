@@ -39,6 +39,8 @@ export interface PageSignals {
   published: boolean;
   /** Product, ProductGroup or IndividualProduct declarations (JSON-LD types and microdata items), counted one by one */
   productDeclarations: number;
+  /** a count of the results shown, "Showing 1–24 of 310 products" (a category or a search, not one item) */
+  resultCount: boolean;
 }
 
 const LD_TYPE_RE = /"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")/g;
@@ -67,6 +69,10 @@ const MIN_DECLARED_GRID = 8;
  * after it. The plural `/products/<slug>` is left out: shops and vendors name their categories and product lines so.
  */
 const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/]/i;
+/** A results count: "Showing 2 of 2 products", "Showing 1–24 of 310 items". */
+const RESULT_COUNT_RE = /^showing\s+\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?\s+of\s+\d[\d,]*\s+(?:products|items|results)$/i;
+/** Characters of a results count, at most. */
+const MAX_RESULT_COUNT = 60;
 const ADD_TO_CART_RE = /\b(?:add to (?:cart|bag|basket|trolley)|in den warenkorb|ajouter au panier|añadir al carrito|buy now)\b/i;
 
 /** The declared types (JSON-LD and microdata) into `s.ldTypes`, counting the products among them. */
@@ -107,6 +113,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
   const s: PageSignals = {
     ldTypes: new Set(), ogType: '', path: '', host: '', proseParagraphs: 0, proseText: 0, cards: 0, posts: 0,
     prices: 0, carts: 0, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false, productDeclarations: 0,
+    resultCount: false,
   };
   try {
     const u = new URL(url);
@@ -125,7 +132,9 @@ export function pageSignals(doc: Document, url: string): PageSignals {
     let articles = 0;
     for (const c of n.children) {
       if (isText(c)) {
-        m.text += c.data.trim().length;
+        const text = c.data.trim();
+        m.text += text.length;
+        if (!s.resultCount && text.length <= MAX_RESULT_COUNT && RESULT_COUNT_RE.test(text.replace(/\s+/g, ' '))) s.resultCount = true;
         continue;
       }
       if (!isTag(c)) continue;
@@ -258,6 +267,9 @@ export function classifyPage(s: PageSignals): PageType {
   // is a collection of them, not one product, whether or not its prices carry a class name.
   if (s.cards >= 8 && s.productDeclarations >= MIN_DECLARED_GRID) return 'collection';
   if (product) return 'product';
+  // Undeclared and counting the products it shows ("Showing 2 of 2 products"): a category, however few its cards and
+  // however many of them carry a buy button.
+  if (s.resultCount && s.prices > 0) return 'collection';
   // Undeclared, priced, with one buy button (or its copy in a sticky bar or a drawer), below the site's front page:
   // one product. A grid of them offers a button per card; a front page shows its best seller among the site's offers.
   if (s.carts > 0 && s.carts <= MAX_PRODUCT_CARTS && s.prices > 0 && s.cards < 8 && pathDepth(path) > 0) return 'product';

@@ -74,6 +74,11 @@ describe('page type (metadata.pageType)', () => {
     // A front page showing its best seller is the site's, not the item's.
     expect(typeOf(page(`<h1>Steel kettle</h1>${prose(2)}${buy}`), 'https://kettle.example/')).not.toBe('product');
   });
+  it('reads a category that counts the products it shows, however few of them carry a buy button', () => {
+    const buy = '<span class="price">$149</span><button>Add to cart</button>';
+    const pair = [1, 2].map((i) => `<div class="tile"><h2><a href="/bread-makers/model-${i}">Bread maker ${i}</a></h2>${buy}</div>`).join('');
+    expect(typeOf(page(`<h1>Bread makers</h1><div class="count">Showing 2 of 2 products</div>${pair}`), 'https://shop.example/appliances/bread-makers/')).toBe('collection');
+  });
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
   });
