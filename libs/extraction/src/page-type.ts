@@ -69,6 +69,14 @@ const MIN_DECLARED_GRID = 8;
  * after it. The plural `/products/<slug>` is left out: shops and vendors name their categories and product lines so.
  */
 const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/]/i;
+/**
+ * A path to one category, tag or topic of a site (`/category/science/`, `/magazine/category/gadgets`, `/tags/rust`,
+ * `/course-catalog/data-science`, `/catalogs/fasteners/`): the index of what is filed under it. Only its last segment follows the word: an
+ * entry filed there has its own slug below it (`/topics/hiking/best-gps-watch`).
+ */
+const CATEGORY_PATH_RE = /(?:^|\/)(?:(?:[a-z]+-)?(?:category|categories|catalogs?)|tags?|topics?|hub)\/[^/]+\/?$/i;
+/** Cards from which a page on a category's path is its index rather than a page about it. */
+const MIN_CATEGORY_CARDS = 6;
 /** A results count: "Showing 2 of 2 products", "Showing 1–24 of 310 items". */
 const RESULT_COUNT_RE = /^showing\s+\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?\s+of\s+\d[\d,]*\s+(?:products|items|results)$/i;
 /** Characters of a results count, at most. */
@@ -274,6 +282,8 @@ export function classifyPage(s: PageSignals): PageType {
   // one product. A grid of them offers a button per card; a front page shows its best seller among the site's offers.
   if (s.carts > 0 && s.carts <= MAX_PRODUCT_CARTS && s.prices > 0 && s.cards < 8 && pathDepth(path) > 0) return 'product';
   if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6 || feedOfArticles(s)))) return 'listing';
+  // Undated, on a category's path, with a run of cards: that category's index, however much its teasers say.
+  if (!s.published && s.cards >= MIN_CATEGORY_CARDS && CATEGORY_PATH_RE.test(path)) return 'listing';
   // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is
   // taken for a service page: selection widens it only when the article pick is a small part of the page, so an
   // undeclared article loses nothing by it.

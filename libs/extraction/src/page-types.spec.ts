@@ -96,6 +96,14 @@ describe('page type (metadata.pageType)', () => {
     // One product declared beside a few cards of others is still that product's page.
     expect(typeOf(page(`<h1>Runner</h1>${prose(1)}<span class="price">$80</span>${cards(9)}`, ld('Product')), 'https://shop.example/runner')).toBe('product');
   });
+  it('reads a listing from a category path with a run of cards, however much its teasers say; not an entry filed there', () => {
+    const body = `<h1>Gadgets</h1>${prose(8)}${cards(7)}`;
+    expect(typeOf(page(body), 'https://mag.example/magazine/category/gadgets')).toBe('listing');
+    expect(typeOf(page(body), 'https://courses.example/students/course-catalog/data-science')).toBe('listing');
+    expect(typeOf(page(body), 'https://parts.example/catalogs/fasteners/')).toBe('listing');
+    expect(typeOf(page(body), 'https://mag.example/topics/gadgets/best-phone-chargers')).not.toBe('listing');
+    expect(typeOf(page(`<h1>Gadgets</h1>${prose(8)}${cards(3)}`), 'https://mag.example/magazine/category/gadgets')).not.toBe('listing');
+  });
   it('reads a listing from a grid of cards without prices', () => {
     expect(typeOf(page(`<h1>Latest news</h1>${cards(12)}`))).toBe('listing');
   });
