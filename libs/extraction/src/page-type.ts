@@ -267,6 +267,8 @@ export function classifyPage(s: PageSignals): PageType {
   const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
   const product = oneProduct || has(ld, PRODUCT_LD);
   if (product && (s.carts > 0 || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.carts > 0))) return 'product';
+  // Open Graph's product.group is a group of products: a shop's category or range, whatever else the page declares.
+  if (s.ogType === 'product.group') return 'collection';
   if (declaredArticle) return 'article';
   // Undeclared, on an item's path, with a cart button: one product, however many cards of others its rails show.
   if (s.carts > 0 && ITEM_PATH_RE.test(path)) return 'product';

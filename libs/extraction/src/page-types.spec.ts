@@ -82,6 +82,12 @@ describe('page type (metadata.pageType)', () => {
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
   });
+  it('reads a collection from Open Graph product.group, whatever its cards, buy buttons or dates', () => {
+    const head = '<title>Video games</title><meta property="og:type" content="product.group">';
+    expect(typeOf(page(`<h1>Video games</h1>${cards(6)}`, head), 'https://shop.example/c/video-games/-/N-5xtg5')).toBe('collection');
+    const dated = `${head}<meta property="article:published_time" content="2024-01-02">`;
+    expect(typeOf(page(`<h1>Video games</h1><button>Add to cart</button><span class="price">$9</span>${cards(2)}`, dated), 'https://shop.example/c/video-games')).toBe('collection');
+  });
   it('reads a collection from a grid of priced cards', () => {
     expect(typeOf(page(`<h1>Desks</h1>${cards(12, true)}`))).toBe('collection');
   });
