@@ -75,6 +75,11 @@ const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/
  * entry filed there has its own slug below it (`/topics/hiking/best-gps-watch`).
  */
 const CATEGORY_PATH_RE = /(?:^|\/)(?:(?:[a-z]+-)?(?:category|categories|catalogs?)|tags?|topics?|hub)\/[^/]+\/?$/i;
+/**
+ * A path to one of a shop's collections (`/collections/mens-sneakers`, the plural: an editor's `/collection/<slug>` is
+ * often an article gathering picks).
+ */
+const SHOP_COLLECTION_PATH_RE = /(?:^|\/)collections\/[^/]+\/?$/i;
 /** Cards from which a page on a category's path is its index rather than a page about it. */
 const MIN_CATEGORY_CARDS = 6;
 /** A results count: "Showing 2 of 2 products", "Showing 1–24 of 310 items". */
@@ -277,6 +282,9 @@ export function classifyPage(s: PageSignals): PageType {
   // is a collection of them, not one product, whether or not its prices carry a class name.
   if (s.cards >= 8 && s.productDeclarations >= MIN_DECLARED_GRID) return 'collection';
   if (product) return 'product';
+  // Undeclared as one product, on a path to one of the shop's collections, with a run of cards: that collection's grid,
+  // even when it declares itself a CollectionPage (a listing's declaration) or its prices carry no class name.
+  if (s.cards >= MIN_CATEGORY_CARDS && SHOP_COLLECTION_PATH_RE.test(path)) return 'collection';
   // Undeclared and counting the products it shows ("Showing 2 of 2 products"): a category, however few its cards and
   // however many of them carry a buy button.
   if (s.resultCount && s.prices > 0) return 'collection';

@@ -88,6 +88,13 @@ describe('page type (metadata.pageType)', () => {
     const dated = `${head}<meta property="article:published_time" content="2024-01-02">`;
     expect(typeOf(page(`<h1>Video games</h1><button>Add to cart</button><span class="price">$9</span>${cards(2)}`, dated), 'https://shop.example/c/video-games')).toBe('collection');
   });
+  it("reads a collection from a path to one of a shop's collections with a run of cards, even one declared a CollectionPage", () => {
+    const grid = `<h1>Sneakers</h1>${prose(4)}${cards(7)}`;
+    expect(typeOf(page(grid, `<title>T</title>${ld('CollectionPage')}`), 'https://shop.example/collections/mens-sneakers')).toBe('collection');
+    // An editor's singular /collection/ gathers picks in an article; a path below the collection is one of its items.
+    expect(typeOf(page(grid), 'https://mag.example/collection/best-sneakers')).not.toBe('collection');
+    expect(typeOf(page(`<h1>Sneakers</h1>${prose(4)}${cards(3)}`), 'https://shop.example/collections/mens-sneakers')).not.toBe('collection');
+  });
   it('reads a collection from a grid of priced cards', () => {
     expect(typeOf(page(`<h1>Desks</h1>${cards(12, true)}`))).toBe('collection');
   });
