@@ -6,7 +6,7 @@
  * label, but next to the article's headline and body: climbing from it reaches the headline or too much text before it
  * reaches a link, so the article stays.
  */
-import { findAll, findFirst, hasAncestor, isTag, removeNode, squashedTextLength, squashedTextWithin, type Element, type ParentNode } from './dom.js';
+import { findAll, findFirst, hasAncestor, isTag, isText, removeNode, squashedTextLength, squashedTextWithin, textLengthUpTo, type Element, type ParentNode, type Text } from './dom.js';
 
 /** The whole text of an ad's label (English and a few large languages). */
 const AD_LABEL_RE = /^(?:sponsored|promoted|ad|advertisement|anzeige|gesponsert|sponsorisé|patrocinado|publicidad)$/i;
@@ -20,6 +20,15 @@ const MAX_LABEL = 20;
 function isAdLabel(el: Element): boolean {
   const text = squashedTextWithin(el, MAX_LABEL);
   return text !== undefined && AD_LABEL_RE.test(text);
+}
+
+/** The outermost element around the text node `t` whose whole text is an ad's label, if `t` says one. */
+function labelAround(t: Text): Element | undefined {
+  const text = t.data.trim();
+  if (text.length > MAX_LABEL || !AD_LABEL_RE.test(text.replace(/\s+/g, ' '))) return undefined;
+  let label = t.parent && isTag(t.parent) ? t.parent : undefined;
+  while (label?.parent && isTag(label.parent) && isAdLabel(label.parent)) label = label.parent;
+  return label && isAdLabel(label) ? label : undefined;
 }
 
 const linksOut = (el: Element): boolean => findFirst(el, (e) => e.name === 'a' && !!e.attribs.href && !e.attribs.href.startsWith('#')) !== undefined;
@@ -43,7 +52,7 @@ function isEntry(el: Element): boolean {
 function adCard(label: Element, roots: ParentNode[]): Element | undefined {
   let card: Element | undefined;
   for (let p = label.parent; p && isTag(p) && !roots.includes(p); p = p.parent) {
-    if (holdsHeadline(p) || squashedTextLength(p) > MAX_AD_CARD) break;
+    if (textLengthUpTo(p, MAX_AD_CARD + 1) > MAX_AD_CARD || holdsHeadline(p)) break;
     card = p;
     const list = p.parent;
     if (list && list.children.some((c) => c !== p && isTag(c) && isEntry(c))) break;
@@ -53,12 +62,14 @@ function adCard(label: Element, roots: ParentNode[]): Element | undefined {
 
 /** Remove the ad cards inside `roots`, in place. */
 export function removeAdCards(roots: ParentNode[]): void {
+  // Read from the text nodes: one walk, and only the few that say a label are climbed from.
   const labels: Element[] = [];
   const visit = (node: ParentNode): void => {
     for (const c of node.children) {
-      if (!isTag(c)) continue;
-      if (isAdLabel(c)) labels.push(c);
-      else visit(c);
+      if (isText(c)) {
+        const label = labelAround(c);
+        if (label) labels.push(label);
+      } else if (isTag(c)) visit(c);
     }
   };
   for (const r of roots) visit(r);
