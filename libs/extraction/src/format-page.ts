@@ -23,6 +23,8 @@ import { removeCookieNotices } from './cookie-notice.js';
 import { removeThreadCounters } from './thread-counters.js';
 import { removeForumNotices } from './forum-notices.js';
 import { removeFilterPanels } from './filter-panels.js';
+import { removeAdCards } from './ad-cards.js';
+import { removeCompareControls } from './compare-controls.js';
 import { guessPageType, type PageType } from './page-type.js';
 import { pageAddress } from './page-address.js';
 import { missingDescription, productDescription, showsDescription } from './product-description.js';
@@ -366,6 +368,11 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     removeRepeatedQuotes(nodes);
     // A consent banner that no class gave away, or an embed's "allow cookies to see this" placeholder.
     removeCookieNotices(nodes);
+    // A card labelled "Sponsored" or "Promoted" beside a product or a story is a paid placement. In a listing or a
+    // shop's grid, a sponsored result is one of the results (measured: listings lose when it is removed).
+    if (pageType !== 'listing' && pageType !== 'collection') removeAdCards(nodes);
+    // The "Compare" toggle on each card of a grid.
+    if (pageType === 'listing' || pageType === 'collection' || pageType === 'product') removeCompareControls(nodes);
     // A shop's category shows reviews of the shop or of its best sellers beside its grid, as a product page does.
     if (pageType === 'collection') removeProductReviews(nodes, true);
     if (pageType === 'product') {

@@ -39,6 +39,8 @@ export interface PageSignals {
   published: boolean;
   /** Product, ProductGroup or IndividualProduct declarations (JSON-LD types and microdata items), counted one by one */
   productDeclarations: number;
+  /** a count of the results shown, "Showing 1–24 of 310 products" (a category or a search, not one item) */
+  resultCount: boolean;
 }
 
 const LD_TYPE_RE = /"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")/g;
@@ -67,6 +69,23 @@ const MIN_DECLARED_GRID = 8;
  * after it. The plural `/products/<slug>` is left out: shops and vendors name their categories and product lines so.
  */
 const ITEM_PATH_RE = /(?:^|\/)(?:product|p|dp|pdp|item|itm|gp\/product|sku)\/[^/]/i;
+/**
+ * A path to one category, tag or topic of a site (`/category/science/`, `/magazine/category/gadgets`, `/tags/rust`,
+ * `/course-catalog/data-science`, `/catalogs/fasteners/`): the index of what is filed under it. Only its last segment follows the word: an
+ * entry filed there has its own slug below it (`/topics/hiking/best-gps-watch`).
+ */
+const CATEGORY_PATH_RE = /(?:^|\/)(?:(?:[a-z]+-)?(?:category|categories|catalogs?)|tags?|topics?|hub)\/[^/]+\/?$/i;
+/**
+ * A path to one of a shop's collections (`/collections/mens-sneakers`, the plural: an editor's `/collection/<slug>` is
+ * often an article gathering picks).
+ */
+const SHOP_COLLECTION_PATH_RE = /(?:^|\/)collections\/[^/]+\/?$/i;
+/** Cards from which a page on a category's path is its index rather than a page about it. */
+const MIN_CATEGORY_CARDS = 6;
+/** A results count: "Showing 2 of 2 products", "Showing 1–24 of 310 items". */
+const RESULT_COUNT_RE = /^showing\s+\d[\d,]*(?:\s*[-–]\s*\d[\d,]*)?\s+of\s+\d[\d,]*\s+(?:products|items|results)$/i;
+/** Characters of a results count, at most. */
+const MAX_RESULT_COUNT = 60;
 const ADD_TO_CART_RE = /\b(?:add to (?:cart|bag|basket|trolley)|in den warenkorb|ajouter au panier|añadir al carrito|buy now)\b/i;
 
 /** The declared types (JSON-LD and microdata) into `s.ldTypes`, counting the products among them. */
@@ -107,6 +126,7 @@ export function pageSignals(doc: Document, url: string): PageSignals {
   const s: PageSignals = {
     ldTypes: new Set(), ogType: '', path: '', host: '', proseParagraphs: 0, proseText: 0, cards: 0, posts: 0,
     prices: 0, carts: 0, docsNav: false, articleTags: 0, articleRun: 0, times: 0, published: false, productDeclarations: 0,
+    resultCount: false,
   };
   try {
     const u = new URL(url);
@@ -125,7 +145,9 @@ export function pageSignals(doc: Document, url: string): PageSignals {
     let articles = 0;
     for (const c of n.children) {
       if (isText(c)) {
-        m.text += c.data.trim().length;
+        const text = c.data.trim();
+        m.text += text.length;
+        if (!s.resultCount && text.length <= MAX_RESULT_COUNT && RESULT_COUNT_RE.test(text.replace(/\s+/g, ' '))) s.resultCount = true;
         continue;
       }
       if (!isTag(c)) continue;
@@ -250,6 +272,8 @@ export function classifyPage(s: PageSignals): PageType {
   const oneProduct = s.ogType === 'product' || s.ogType === 'og:product';
   const product = oneProduct || has(ld, PRODUCT_LD);
   if (product && (s.carts > 0 || PRODUCT_PATH_RE.test(path) || s.prices > 0) && (s.cards < 12 || (oneProduct && s.carts > 0))) return 'product';
+  // Open Graph's product.group is a group of products: a shop's category or range, whatever else the page declares.
+  if (s.ogType === 'product.group') return 'collection';
   if (declaredArticle) return 'article';
   // Undeclared, on an item's path, with a cart button: one product, however many cards of others its rails show.
   if (s.carts > 0 && ITEM_PATH_RE.test(path)) return 'product';
@@ -258,10 +282,18 @@ export function classifyPage(s: PageSignals): PageType {
   // is a collection of them, not one product, whether or not its prices carry a class name.
   if (s.cards >= 8 && s.productDeclarations >= MIN_DECLARED_GRID) return 'collection';
   if (product) return 'product';
+  // Undeclared as one product, on a path to one of the shop's collections, with a run of cards: that collection's grid,
+  // even when it declares itself a CollectionPage (a listing's declaration) or its prices carry no class name.
+  if (s.cards >= MIN_CATEGORY_CARDS && SHOP_COLLECTION_PATH_RE.test(path)) return 'collection';
+  // Undeclared and counting the products it shows ("Showing 2 of 2 products"): a category, however few its cards and
+  // however many of them carry a buy button.
+  if (s.resultCount && s.prices > 0) return 'collection';
   // Undeclared, priced, with one buy button (or its copy in a sticky bar or a drawer), below the site's front page:
   // one product. A grid of them offers a button per card; a front page shows its best seller among the site's offers.
   if (s.carts > 0 && s.carts <= MAX_PRODUCT_CARTS && s.prices > 0 && s.cards < 8 && pathDepth(path) > 0) return 'product';
   if (has(ld, LISTING_LD) || (!s.published && ((s.cards >= 10 && prose <= 3) || s.times >= 6 || feedOfArticles(s)))) return 'listing';
+  // Undated, on a category's path, with a run of cards: that category's index, however much its teasers say.
+  if (!s.published && s.cards >= MIN_CATEGORY_CARDS && CATEGORY_PATH_RE.test(path)) return 'listing';
   // A dated post is an article without metadata. What remains (no article metadata, no date, no cards, no posts) is
   // taken for a service page: selection widens it only when the article pick is a small part of the page, so an
   // undeclared article loses nothing by it.

@@ -74,8 +74,26 @@ describe('page type (metadata.pageType)', () => {
     // A front page showing its best seller is the site's, not the item's.
     expect(typeOf(page(`<h1>Steel kettle</h1>${prose(2)}${buy}`), 'https://kettle.example/')).not.toBe('product');
   });
+  it('reads a category that counts the products it shows, however few of them carry a buy button', () => {
+    const buy = '<span class="price">$149</span><button>Add to cart</button>';
+    const pair = [1, 2].map((i) => `<div class="tile"><h2><a href="/bread-makers/model-${i}">Bread maker ${i}</a></h2>${buy}</div>`).join('');
+    expect(typeOf(page(`<h1>Bread makers</h1><div class="count">Showing 2 of 2 products</div>${pair}`), 'https://shop.example/appliances/bread-makers/')).toBe('collection');
+  });
   it('reads documentation from a docs sidebar', () => {
     expect(typeOf(page(`<nav class="docs-sidebar">${cards(5)}</nav><main>${prose(3)}</main>`))).toBe('documentation');
+  });
+  it('reads a collection from Open Graph product.group, whatever its cards, buy buttons or dates', () => {
+    const head = '<title>Video games</title><meta property="og:type" content="product.group">';
+    expect(typeOf(page(`<h1>Video games</h1>${cards(6)}`, head), 'https://shop.example/c/video-games/-/N-5xtg5')).toBe('collection');
+    const dated = `${head}<meta property="article:published_time" content="2024-01-02">`;
+    expect(typeOf(page(`<h1>Video games</h1><button>Add to cart</button><span class="price">$9</span>${cards(2)}`, dated), 'https://shop.example/c/video-games')).toBe('collection');
+  });
+  it("reads a collection from a path to one of a shop's collections with a run of cards, even one declared a CollectionPage", () => {
+    const grid = `<h1>Sneakers</h1>${prose(4)}${cards(7)}`;
+    expect(typeOf(page(grid, `<title>T</title>${ld('CollectionPage')}`), 'https://shop.example/collections/mens-sneakers')).toBe('collection');
+    // An editor's singular /collection/ gathers picks in an article; a path below the collection is one of its items.
+    expect(typeOf(page(grid), 'https://mag.example/collection/best-sneakers')).not.toBe('collection');
+    expect(typeOf(page(`<h1>Sneakers</h1>${prose(4)}${cards(3)}`), 'https://shop.example/collections/mens-sneakers')).not.toBe('collection');
   });
   it('reads a collection from a grid of priced cards', () => {
     expect(typeOf(page(`<h1>Desks</h1>${cards(12, true)}`))).toBe('collection');
@@ -90,6 +108,14 @@ describe('page type (metadata.pageType)', () => {
     expect(typeOf(page(`<h1>Running shoes</h1>${grid}`), 'https://shop.example/running-shoes')).toBe('collection');
     // One product declared beside a few cards of others is still that product's page.
     expect(typeOf(page(`<h1>Runner</h1>${prose(1)}<span class="price">$80</span>${cards(9)}`, ld('Product')), 'https://shop.example/runner')).toBe('product');
+  });
+  it('reads a listing from a category path with a run of cards, however much its teasers say; not an entry filed there', () => {
+    const body = `<h1>Gadgets</h1>${prose(8)}${cards(7)}`;
+    expect(typeOf(page(body), 'https://mag.example/magazine/category/gadgets')).toBe('listing');
+    expect(typeOf(page(body), 'https://courses.example/students/course-catalog/data-science')).toBe('listing');
+    expect(typeOf(page(body), 'https://parts.example/catalogs/fasteners/')).toBe('listing');
+    expect(typeOf(page(body), 'https://mag.example/topics/gadgets/best-phone-chargers')).not.toBe('listing');
+    expect(typeOf(page(`<h1>Gadgets</h1>${prose(8)}${cards(3)}`), 'https://mag.example/magazine/category/gadgets')).not.toBe('listing');
   });
   it('reads a listing from a grid of cards without prices', () => {
     expect(typeOf(page(`<h1>Latest news</h1>${cards(12)}`))).toBe('listing');
