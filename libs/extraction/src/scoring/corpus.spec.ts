@@ -14,7 +14,7 @@ import { aggregateSegments, aggregateShingles, aggregateWords, segmentCounts, sh
 
 const RECORDED_ZYTE_F1 = 0.972;
 const RECORDED_TRAFILATURA_F1 = 0.932;
-const RECORDED_WCXB_F1 = 0.88;
+const RECORDED_WCXB_F1 = 0.882;
 const TEXT_ONLY = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const root = corpusRoot(repoRoot);
