@@ -6,7 +6,7 @@
  * label, but next to the article's headline and body: climbing from it reaches the headline or too much text before it
  * reaches a link, so the article stays.
  */
-import { findAll, findFirst, hasAncestor, isTag, isText, removeNode, squashedTextLength, squashedTextWithin, textLengthUpTo, type Element, type ParentNode, type Text } from './dom.js';
+import { findAll, findFirst, fromTextNodes, hasAncestor, isTag, removeNode, squashedTextLength, squashedTextWithin, textLengthUpTo, type Element, type ParentNode, type Text } from './dom.js';
 
 /** The whole text of an ad's label (English and a few large languages). */
 const AD_LABEL_RE = /^(?:sponsored|promoted|ad|advertisement|anzeige|gesponsert|sponsorisé|patrocinado|publicidad)$/i;
@@ -63,16 +63,7 @@ function adCard(label: Element, roots: ParentNode[]): Element | undefined {
 /** Remove the ad cards inside `roots`, in place. */
 export function removeAdCards(roots: ParentNode[]): void {
   // Read from the text nodes: one walk, and only the few that say a label are climbed from.
-  const labels: Element[] = [];
-  const visit = (node: ParentNode): void => {
-    for (const c of node.children) {
-      if (isText(c)) {
-        const label = labelAround(c);
-        if (label) labels.push(label);
-      } else if (isTag(c)) visit(c);
-    }
-  };
-  for (const r of roots) visit(r);
+  const labels = fromTextNodes(roots, labelAround);
   const cards = new Set<Element>();
   for (const label of labels) {
     const card = adCard(label, roots);

@@ -4,7 +4,7 @@
  * it is one word more per entry in the text. Only a control that is its block's whole text goes: "compare" in a
  * sentence or a heading ("Compare our plans") is prose.
  */
-import { BLOCK_TAGS, HEADING_TAGS, isTag, isText, removeNode, squashedTextWithin, type Element, type ParentNode, type Text } from './dom.js';
+import { BLOCK_TAGS, HEADING_TAGS, fromTextNodes, isTag, removeNode, squashedTextWithin, type Element, type ParentNode, type Text } from './dom.js';
 
 /** A compare toggle's whole text. */
 const COMPARE_RE = /^(?:add to )?(?:compare|comparison)(?: products?| now)?$/i;
@@ -33,16 +33,7 @@ function controlAround(t: Text): Element | undefined {
 
 /** Remove the lone compare toggles inside `roots`, in place. Read from the text nodes: one walk. */
 export function removeCompareControls(roots: ParentNode[]): void {
-  const controls: Element[] = [];
-  const visit = (node: ParentNode): void => {
-    for (const c of node.children) {
-      if (isText(c)) {
-        const control = controlAround(c);
-        if (control) controls.push(control);
-      } else if (isTag(c)) visit(c);
-    }
-  };
-  for (const r of roots) visit(r);
+  const controls = fromTextNodes(roots, controlAround);
   // A block that says only that, or an inline control that is its block's whole text.
   for (const control of controls) {
     const parent = control.parent;

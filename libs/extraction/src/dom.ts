@@ -277,6 +277,24 @@ export function findAll(root: AnyNode, pred: (el: Element) => boolean, out: Elem
   return out;
 }
 
+/**
+ * What `pick` finds at the text nodes under `roots`, in document order: one walk, for rules cued by a short phrase
+ * ("Sponsored", "Compare") that climb only from the few text nodes that say it.
+ */
+export function fromTextNodes<T>(roots: ParentNode[], pick: (t: Text) => T | undefined): T[] {
+  const found: T[] = [];
+  const visit = (node: ParentNode): void => {
+    for (const c of node.children) {
+      if (isText(c)) {
+        const hit = pick(c);
+        if (hit !== undefined) found.push(hit);
+      } else if (isTag(c)) visit(c);
+    }
+  };
+  for (const r of roots) visit(r);
+  return found;
+}
+
 /** Whether `node` is `ancestor` or lies inside it. */
 export function contains(ancestor: AnyNode, node: AnyNode): boolean {
   for (let p: AnyNode | null = node; p; p = p.parent) if (p === ancestor) return true;
