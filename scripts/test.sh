@@ -14,7 +14,7 @@ if { ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; } || !
   fi
 fi
 # The headless shell worker-render prefers (RENDER_CHROMIUM_PATH); without it, rendering runs on CHROMIUM_PATH.
-if [ -z "${RENDER_CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium-headless-shell ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ -z "${RENDER_CHROMIUM_PATH:-}" ] && [ ! -x /usr/lib/chromium/chromium-headless-shell ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "test: installing chromium-headless-shell (apt) …" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell) >/dev/null \
     || echo "test: chromium-headless-shell could not be installed: rendering runs on CHROMIUM_PATH" >&2

@@ -29,7 +29,7 @@
  *     [--trawl-cpu-prof=DIR] [--shapes=per-url,batch]
  * Trawl renders with worker-render's default binary (chromium-headless-shell when installed, else --chromium) unless
  * --trawl-chromium; Crawlee with --chromium unless --crawlee-chromium (Playwright's own headless default is the
- * headless shell: --crawlee-chromium=/usr/bin/chromium-headless-shell compares like with like).
+ * headless shell: --crawlee-chromium=/usr/lib/chromium/chromium-headless-shell compares like with like).
  * `--trawl-cpu-prof` writes a V8 CPU profile of Trawl's process to DIR when it stops (Node's --cpu-prof).
  * Needs the corpus, Chromium, Postgres and Redis (BENCH_PG_ADMIN_URL, BENCH_REDIS_URL as crawlee-compare.ts).
  */

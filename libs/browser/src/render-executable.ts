@@ -1,7 +1,11 @@
 import { accessSync, constants } from 'node:fs';
 
-/** Debian's `chromium-headless-shell` package: the same Blink as `chromium`, without the desktop browser around it. */
-export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
+/**
+ * Debian's `chromium-headless-shell` package: the same Blink as `chromium`, without the desktop browser around it. The
+ * binary itself, not `/usr/bin/chromium-headless-shell`: that wrapper script runs it as a child without `exec`, so a
+ * signal to the process Playwright launched (a kill over the memory limit) would reach the shell script only.
+ */
+export const HEADLESS_SHELL_PATH = '/usr/lib/chromium/chromium-headless-shell';
 
 function isExecutable(file: string): boolean {
   try {
