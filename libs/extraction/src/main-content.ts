@@ -12,7 +12,7 @@ import { isPostAuthor, isPostByline, isPostOfRun } from './post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
 import { isFaq } from './faq.js';
-import { type Element, contains, findFirst, hasAncestor, isTag, isText, classAndId, HEADING_TAGS, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
+import { type Element, contains, findFirst, hasAncestor, isTag, isText, classAndId, HEADING_TAGS, namedBy, relink, type AnyNode, type ChildNode, type ParentNode } from './dom.js';
 
 interface Stats {
   /** characters of whitespace-collapsed text */
@@ -537,19 +537,17 @@ export function isCommentSection(el: Element): boolean {
 }
 
 /**
+ * A note, tip or warning set in the body of a docs page (Sphinx and MkDocs `admonition`, MDN `notecard`, a wiki's
+ * `template-box-tip`): prose the author wrote for the page, whose links point to what it mentions, not navigation.
+ */
+const ADMONITION_WORDS: ReadonlySet<string> = new Set(['admonition', 'notecard', 'note', 'tip', 'warning', 'caution', 'important', 'hint', 'callout']);
+const isAdmonition = (el: Element): boolean => namedBy(el, ADMONITION_WORDS);
+
+/**
  * A heading whose link is its own permalink (`<h2 id="examples"><a href="#examples">Examples</a></h2>`: docs make the
  * heading's text the link to itself) is a heading, not a link to elsewhere. A link to another place in the page (a
  * post's title linking to the post) is not its own.
  */
-/**
- * A note, tip or warning set in the body of a docs page (Sphinx and MkDocs `admonition`, MDN `notecard`, a wiki's
- * `template-box-tip`): prose the author wrote for the page, whose links point to what it mentions, not navigation.
- */
-const ADMONITION_RE = /(?:^|[\s_-])(?:admonition|notecard|note|tip|warning|caution|important|hint|callout)(?=$|[\s_-])/;
-function isAdmonition(el: Element): boolean {
-  return ADMONITION_RE.test(classAndId(el));
-}
-
 function linksToItself(el: Element): boolean {
   const ids = new Set([el.attribs.id, el.parent && isTag(el.parent) ? el.parent.attribs.id : undefined].filter((id): id is string => !!id));
   if (ids.size === 0) return false;
