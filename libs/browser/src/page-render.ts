@@ -112,7 +112,9 @@ async function navigateAndCapture(surface: RenderSurface, job: RenderJob, failur
   let failedNav: FailedNavigation | undefined;
   const mainFrame = (request: Request): boolean => request.isNavigationRequest() && request.frame() === surface.page.mainFrame();
   const onFailed = (request: Request): void => {
-    if (mainFrame(request)) failedNav = { url: request.url(), errorText: request.failure()?.errorText ?? '' };
+    const errorText = request.failure()?.errorText ?? '';
+    // An aborted navigation was superseded (by the next one, or by the error page itself): not why the page failed.
+    if (mainFrame(request) && !errorText.includes('ERR_ABORTED')) failedNav = { url: request.url(), errorText };
   };
   surface.page.on('requestfailed', onFailed);
   try {
