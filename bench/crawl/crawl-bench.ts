@@ -4,7 +4,8 @@
  * the same fetch + formats done directly in-process. Each /crawl row also reports the Redis commands one request
  * cost (INFO commandstats delta), the count the gateway levers of issue #16 aim to cut.
  *
- *   npm run build && node dist/bench/crawl/crawl-bench.js [--seconds=5] [--clients=1,8,32]
+ *   npm run build && node dist/bench/crawl/crawl-bench.js [--seconds=5] [--clients=1,8,32] [--log-level=error]
+ * `--log-level=info` (the product's default) adds the one JSON line per call that Trawl then writes to stdout.
  * Needs Postgres and Redis: BENCH_PG_ADMIN_URL (default postgresql://postgres@127.0.0.1:5432/postgres),
  * BENCH_REDIS_URL (default redis://127.0.0.1:6379).
  */
@@ -25,7 +26,9 @@ import { closedLoop, type LoadResult } from '../support/load.js';
 import { measureCpu, SERVICE_PROCESSES } from '../support/process-cpu.js';
 import { startSmallPageSite } from '../support/small-page.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, clients: { type: 'string', default: '1,8,32' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '5' }, clients: { type: 'string', default: '1,8,32' }, 'log-level': { type: 'string', default: 'error' } },
+});
 const seconds = Number(values.seconds);
 const clientCounts = values.clients.split(',').map(Number);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -58,7 +61,7 @@ const trawl = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--c
     REDIS_URL: redisUrl,
     REDIS_PREFIX: `trawl-bench-${dbName}`,
     PORT: String(port),
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: values['log-level'],
     ALLOW_PRIVATE_ADDRESSES: 'true',
     DATABASE_POOL_SIZE: '20',
     DATABASE_SYNCHRONOUS_COMMIT: process.env.DATABASE_SYNCHRONOUS_COMMIT ?? 'on',
