@@ -214,7 +214,7 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // that carry no metadata look the same), only the usual ratio applies.
   const regionRatio = !proseLike && picked.found && (pageType === 'service' || (pageType === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS)) ? SERVICE_REGION_RATIO : ratio;
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
-  const pickedText = picked.found ? renderText(picked.nodes).length : 0;
+  const pickedText = picked.found ? picked.textLength : 0;
   if (description && picked.found && showsDescription(description, picked.nodes)) return picked;
   // A service page is widened by what its pick found besides the FAQ that pruning keeps whole in it: a pick that is
   // mostly the page's closing FAQ is not its content, and the sections above it are.
@@ -228,11 +228,11 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // when it is added there), so it is only kept from pruning when the pick holds it.
   if ((pageType === 'listing' || pageType === 'collection') && picked.found) {
     const fed = articleContent(copy, html, url, false, false, pageType === 'listing' || proseParagraphs(picked.nodes) < BLURB_PARAGRAPHS ? 'add' : 'keep');
-    if (fed.found && renderText(fed.nodes).length > pickedText) return fed;
+    if (fed.found && fed.textLength > pickedText) return fed;
   }
   // A service page that kept its pick still has its FAQ, wherever it sits.
   const faq = pageType === 'service' && picked.found ? faqOutside(doc, picked.nodes) : [];
-  return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : picked;
+  return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : { nodes: picked.nodes, found: picked.found };
 }
 
 /**
@@ -255,15 +255,23 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
 }
 
 /**
+ * A pick with the length of its rendered text (0 when nothing was found), measured when it was chosen: rendering it
+ * again to compare it with the page would read the whole pick a second time (the pick is not changed in between).
+ */
+interface MeasuredContent extends MainContent {
+  textLength: number;
+}
+
+/**
  * The article-style pick: the best-scoring container and its siblings. `sectionRuns`: the pick extends to the run of
  * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
  * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
  */
-function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode, landing = false): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode, landing = false): MeasuredContent {
   const body = bodyOf(doc);
   const main = extractMainContent(body, forum, sectionRuns, feed, landing);
   const mainText = main ? renderText(main).length : 0;
-  if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
+  if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true, textLength: mainText };
 
   // Too little: the aggressive cleaning may have eaten the article (a "sidebar" class on a wrapper…). Retry on a
   // conservatively cleaned copy, like Readability's flag-relaxing retries, and keep whichever yields more text.
@@ -272,16 +280,16 @@ function articleContent(doc: Document, html: string, url: string, forum: boolean
   const relaxedBody = bodyOf(relaxed);
   const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns, feed);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
-  if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
-  if (main && mainText > 0) return { nodes: main, found: true };
+  if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true, textLength: relaxedText };
+  if (main && mainText > 0) return { nodes: main, found: true, textLength: mainText };
   // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty). Selection prunes in place,
   // so the fallback starts from a fresh parse.
   const whole = parseHtml(html);
   cleanDocument(whole, { url, aggressive: true, keepComments: forum });
-  if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false };
+  if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false, textLength: 0 };
   const conservative = parseHtml(html);
   cleanDocument(conservative, { url, aggressive: false });
-  return { nodes: [bodyOf(conservative)], found: false };
+  return { nodes: [bodyOf(conservative)], found: false, textLength: 0 };
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
