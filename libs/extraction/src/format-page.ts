@@ -120,6 +120,19 @@ function listShare(root: Element): number {
   return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
 }
 
+/** `renderText(node).length`, remembered per node: for a tree that is not changed while it is in use. */
+function lengthsOnce(): (node: ParentNode) => number {
+  const lengths = new Map<ParentNode, number>();
+  return (node) => {
+    let length = lengths.get(node);
+    if (length === undefined) {
+      length = renderText(node).length;
+      lengths.set(node, length);
+    }
+    return length;
+  };
+}
+
 /**
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
@@ -127,13 +140,15 @@ function listShare(root: Element): number {
 function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number, pick?: SectionStats): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
+  // The region and the body are each rendered once here, however many ratios they are compared against.
+  const textLength = lengthsOnce();
   let wide: Element | undefined;
-  if (region && pickedText < regionRatio * renderText(region).length) wide = region;
-  else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
+  if (region && pickedText < regionRatio * textLength(region)) wide = region;
+  else if (pickedText < ratio * textLength(body) && isTag(body)) wide = body;
   else if (pick) {
     // A service page whose pick is one of several sections under their own headings: up to half the page.
     const target = region ?? (isTag(body) ? body : undefined);
-    if (target && pickedText < SPREAD_RATIO * renderText(target).length && spreadOverSections(sectionStats([target]), pick)) wide = target;
+    if (target && pickedText < SPREAD_RATIO * textLength(target) && spreadOverSections(sectionStats([target]), pick)) wide = target;
   }
   if (!wide) return undefined;
   // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
