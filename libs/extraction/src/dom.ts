@@ -241,6 +241,15 @@ class SquashedCount {
   }
 }
 
+/** `s.trim().length`, counted without copying the trimmed string (isSpaceCode is the set trim removes). */
+export function trimmedLength(s: string): number {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isSpaceCode(s.charCodeAt(start))) start++;
+  while (end > start && isSpaceCode(s.charCodeAt(end - 1))) end--;
+  return end - start;
+}
+
 /** Characters of `s` outside the class `\s` of regular expressions. */
 function solidLength(s: string): number {
   let n = 0;
