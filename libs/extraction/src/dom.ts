@@ -339,7 +339,24 @@ export function classAndId(el: Element): string {
 }
 
 /** The words of one class/id token, split on `-`, `_` and camelCase (`entry-meta`, `postMetadata`, `share_bar`). */
-export function classWords(token: string): string[] {
+export function classWords(token: string): readonly string[] {
+  let words = knownClassWords.get(token);
+  if (words === undefined) {
+    words = splitClassWords(token);
+    if (knownClassWords.size >= MAX_KNOWN_TOKENS) knownClassWords.clear();
+    knownClassWords.set(token, words);
+  }
+  return words;
+}
+
+/**
+ * Class words per token, kept across calls and pages: a page repeats its few class names on thousands of elements,
+ * and several steps ask for their words (see namedBy, innerJunkReason). Bounded, as a worker formats page after page.
+ */
+const knownClassWords = new Map<string, readonly string[]>();
+const MAX_KNOWN_TOKENS = 20_000;
+
+function splitClassWords(token: string): readonly string[] {
   return token
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
