@@ -175,6 +175,16 @@ export function textContent(node: AnyNode): string {
 }
 
 /**
+ * `textContent(node).trim() !== ''`, settled at the first text node that holds more than white space: the whole text
+ * of a page is not gathered to learn that it has some.
+ */
+export function holdsText(node: AnyNode): boolean {
+  if (isText(node)) return trimmedLength(node.data) > 0;
+  if (isTag(node) || node instanceof Document) return node.children.some(holdsText);
+  return false;
+}
+
+/**
  * The template an element was printed from: its tag and class names, without the numbered ones (`post-123`,
  * `item-4`) that differ per copy. Siblings with the same key are cards, posts or rows of one list.
  */

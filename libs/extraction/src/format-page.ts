@@ -4,7 +4,7 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, squashedLength, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, holdsText, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, squashedLength, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent, type FeedMode } from './main-content.js';
@@ -366,7 +366,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     // or a category: their trees are customer reviews and questions beside what is sold.
     const pageType = !options.pageType && STORY_TYPES.has(guess.selectAs) && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
     // An empty page has no type.
-    if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
+    if (holdsText(bodyOf(doc))) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
     // Read before cleaning drops the scripts that carry it.
