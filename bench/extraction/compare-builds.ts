@@ -3,13 +3,15 @@
  * each (the order alternating per page and round, so that the machine's drift and the other's garbage fall on both
  * alike), and whether both give the same output for every page.
  *   npm run build && node dist/bench/extraction/compare-builds.js --other=/path/to/checkout [--rounds=3]
- *     [--set=zyte|wcxb|all]
+ *     [--set=zyte|wcxb|all] [--formats=markdown,enhanced_html,page_text]
  * The other checkout must be built (`npm run build`) and have its node_modules (a symlink to this one's will do).
- * `wcxb` and `all` take every third WCXB dev page (499), `zyte` the 181 Zyte pages.
+ * `wcxb` and `all` take every third WCXB dev page (499), `zyte` the 181 Zyte pages. `--formats` names the outputs asked
+ * for (and so timed and compared, with the metadata); by default those /crawl returns plus page_text, the scored one.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { OUTPUT_FORMATS, type OutputFormat } from '#contracts';
 import { formatPage, type FormatOptions, type OutputFormats } from '#extraction';
 import { corpusRoot, loadWcxb, loadZyte } from '#extraction/scoring/corpus.js';
 
@@ -20,8 +22,10 @@ const arg = (name: string): string | undefined => args.find((a) => a.startsWith(
 const other = arg('other');
 const rounds = Number(arg('rounds') ?? 3);
 const set = arg('set') ?? 'all';
-if (!other || !Number.isInteger(rounds) || rounds < 1 || !['zyte', 'wcxb', 'all'].includes(set)) {
-  console.error('usage: compare-builds.js --other=/path/to/checkout [--rounds=3] [--set=zyte|wcxb|all]');
+const isFormatName = (name: string): name is OutputFormat => (OUTPUT_FORMATS as readonly string[]).includes(name);
+const asked = (arg('formats') ?? 'markdown,enhanced_html,page_text').split(',').filter(Boolean);
+if (!other || !Number.isInteger(rounds) || rounds < 1 || !['zyte', 'wcxb', 'all'].includes(set) || asked.length === 0 || !asked.every(isFormatName)) {
+  console.error('usage: compare-builds.js --other=/path/to/checkout [--rounds=3] [--set=zyte|wcxb|all] [--formats=markdown,enhanced_html,page_text]');
   process.exit(2);
 }
 const otherModule = path.resolve(other, 'dist/libs/extraction/src/format-page.js');
@@ -39,7 +43,8 @@ if (pages.length === 0) {
   process.exit(2);
 }
 
-const FORMATS: OutputFormats = { raw_html: false, enhanced_html: false, markdown: true, page_text: false };
+const FORMATS: OutputFormats = { raw_html: false, enhanced_html: false, markdown: false, page_text: false };
+for (const name of asked) if (isFormatName(name)) FORMATS[name] = true;
 const theirs = ((await import(pathToFileURL(otherModule).href)) as { formatPage: Format }).formatPage;
 const builds: Format[] = [formatPage, theirs];
 
@@ -69,5 +74,5 @@ for (let r = 0; r < rounds; r++) {
   const [mine, theirsMs] = spent.map((us) => us / 1e3 / pages.length);
   rows.push({ round: r + 1, 'this build ms/page': +mine.toFixed(2), 'other ms/page': +theirsMs.toFixed(2), 'this / other': +(mine / theirsMs).toFixed(3) });
 }
-console.log(`${pages.length} pages (${set}), Markdown + metadata; pages whose output differs: ${differing}`);
+console.log(`${pages.length} pages (${set}), ${asked.join(' + ')} + metadata; pages whose output differs: ${differing}`);
 console.table(rows);

@@ -4,7 +4,7 @@
  * throws.
  */
 import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
-import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, squashedLength, textContent, type Document, type Element, type ParentNode } from './dom.js';
+import { bodyOf, cloneNode, findAll, findFirst, hasAncestor, holdsText, isTag, parseHtml, parseHtmlWithin, removeChildren, type ChildNode, removeNode, serialize, squashedLength, textContent, type Document, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean.js';
 import { extractMainContent, type FeedMode } from './main-content.js';
@@ -120,6 +120,19 @@ function listShare(root: Element): number {
   return total === 0 ? 0 : items.reduce((a, li) => a + renderText(li).length, 0) / total;
 }
 
+/** `renderText(node).length`, remembered per node: for a tree that is not changed while it is in use. */
+function lengthsOnce(): (node: ParentNode) => number {
+  const lengths = new Map<ParentNode, number>();
+  return (node) => {
+    let length = lengths.get(node);
+    if (length === undefined) {
+      length = renderText(node).length;
+      lengths.set(node, length);
+    }
+    return length;
+  };
+}
+
 /**
  * The `<main>` region of a cleaned document, or its body, when the article-style pick is a small part of it. `doc`
  * is an untouched copy of the cleaned page (the article pick prunes its own in place).
@@ -127,13 +140,15 @@ function listShare(root: Element): number {
 function widened(doc: Document, pickedText: number, pageType: PageType, ratio: number, regionRatio: number, pick?: SectionStats): ParentNode[] | undefined {
   const body = bodyOf(doc);
   const region = findFirst(body, (e) => e.name === 'main' || e.attribs.role === 'main');
+  // The region and the body are each rendered once here, however many ratios they are compared against.
+  const textLength = lengthsOnce();
   let wide: Element | undefined;
-  if (region && pickedText < regionRatio * renderText(region).length) wide = region;
-  else if (pickedText < ratio * renderText(body).length && isTag(body)) wide = body;
+  if (region && pickedText < regionRatio * textLength(region)) wide = region;
+  else if (pickedText < ratio * textLength(body) && isTag(body)) wide = body;
   else if (pick) {
     // A service page whose pick is one of several sections under their own headings: up to half the page.
     const target = region ?? (isTag(body) ? body : undefined);
-    if (target && pickedText < SPREAD_RATIO * renderText(target).length && spreadOverSections(sectionStats([target]), pick)) wide = target;
+    if (target && pickedText < SPREAD_RATIO * textLength(target) && spreadOverSections(sectionStats([target]), pick)) wide = target;
   }
   if (!wide) return undefined;
   // A thread widens to its posts; a page whose remaining text is a long list of short items (an archive, a link
@@ -214,7 +229,7 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // that carry no metadata look the same), only the usual ratio applies.
   const regionRatio = !proseLike && picked.found && (pageType === 'service' || (pageType === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS)) ? SERVICE_REGION_RATIO : ratio;
   const spread = pageType === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
-  const pickedText = picked.found ? renderText(picked.nodes).length : 0;
+  const pickedText = picked.found ? picked.textLength : 0;
   if (description && picked.found && showsDescription(description, picked.nodes)) return picked;
   // A service page is widened by what its pick found besides the FAQ that pruning keeps whole in it: a pick that is
   // mostly the page's closing FAQ is not its content, and the sections above it are.
@@ -228,11 +243,11 @@ export function selectMainContent(doc: Document, html: string, url: string, page
   // when it is added there), so it is only kept from pruning when the pick holds it.
   if ((pageType === 'listing' || pageType === 'collection') && picked.found) {
     const fed = articleContent(copy, html, url, false, false, pageType === 'listing' || proseParagraphs(picked.nodes) < BLURB_PARAGRAPHS ? 'add' : 'keep');
-    if (fed.found && renderText(fed.nodes).length > pickedText) return fed;
+    if (fed.found && fed.textLength > pickedText) return fed;
   }
   // A service page that kept its pick still has its FAQ, wherever it sits.
   const faq = pageType === 'service' && picked.found ? faqOutside(doc, picked.nodes) : [];
-  return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : picked;
+  return faq.length > 0 ? { nodes: [...picked.nodes, ...faq], found: true } : { nodes: picked.nodes, found: picked.found };
 }
 
 /**
@@ -255,15 +270,23 @@ function thread(doc: Document, nodes: ParentNode[], pickedText: number): ParentN
 }
 
 /**
+ * A pick with the length of its rendered text (0 when nothing was found), measured when it was chosen: rendering it
+ * again to compare it with the page would read the whole pick a second time (the pick is not changed in between).
+ */
+interface MeasuredContent extends MainContent {
+  textLength: number;
+}
+
+/**
  * The article-style pick: the best-scoring container and its siblings. `sectionRuns`: the pick extends to the run of
  * same-template sections it belongs to (see `sectionRun`); only on articles, as other types widen by the size of their
  * pick against the page, which the run would hide (measured: service pages lose when it applies to them).
  */
-function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode, landing = false): MainContent {
+function articleContent(doc: Document, html: string, url: string, forum: boolean, sectionRuns: boolean, feed?: FeedMode, landing = false): MeasuredContent {
   const body = bodyOf(doc);
   const main = extractMainContent(body, forum, sectionRuns, feed, landing);
   const mainText = main ? renderText(main).length : 0;
-  if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true };
+  if (main && mainText >= MIN_MAIN_TEXT) return { nodes: main, found: true, textLength: mainText };
 
   // Too little: the aggressive cleaning may have eaten the article (a "sidebar" class on a wrapper…). Retry on a
   // conservatively cleaned copy, like Readability's flag-relaxing retries, and keep whichever yields more text.
@@ -272,16 +295,16 @@ function articleContent(doc: Document, html: string, url: string, forum: boolean
   const relaxedBody = bodyOf(relaxed);
   const relaxedMain = extractMainContent(relaxedBody, forum, sectionRuns, feed);
   const relaxedText = relaxedMain ? renderText(relaxedMain).length : 0;
-  if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true };
-  if (main && mainText > 0) return { nodes: main, found: true };
+  if (relaxedMain && relaxedText >= MIN_MAIN_TEXT && relaxedText > mainText) return { nodes: relaxedMain, found: true, textLength: relaxedText };
+  if (main && mainText > 0) return { nodes: main, found: true, textLength: mainText };
   // Nothing qualifies: the whole cleaned page (the aggressive one, unless that is empty). Selection prunes in place,
   // so the fallback starts from a fresh parse.
   const whole = parseHtml(html);
   cleanDocument(whole, { url, aggressive: true, keepComments: forum });
-  if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false };
+  if (renderText(bodyOf(whole)).length > 0) return { nodes: [bodyOf(whole)], found: false, textLength: 0 };
   const conservative = parseHtml(html);
   cleanDocument(conservative, { url, aggressive: false });
-  return { nodes: [bodyOf(conservative)], found: false };
+  return { nodes: [bodyOf(conservative)], found: false, textLength: 0 };
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -343,7 +366,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     // or a category: their trees are customer reviews and questions beside what is sold.
     const pageType = !options.pageType && STORY_TYPES.has(guess.selectAs) && isReplyTreePage(bodyOf(doc)) ? 'forum' : guess.selectAs;
     // An empty page has no type.
-    if (textContent(bodyOf(doc)).trim()) (metadata as ExtractedMetadata).pageType = guess.type;
+    if (holdsText(bodyOf(doc))) (metadata as ExtractedMetadata).pageType = guess.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
     // Read before cleaning drops the scripts that carry it.

@@ -6,7 +6,7 @@
  * how much of the page is content; it is also returned as `metadata.pageType`.
  * Works on the parsed document before cleaning (JSON-LD and navigation are still there).
  */
-import { isTag, isText, type Document, type Element, type ParentNode } from './dom.js';
+import { isTag, isText, trimmedLength, type Document, type Element, type ParentNode } from './dom.js';
 
 export const PAGE_TYPES = ['article', 'service', 'product', 'collection', 'forum', 'listing', 'documentation'] as const;
 export type PageType = (typeof PAGE_TYPES)[number];
@@ -145,9 +145,9 @@ export function pageSignals(doc: Document, url: string): PageSignals {
     let articles = 0;
     for (const c of n.children) {
       if (isText(c)) {
-        const text = c.data.trim();
-        m.text += text.length;
-        if (!s.resultCount && text.length <= MAX_RESULT_COUNT && RESULT_COUNT_RE.test(text.replace(/\s+/g, ' '))) s.resultCount = true;
+        const length = trimmedLength(c.data);
+        m.text += length;
+        if (!s.resultCount && length <= MAX_RESULT_COUNT && isResultCount(c.data)) s.resultCount = true;
         continue;
       }
       if (!isTag(c)) continue;
@@ -176,9 +176,9 @@ export function pageSignals(doc: Document, url: string): PageSignals {
       if (cm.text >= 80 && ((cls && POST_RE.test(cls)) || POST_ID_RE.test(c.attribs.id ?? ''))) posts++;
       if (name === 'button' || name === 'input' || name === 'a') {
         const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
-        if (ADD_TO_CART_RE.test(label) || /add-?to-?cart/i.test(`${cls} ${c.attribs.name ?? ''} ${c.attribs.id ?? ''}`)) s.carts++;
+        if (ADD_TO_CART_RE.test(label) || namesAddToCart(cls, c.attribs.name, c.attribs.id)) s.carts++;
       }
-      if ((name === 'nav' || name === 'aside' || name === 'div' || name === 'ul') && !s.docsNav) {
+      if ((name === 'nav' || name === 'aside' || name === 'div' || name === 'ul') && !s.docsNav && mayNameDocsNav(cls, c.attribs.id)) {
         const id = `${cls} ${c.attribs.id ?? ''}`.toLowerCase();
         if (DOCS_NAV_RE.test(id)) s.docsNav = true;
       }
@@ -212,6 +212,34 @@ function cardKey(name: string, cls: string, seen: Map<string, string>): string {
 
 const DOCS_NAV_RE =
   /(?:^|[\s_-])(?:docs?|documentation)[-_]?(?:nav|sidebar|menu|toc|navigation|content|body|main|page|wrapper|layout)\b|\b(?:sidebar|nav|menu)[-_]?docs?\b|\btheme-doc|\bmd-sidebar|\bwy-nav|\bsphinxsidebar|\bbd-sidebar|\btoctree/;
+
+/**
+ * Whether a short text node (at most MAX_RESULT_COUNT characters once trimmed) is a results count. RESULT_COUNT_RE
+ * starts with "showing": text starting with anything but an s is settled without trimming and squashing it.
+ */
+function isResultCount(data: string): boolean {
+  const text = data.trim();
+  const first = text.charCodeAt(0);
+  return (first === 0x73 || first === 0x53) && RESULT_COUNT_RE.test(text.replace(/\s+/g, ' '));
+}
+
+/**
+ * `/add-?to-?cart/i` on the class, name and id joined by spaces, tested one by one: the pattern holds no space, so no
+ * match spans two of them, and the joined string is not built for every link and button.
+ */
+const ADD_TO_CART_NAME_RE = /add-?to-?cart/i;
+function namesAddToCart(cls: string, name: string | undefined, id: string | undefined): boolean {
+  return ADD_TO_CART_NAME_RE.test(cls) || (name !== undefined && ADD_TO_CART_NAME_RE.test(name)) || (id !== undefined && ADD_TO_CART_NAME_RE.test(id));
+}
+
+/**
+ * Whether the class or id may match DOCS_NAV_RE once lower-cased: every alternative of it holds "doc", "nav",
+ * "sidebar" or "toctree", and no space. Most blocks hold none, and are not joined and lower-cased for the test.
+ */
+const DOCS_NAV_CUE_RE = /doc|nav|sidebar|toctree/i;
+function mayNameDocsNav(cls: string, id: string | undefined): boolean {
+  return DOCS_NAV_CUE_RE.test(cls) || (id !== undefined && DOCS_NAV_CUE_RE.test(id));
+}
 
 function textOfShort(el: Element): string {
   let out = '';

@@ -12,6 +12,20 @@ const BREAKING_SPACE_RUN_RE = /[ \t\n\r\f]+/g;
 const WORD_END_RE = /[\p{L}\p{N}]$/u;
 const WORD_START_RE = /^[\p{L}\p{N}]/u;
 
+/**
+ * Whether collapsing would change `s`: it holds a tab, a line break, a form feed, a no-break space or two spaces in a
+ * row. Most text nodes are words between single spaces, and the replace would copy each of them unchanged.
+ */
+function hasSpaceRun(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20) {
+      if (s.charCodeAt(i + 1) === 0x20) return true;
+    } else if (c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0xa0) return true;
+  }
+  return false;
+}
+
 class TextWriter {
   private out: string[] = [];
   /** pending separator: 0 none, 1 space, 2 newline, 3 blank line */
@@ -23,7 +37,7 @@ class TextWriter {
   text(s: string): void {
     if (s.length === 0) return;
     // A lone no-break space stays one (it binds "10 km"); a run of spaces of either kind becomes one space.
-    const collapsed = s.includes('\u00a0') ? s.replace(SPACE_RUN_RE, (m) => (m === '\u00a0' ? m : ' ')) : s.replace(BREAKING_SPACE_RUN_RE, ' ');
+    const collapsed = !hasSpaceRun(s) ? s : s.includes('\u00a0') ? s.replace(SPACE_RUN_RE, (m) => (m === '\u00a0' ? m : ' ')) : s.replace(BREAKING_SPACE_RUN_RE, ' ');
     if (collapsed === ' ' || collapsed === '\u00a0') {
       if (this.pending < 1) this.pending = 1;
       return;
