@@ -15,22 +15,8 @@ export interface RedisLogOptions {
   intervalMs?: number;
 }
 
-/**
- * A command connection. It auto-pipelines (ioredis `enableAutoPipelining`): the commands issued in one event-loop turn
- * — concurrency leases taken and given back, jobs added, replies pushed by many calls at once — go to Redis in one
- * write, and the ones issued while that write awaits its answers go in the next. A write to a loopback socket costs
- * more than the commands it carries (bench/crawl/crawl-bench.ts counts them per call). ioredis runs one such pipeline
- * at a time per connection, so a blocking command must never be sent on it: blocking clients are `duplicateRedis`
- * connections, which do not auto-pipeline.
- */
 export function createRedis(url: string, name: string, options: RedisLogOptions = {}): Redis {
-  const redis = new Redis(url, {
-    maxRetriesPerRequest: null,
-    enableReadyCheck: true,
-    connectionName: name,
-    lazyConnect: false,
-    enableAutoPipelining: true,
-  });
+  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, connectionName: name, lazyConnect: false });
   logRedisErrors(redis, name, options);
   trackOutages(redis);
   return redis;
@@ -67,8 +53,7 @@ export function assertRedisUp(redis: Redis): void {
  * "Unhandled error event" stack traces on every reconnect attempt during an outage.
  */
 export function duplicateRedis(connection: Redis, name: string, options: RedisLogOptions = {}): Redis {
-  // Blocking commands (BZPOPMIN, BLMPOP) hold up whatever an auto-pipelining connection sends after them.
-  const duplicate = connection.duplicate({ connectionName: name, enableAutoPipelining: false });
+  const duplicate = connection.duplicate({ connectionName: name });
   logRedisErrors(duplicate, name, options);
   return duplicate;
 }
