@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { bodyOf, parseHtml, squashedLength, squashedTextLength, squashedTextWithin, textContent } from './dom.js';
+import { bodyOf, classWords, holdsText, parseHtml, squashedLength, squashedTextLength, squashedTextWithin, textContent, trimmedLength } from './dom.js';
 
 const squashed = (html: string) => textContent(bodyOf(parseHtml(html))).replace(/\s+/g, ' ').trim();
 
@@ -33,5 +33,29 @@ describe('squashedLength and squashedTextLength', () => {
     const html = '<body> <p>Jo </p>\n <p> Doe\u00a0</p><span>  and  </span><b>more</b> </body>';
     expect(squashedTextLength(bodyOf(parseHtml(html)))).toBe(squashed(html).length);
     expect(squashedTextLength(bodyOf(parseHtml(html)))).toBe('Jo Doe and more'.length);
+  });
+});
+
+describe('the copy-free text measures', () => {
+  it('trimmedLength counts what trim() keeps, for every character trim() may remove or keep', () => {
+    const differing: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      if ([c, `${c}a${c}`, `a${c}${c}b`, `${c}${c}`].some((s) => trimmedLength(s) !== s.trim().length)) differing.push(code);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('holdsText says whether a node has text other than white space, scripts and comments included as textContent does', () => {
+    for (const html of ['<body></body>', '<body> \n\u00a0<div>  </div></body>', '<body><!-- note --><div> </div></body>', '<body><div><span> x </span></div></body>', '<body><script>var a</script></body>', '<body>\u2003<p>\ufeff</p></body>']) {
+      const doc = parseHtml(html);
+      expect([html, holdsText(doc)]).toEqual([html, textContent(doc).trim() !== '']);
+    }
+  });
+
+  it('classWords gives the same words however often a token is asked for, past the size of its memory', () => {
+    expect(classWords('entry-metaData_bar')).toEqual(['entry', 'meta', 'data', 'bar']);
+    for (let i = 0; i < 25_000; i++) classWords(`card-${i}`);
+    expect(classWords('entry-metaData_bar')).toEqual(['entry', 'meta', 'data', 'bar']);
   });
 });
