@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { removeAdCards } from './ad-cards.js';
-import { bodyOf, parseHtml, type Element } from './dom.js';
-import { renderText } from './text.js';
+import { textAfterPass } from './testing/pass-text.js';
 
-const cleaned = (body: string): string => {
-  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeAdCards([root]);
-  return renderText(root);
-};
+const cleaned = (body: string): string => textAfterPass(removeAdCards, body);
 const product = '<div class="pdp"><h1>Oak desk lamp</h1><p>A lamp turned from one piece of oak, with a linen shade and a dimmer on its cord.</p><span class="price">$89.00</span></div>';
 const entry = (i: number): string => `<div class="row"><a href="https://tools.example/p/${i}">Tool number ${i}</a><p>A tool that does one thing well.</p></div>`;
 

@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { removeCompareControls } from './compare-controls.js';
-import { bodyOf, parseHtml, type Element } from './dom.js';
-import { renderText } from './text.js';
+import { textAfterPass } from './testing/pass-text.js';
 
-const cleaned = (body: string): string => {
-  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeCompareControls([root]);
-  return renderText(root);
-};
+const cleaned = (body: string): string => textAfterPass(removeCompareControls, body);
 
 describe('compare toggles on the cards of a grid', () => {
   it('drop a "Compare" checkbox label and an "Add to Compare" link on each card', () => {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { bodyOf, parseHtml, type Element } from './dom.js';
 import { removeRepeatedQuotes } from './forum-quotes.js';
 import { formatPage } from './index.js';
-import { renderText } from './text.js';
+import { textAfterPass } from './testing/pass-text.js';
 
-const cleaned = (body: string): string => {
-  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeRepeatedQuotes([root]);
-  return renderText(root);
-};
+const cleaned = (body: string): string => textAfterPass(removeRepeatedQuotes, body);
 
 const first = `<div class="msg js-selectToQuote"><p>My lathe chatters on long cuts of mild steel, even at low speed.</p></div>`;
 

@@ -2,12 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { bodyOf, parseHtml, type Element } from './dom.js';
 import { removeProductRails } from './product-rail.js';
 import { renderText } from './text.js';
+import { textAfterPass } from './testing/pass-text.js';
 
-const railed = (body: string): string => {
-  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeProductRails([root]);
-  return renderText(root);
-};
+const railed = (body: string): string => textAfterPass(removeProductRails, body);
 const card = (i: number): string =>
   `<div class="s-card s-card--${i}"><a href="/itm/${i}"><img src="/i/${i}.jpg" alt=""></a><span class="s-card__title">Clutch kit number ${i} for vans</span><span class="s-card__price">$${i}81.07</span></div>`;
 const description = '<div class="x-desc"><p>This clutch kit fits the 2.3 litre engines of 2006 to 2011 and ships with its bearing.</p></div>';

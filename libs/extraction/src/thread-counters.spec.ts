@@ -1,13 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { bodyOf, parseHtml, type Element } from './dom.js';
 import { removeThreadCounters } from './thread-counters.js';
-import { renderText } from './text.js';
+import { textAfterPass } from './testing/pass-text.js';
 
-const cleaned = (body: string): string => {
-  const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
-  removeThreadCounters([root]);
-  return renderText(root);
-};
+const cleaned = (body: string): string => textAfterPass(removeThreadCounters, body);
 
 describe('counters on a thread', () => {
   it('drop vote scores and post numbers that stand apart', () => {
