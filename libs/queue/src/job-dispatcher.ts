@@ -46,21 +46,21 @@ export class JobDispatcher {
     const ids = payloads.map(() => this.inbox.nextJobId());
     // Waiting starts before the jobs exist: a fast worker may reply before addBulk returns.
     const waits = ids.map((id) => this.inbox.expect(id));
+    const opts = (jobId: string) => ({
+      jobId,
+      attempts: this.options.attempts,
+      backoff: { type: 'exponential' as const, delay: this.options.backoffMs },
+      removeOnComplete: true,
+      removeOnFail: { age: FAILED_KEEP_MS / 1000 },
+    });
     let jobs: Job[];
     try {
-      jobs = (await queue.addBulk(
-        payloads.map((data, i) => ({
-          name,
-          data,
-          opts: {
-            jobId: ids[i],
-            attempts: this.options.attempts,
-            backoff: { type: 'exponential', delay: this.options.backoffMs },
-            removeOnComplete: true,
-            removeOnFail: { age: FAILED_KEEP_MS / 1000 },
-          },
-        })),
-      )) as Job[];
+      // One job (most calls) goes in as one script call: addBulk builds an ioredis pipeline, which copies every script
+      // BullMQ defines onto it, for each call.
+      jobs =
+        payloads.length === 1
+          ? [await queue.add(name, payloads[0]!, opts(ids[0]!))]
+          : ((await queue.addBulk(payloads.map((data, i) => ({ name, data, opts: opts(ids[i]!) })))) as Job[]);
     } catch (error) {
       for (const wait of waits) wait.forget();
       throw error;
