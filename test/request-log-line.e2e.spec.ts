@@ -42,6 +42,28 @@ describe('the request line', () => {
     expect(lines.filter((l) => l.msg === 'request' && l.reqId === 'log-test-1')).toHaveLength(1);
   });
 
+  it("logs an MCP tool call under mcp:<tool> with the id of the HTTP request that carried it", async () => {
+    const account = await trawl.createAccount();
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'crawl', arguments: { urls: [`${site.url}/a`] } } };
+    const res = await fetch(`${trawl.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...key(account.apiKey),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'x-request-id': 'log-test-mcp',
+      },
+      body: JSON.stringify(call),
+    });
+    expect(res.status).toBe(200);
+    const line = await requestLine('log-test-mcp');
+    expect(line).toMatchObject({ accountId: account.accountId, endpoint: 'mcp:crawl', status: 200, credits: 1 });
+    // The call has its own id (its ledger rows and request-log row), logged beside the request's.
+    expect(typeof line.callId).toBe('string');
+    expect(line.callId).not.toBe('log-test-mcp');
+  });
+
   it('logs a refused request from the error filter, and never the key pasted into its URL', async () => {
     const secret = 'tr_pasted_secret_0123456789';
     const res = await trawl.get(`/crawl?urls=https://unreachable.invalid&api_key=${secret}&token=${secret}`, { 'x-request-id': 'log-test-2', 'x-api-key': `${secret}x` });

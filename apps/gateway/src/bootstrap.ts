@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { TrawlConfig } from '#config';
-import { createLogger, PinoNestLogger, withRequestId } from '#platform';
+import { createLogger, PinoNestLogger } from '#platform';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -31,7 +31,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
   recordHttpMetrics(adapter.getInstance());
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
-    withRequestId(request.id, done);
+    done();
   });
   adapter.getInstance().addHook('onRequest', requireHostHeader);
   const root = GatewayModule.forRoot(config);

@@ -4,7 +4,7 @@ import { ErrorCode, TrawlError } from '#contracts';
 import type { RequestLogEntry } from '#db';
 import type { Principal } from './auth.service.js';
 import { wasMetered } from './call-context.js';
-import { asEndpoint, CallLifecycle, type LifecyclePorts, type MeteringPlan } from './call-lifecycle.js';
+import { CallLifecycle, type LifecyclePorts, type MeteringPlan } from './call-lifecycle.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const principal: Principal = { accountId: 'acc-1', accountName: 'A', planId: 'free', concurrencyLimit: 5, periodEnd: new Date('2026-12-01T00:00:00Z') };
@@ -13,6 +13,7 @@ const plan: MeteringPlan = { endpoint: '/crawl', reserve: 10, insufficient: Erro
 function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?: Error } = {}) {
   const events: string[] = [];
   const log: RequestLogEntry[] = [];
+  const requestIds: Array<string | undefined> = [];
   const ports: LifecyclePorts = {
     gate: {
       acquire: async () => {
@@ -34,12 +35,17 @@ function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?
     },
     periods: { resetPeriodIfEnded: async () => void events.push('reset period') },
     principals: { forgetAccount: () => void events.push('forget') },
-    log: { write: (entry) => void log.push(entry) },
+    log: {
+      write: (entry, requestId) => {
+        log.push(entry);
+        requestIds.push(requestId);
+      },
+    },
     clock: { now: () => NOW },
   };
   let n = 0;
   const lifecycle = new CallLifecycle(ports, 60_000, () => `call-${++n}`);
-  return { lifecycle, events, log };
+  return { lifecycle, events, log, requestIds };
 }
 
 describe('CallLifecycle', () => {
@@ -127,8 +133,18 @@ describe('CallLifecycle', () => {
 
   it('logs a call under the endpoint it was started as (an MCP tool call), the service route otherwise', async () => {
     const { lifecycle, log } = fakes();
-    await asEndpoint('mcp:crawl', () => lifecycle.run(principal, plan, async (call) => ({ body: call.endpoint, charge: 1 })));
+    const tool = await lifecycle.run({ ...principal, endpoint: 'mcp:crawl' }, plan, async (call) => ({ body: call.endpoint, charge: 1 }));
     await lifecycle.run(principal, plan, async () => ({ body: null, charge: 1 }));
+    expect(tool.body).toBe('mcp:crawl');
     expect(log.map((e) => e.endpoint)).toEqual(['mcp:crawl', '/crawl']);
+  });
+
+  it("hands the log the HTTP request's id the caller carries, for the request line's reqId", async () => {
+    const { lifecycle, log, requestIds } = fakes();
+    await lifecycle.run({ ...principal, requestId: 'req-7' }, plan, async () => ({ body: null, charge: 1 }));
+    await expect(lifecycle.run({ ...principal, requestId: 'req-8' }, plan, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await lifecycle.run(principal, plan, async () => ({ body: null, charge: 1 }));
+    expect(requestIds).toEqual(['req-7', 'req-8', undefined]);
+    expect(log.map((e) => e.id)).toEqual(['call-1', 'call-2', 'call-3']);
   });
 });

@@ -5,15 +5,13 @@
  * full; a charge never exceeds the reservation. The log row is written whatever happens to the HTTP connection, so
  * the ledger and the request log always agree.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import type { RequestLogEntry } from '#db';
 import { metrics } from '#metrics';
 import type { Clock } from '#platform/clock.js';
 import { outageError } from '#platform/outage.js';
-import type { Principal } from './auth.service.js';
-import { markMetered, type CallContext } from './call-context.js';
+import { markMetered, type CallContext, type Caller } from './call-context.js';
 import type { Lease } from './concurrency-gate.js';
 
 export interface MeteredWork<T> {
@@ -44,18 +42,8 @@ export interface LifecyclePorts {
   };
   periods: { resetPeriodIfEnded(accountId: string, now: Date): Promise<unknown> };
   principals: { forgetAccount(accountId: string): void };
-  log: { write(entry: RequestLogEntry): void };
+  log: { write(entry: RequestLogEntry, requestId?: string): void };
   clock: Clock;
-}
-
-const CALL_ENDPOINT = new AsyncLocalStorage<string>();
-
-/**
- * Runs `work` so that the calls it starts are logged under `endpoint` instead of the service's route — how an MCP
- * tool call (`mcp:crawl`) is told apart from the REST request (`/crawl`) that runs the same service.
- */
-export function asEndpoint<T>(endpoint: string, work: () => T): T {
-  return CALL_ENDPOINT.run(endpoint, work);
 }
 
 export class CallLifecycle {
@@ -66,10 +54,11 @@ export class CallLifecycle {
     private readonly newCallId: () => string = randomUUID,
   ) {}
 
-  async run<T>(principal: Principal, plan: MeteringPlan, work: (call: CallContext) => Promise<MeteredWork<T>>): Promise<MeteredWork<T>> {
+  /** `principal` may carry where the call came from (Caller): its HTTP request id and the endpoint it is logged as. */
+  async run<T>(principal: Caller, plan: MeteringPlan, work: (call: CallContext) => Promise<MeteredWork<T>>): Promise<MeteredWork<T>> {
     const { gate, credits, periods, principals, log, clock } = this.ports;
     const startedAt = Date.now();
-    const endpoint = CALL_ENDPOINT.getStore() ?? plan.endpoint;
+    const endpoint = principal.endpoint ?? plan.endpoint;
     const call: CallContext = {
       principal,
       callId: this.newCallId(),
@@ -137,7 +126,7 @@ export class CallLifecycle {
         durationMs: Date.now() - startedAt,
         errorCode: call.meter.errorCode,
         createdAt: new Date(startedAt),
-      });
+      }, principal.requestId);
     }
   }
 }

@@ -1,7 +1,6 @@
 /** Buffers request-log rows and writes them in batches, off the request path. */
 import type { Logger } from 'pino';
 import type { RequestLogEntry, RequestLogRepository } from '#db';
-import { currentRequestId } from '#platform/logger.js';
 
 export class RequestLogWriter {
   private buffer: RequestLogEntry[] = [];
@@ -20,8 +19,8 @@ export class RequestLogWriter {
     this.timer.unref();
   }
 
-  write(entry: RequestLogEntry): void {
-    const requestId = currentRequestId() ?? entry.id;
+  /** `requestId`: the HTTP request the call served (its log line's `reqId`); the call's own id when not given. */
+  write(entry: RequestLogEntry, requestId = entry.id): void {
     this.logger?.info(
       {
         reqId: requestId,

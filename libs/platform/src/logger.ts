@@ -3,7 +3,6 @@
  * (`level`, `time`, `pid`, `hostname`, `name`, `msg`). Secrets are redacted by path wherever they could appear, and
  * API keys pasted into URLs are masked by the `req` serializer, so they stay out of the logs even at `trace`.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export const REDACT_PATHS = [
@@ -82,13 +81,3 @@ export function createLogger(level: string, name: string, toStderr = false): Log
   return pino(options, stdout);
 }
 
-const REQUEST_ID = new AsyncLocalStorage<string>();
-
-/** Runs `work` with `id` as the current HTTP request's id (read by the per-request log line). */
-export function withRequestId<T>(id: string, work: () => T): T {
-  return REQUEST_ID.run(id, work);
-}
-
-export function currentRequestId(): string | undefined {
-  return REQUEST_ID.getStore();
-}

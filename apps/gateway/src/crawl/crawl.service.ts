@@ -3,7 +3,7 @@
  * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type Principal } from '#billing';
+import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
@@ -36,7 +36,7 @@ export class CrawlService {
     return parseQuery(this.schema, query);
   }
 
-  async crawl(principal: Principal, params: CrawlParams): Promise<CrawlResponse> {
+  async crawl(principal: Caller, params: CrawlParams): Promise<CrawlResponse> {
     const engine = selectEngine({ renders: params.render_js, screenshots: params.screenshot });
     const unitCost = params.render_js ? COSTS.crawlRender : COSTS.crawlHttp;
     const { body } = await this.lifecycle.run(

@@ -5,7 +5,7 @@
  * nothing charged. `run(principal, params)` is the one entry point — REST and an MCP tool share it.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type Principal } from '#billing';
+import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
@@ -54,7 +54,7 @@ export class HeadfulBrowserService {
   }
 
   /** `origin` (e.g. `https://api.example.com`) prefixes screenshot links when PUBLIC_BASE_URL is not set. */
-  async run(principal: Principal, params: HeadfulBrowserParams, origin = ''): Promise<HeadfulBrowserResponse> {
+  async run(principal: Caller, params: HeadfulBrowserParams, origin = ''): Promise<HeadfulBrowserResponse> {
     const { body } = await this.lifecycle.run(
       principal,
       {

@@ -32,7 +32,8 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = await this.auth.authenticate(apiKeyFrom(request.headers));
-    setPrincipal(request, principal);
+    // A copy per request: the authenticated principal is cached and shared by the key's requests.
+    setPrincipal(request, { ...principal, requestId: request.id });
     return true;
   }
 }

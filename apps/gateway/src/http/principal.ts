@@ -1,18 +1,19 @@
 /**
- * Who is calling, as authenticated by ApiKeyGuard for this HTTP request. Identity is the only thing kept per HTTP
- * request; everything about metering belongs to the call (CallContext in libs/billing).
+ * Who is calling, as authenticated by ApiKeyGuard for this HTTP request, with the request's id (the Caller the
+ * services pass to the call lifecycle, for the request log). Identity is the only thing kept per HTTP request;
+ * everything about metering belongs to the call (CallContext in libs/billing).
  */
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '#billing';
+import type { Caller } from '#billing';
 
-const PRINCIPALS = new WeakMap<FastifyRequest, Principal>();
+const PRINCIPALS = new WeakMap<FastifyRequest, Caller>();
 
-export function setPrincipal(request: FastifyRequest, principal: Principal): void {
+export function setPrincipal(request: FastifyRequest, principal: Caller): void {
   PRINCIPALS.set(request, principal);
 }
 
-export function principalOf(request: FastifyRequest): Principal | undefined {
+export function principalOf(request: FastifyRequest): Caller | undefined {
   return PRINCIPALS.get(request);
 }
 

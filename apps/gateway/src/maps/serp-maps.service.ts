@@ -5,7 +5,7 @@
  * (404 PLACE_NOT_FOUND). `search(principal, params)` is the one entry point, for REST and for MCP tools alike.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type Principal } from '#billing';
+import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
@@ -36,7 +36,7 @@ export class SerpMapsService {
     return parseQuery(serpMapsParamsSchema, query);
   }
 
-  async search(principal: Principal, params: SerpMapsParams): Promise<SerpMapsResponse> {
+  async search(principal: Caller, params: SerpMapsParams): Promise<SerpMapsResponse> {
     const { body } = await this.lifecycle.run(
       principal,
       {

@@ -6,7 +6,7 @@
 import type { Type } from '@nestjs/common';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { COSTS, type Principal } from '#billing';
+import { COSTS, type Caller } from '#billing';
 import type { TrawlConfig } from '#config';
 import {
   crawlEndpoint,
@@ -56,7 +56,7 @@ export interface McpTool<S = unknown, P = unknown, B = unknown> {
   /** The input JSON Schema when it is not the endpoint's parameters (e.g. one `url` instead of `urls`). */
   inputSchema?(limits: ApiLimits): JsonSchema;
   service: Type<S>;
-  call(service: S, principal: Principal, params: P): Promise<B>;
+  call(service: S, principal: Caller, params: P): Promise<B>;
   /** Credits the call consumed, as the body reports them (reported to the client in `_meta`). */
   credits(body: B): number;
   /** The readable part of the result (text, images); `structuredContent` is the body itself. */

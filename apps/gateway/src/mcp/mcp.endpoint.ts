@@ -104,7 +104,7 @@ export class McpEndpoint implements OnModuleInit {
         .header('allow', 'POST')
         .send(rpcError('Method not allowed: this server is stateless; send every JSON-RPC message by POST (no SSE stream, no session to delete)', -32000));
     }
-    const server = this.mcp.serverFor(principal);
+    const server = this.mcp.serverFor({ ...principal, requestId: request.id });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

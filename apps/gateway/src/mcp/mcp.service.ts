@@ -15,7 +15,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { asEndpoint, type Principal } from '#billing';
+import { type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, TrawlError, httpStatusOf, paramsJsonSchema, parseInput, toJsonSchema, type ApiLimits } from '#contracts';
 import { MCP_TOOLS, type McpTool } from './mcp-tools.js';
@@ -59,7 +59,7 @@ export class McpService {
   }
 
   /** A protocol server for one HTTP request of this caller. */
-  serverFor(principal: Principal): Server {
+  serverFor(principal: Caller): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].map((t) => t.listing) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => this.call(principal, request.params.name, request.params.arguments));
@@ -67,7 +67,7 @@ export class McpService {
   }
 
   /** Runs one tool call. Failures of the call are results with isError (same codes and messages as REST). */
-  async call(principal: Principal, name: string, args: unknown): Promise<CallToolResult> {
+  async call(principal: Caller, name: string, args: unknown): Promise<CallToolResult> {
     const tool = this.tools.get(name);
     // An unknown tool is a protocol error, not a tool result.
     if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}. Available: ${[...this.tools.keys()].join(', ')}`);
@@ -75,7 +75,7 @@ export class McpService {
     try {
       const params = parseInput(tool.schema, args ?? {});
       const service = this.moduleRef.get(definition.service, { strict: false });
-      const body = await asEndpoint(`mcp:${name}`, () => definition.call(service, principal, params));
+      const body = await definition.call(service, { ...principal, endpoint: `mcp:${name}` }, params);
       return {
         content: definition.content(body),
         structuredContent: body as Record<string, unknown>,

@@ -7,7 +7,7 @@
  * `page_errors`. The public method is `search(principal, params)`, shared by REST and (later) MCP.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type CallContext, type Principal } from '#billing';
+import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode, JobName, TrawlError, parseQuery, searchParamsSchema,
@@ -45,7 +45,7 @@ export class SearchService {
     return params.max_pages * (COSTS.search + (params.auto_crawling ? AUTO_CRAWL_MAX_PER_PAGE * COSTS.crawlHttp : 0));
   }
 
-  async search(principal: Principal, params: SearchParams): Promise<SearchResponse> {
+  async search(principal: Caller, params: SearchParams): Promise<SearchResponse> {
     const proxyCountry = this.proxyCountry(params.geolocation);
     const deadlineMs = params.max_pages * (this.config.SERP_TIMEOUT_MS + 1_000) + (params.auto_crawling ? this.config.SEARCH_CRAWL_DEADLINE_MS : 0) + 5_000;
     const { body } = await this.lifecycle.run(

@@ -4,7 +4,7 @@
  * UPSTREAM_BLOCKED / UPSTREAM_FAILED).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type Principal } from '#billing';
+import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, JobName, TrawlError, type SerpSearchBody, type SerpSearchParams } from '#contracts';
 import { selectEngine } from '#engines/engine-table.js';
@@ -24,7 +24,7 @@ export class SerpSearchService {
     this.searchEngine = enginesFromConfig(config)[config.SERP_ENGINE];
   }
 
-  async search(principal: Principal, params: SerpSearchParams): Promise<SerpSearchBody> {
+  async search(principal: Caller, params: SerpSearchParams): Promise<SerpSearchBody> {
     const deadlineMs = this.config.SERP_TIMEOUT_MS + 10_000;
     const { body } = await this.lifecycle.run(
       principal,
