@@ -1,6 +1,6 @@
 /**
  * The shape of the code base, checked on every run: no import cycles between files (what `madge --circular` checks),
- * no worker or lib importing the gateway app, and libs reached only through their package aliases.
+ * no worker or lib importing the gateway app, libs reached only through their package aliases, and no async hooks.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -106,6 +106,13 @@ describe('architecture', () => {
         .filter((e) => e.spec.startsWith('.') && !path.relative(REPO_ROOT, e.to).startsWith(`${home}/`))
         .map((e) => `${rel} → ${e.spec}`);
     });
+    expect(offenders).toEqual([]);
+  });
+
+  it('runs no async hooks: no AsyncLocalStorage or async_hooks import in the product (on Node 20 one run() taxes every promise after it)', () => {
+    const offenders = files
+      .filter((file) => !file.endsWith('.spec.ts') && /['"]node:async_hooks['"]|['"]async_hooks['"]/.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(REPO_ROOT, file));
     expect(offenders).toEqual([]);
   });
 });
