@@ -25,7 +25,14 @@ describe('closing during a Redis outage', () => {
     cleanups.push(() => server.close());
     const prefix = `consumer-spec-${randomUUID().slice(0, 8)}`;
     const redis = createRedis(server.url, 'consumer-spec', quiet);
-    cleanups.push(() => redis.disconnect());
+    // Once only: a second disconnect() arms ioredis' 2 s destroy timer on a socket that has closed already, which
+    // kept Jest's worker from exiting.
+    let disconnected = false;
+    const disconnect = (): void => {
+      if (!disconnected) redis.disconnect();
+      disconnected = true;
+    };
+    cleanups.push(disconnect);
     let release: () => void = () => undefined;
     let inHand = false;
     const consumer = startQueueConsumer({
@@ -60,7 +67,7 @@ describe('closing during a Redis outage', () => {
     });
     expect(await within(10_000, consumer.close().then(() => 'closed'))).toBe('closed');
     expect(await within(10_000, dispatcher.close().then(() => 'closed'))).toBe('closed');
-    expect(await within(10_000, closeUnlessRedisDown(redis, () => redis.quit(), () => redis.disconnect()))).toBe('abandoned');
+    expect(await within(10_000, closeUnlessRedisDown(redis, () => redis.quit(), disconnect))).toBe('abandoned');
     // The call that was waiting for the job ends at its deadline, as a TIMEOUT: nothing is left pending.
     const [outcome] = await waiting;
     expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });

@@ -52,10 +52,12 @@ describe.each([
   /** Replies pushed onto Redis lists so far. */
   let pushes = 0;
   const monitor = createRedis(TEST_REDIS_URL, 'reply-spec-monitor');
+  /** MONITOR runs on a connection of its own, closed with the others. */
+  let feed: Awaited<ReturnType<typeof monitor.monitor>> | undefined;
 
   beforeAll(async () => {
     dispatcher = new JobDispatcher(redis, prefix, { attempts: 2, backoffMs: 10, localReplies });
-    const feed = await monitor.monitor();
+    feed = await monitor.monitor();
     feed.on('monitor', (_time: string, args: string[]) => {
       if (args.some((arg) => arg.startsWith(`${prefix}:inbox:`)) && /^eval(sha)?$/i.test(args[0] ?? '')) pushes++;
     });
@@ -63,6 +65,7 @@ describe.each([
 
   afterAll(async () => {
     await dispatcher.close();
+    feed?.disconnect();
     monitor.disconnect();
   });
 
