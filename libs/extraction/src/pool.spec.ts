@@ -1,8 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ExtractionPool } from './pool.js';
+import { ExtractionPool, LOOP_BUSY_OFF, LOOP_BUSY_ON } from './pool.js';
 
 const formats = { raw_html: false, enhanced_html: false, markdown: true, page_text: true };
 const html = `<html><body><article><h1>Pool</h1>${'<p>Some article text, with commas, long enough to be the main content of this page.</p>'.repeat(4)}</article></body></html>`;
@@ -32,5 +32,62 @@ describe('ExtractionPool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  describe('with a stand-in worker (a data: URL script that answers with what it was sent)', () => {
+    // `slow:<ms>` keeps the thread busy that long, `die` ends it; every answer says it came from a thread.
+    const worker = new URL(
+      `data:text/javascript,${encodeURIComponent(`
+        import { parentPort } from 'node:worker_threads';
+        parentPort.on('message', ({ id, html }) => {
+          if (html === 'die') process.exit(3);
+          const slow = /^slow:(\\d+)/.exec(html);
+          if (slow) { const until = Date.now() + Number(slow[1]); while (Date.now() < until); }
+          parentPort.postMessage({ id, page: { markdown: 'thread:' + html } });
+        });`)}`,
+    );
+    const small = html;
+    const big = `${html}${' '.repeat(2_000)}`;
+    const pools: ExtractionPool[] = [];
+    const open = (options: Partial<ConstructorParameters<typeof ExtractionPool>[0]> = {}) => {
+      const pool = new ExtractionPool({ threads: 1, workerUrl: worker, inlineBelowChars: 1_000, ...options });
+      pools.push(pool);
+      return pool;
+    };
+    const where = async (pool: ExtractionPool, page: string) => ((await pool.format(page, { url: 'https://e.example/', formats })).markdown?.startsWith('thread:') ? 'thread' : 'inline');
+    afterEach(async () => {
+      await Promise.all(pools.splice(0).map((pool) => pool.close()));
+    });
+
+    it('formats small pages inline while the event loop has time, on a thread while it is busy, with hysteresis', async () => {
+      let utilization = 0.1;
+      const pool = open({ loopUtilization: () => utilization });
+      expect(await where(pool, small)).toBe('inline');
+      expect(await where(pool, big)).toBe('thread');
+      utilization = LOOP_BUSY_ON;
+      expect(await where(pool, small)).toBe('thread');
+      // Still busy until the loop falls below the lower mark.
+      utilization = (LOOP_BUSY_ON + LOOP_BUSY_OFF) / 2;
+      expect(await where(pool, small)).toBe('thread');
+      utilization = LOOP_BUSY_OFF - 0.01;
+      expect(await where(pool, small)).toBe('inline');
+      utilization = (LOOP_BUSY_ON + LOOP_BUSY_OFF) / 2;
+      expect(await where(pool, small)).toBe('inline');
+    });
+
+    it("times each page from its own start: two pages sent together each get the whole limit", async () => {
+      const pool = open({ taskTimeoutMs: 600, inlineBelowChars: 0 });
+      const pages = await Promise.all(['slow:400', 'slow:400'].map((page) => pool.format(page, { url: 'https://e.example/', formats })));
+      expect(pages.map((p) => p.markdown)).toEqual(['thread:slow:400', 'thread:slow:400']);
+      await expect(pool.format('slow:900', { url: 'https://e.example/', formats })).rejects.toThrow('timed out after 600 ms');
+    });
+
+    it('fails only the page a worker died on; the page sent behind it runs on the replacement', async () => {
+      const pool = open({ inlineBelowChars: 0 });
+      const [died, after] = await Promise.allSettled(['die', 'slow:1'].map((page) => pool.format(page, { url: 'https://e.example/', formats })));
+      expect(died).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringContaining('exited with code 3') }) });
+      expect(after).toEqual({ status: 'fulfilled', value: { markdown: 'thread:slow:1' } });
+      expect(await where(pool, big)).toBe('thread');
+    });
   });
 });
