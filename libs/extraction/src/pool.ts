@@ -144,7 +144,7 @@ export class ExtractionPool {
     for (const p of this.queue.splice(0)) p.reject(new Error('ExtractionPool is closed'));
     await Promise.all(
       this.slots.splice(0).map(async (slot) => {
-        if (slot.timer) clearTimeout(slot.timer);
+        this.stopClock(slot);
         for (const task of slot.tasks.splice(0)) task.reject(new Error('ExtractionPool is closed'));
         await slot.worker.terminate();
       }),
@@ -178,8 +178,7 @@ export class ExtractionPool {
 
   /** The running task ended: the next one sent to this worker starts its clock; an idle worker stops holding the process. */
   private settled(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = undefined;
+    this.stopClock(slot);
     if (slot.tasks.length > 0) this.startClock(slot);
     else if (this.queue.length === 0) slot.worker.unref();
   }
@@ -188,23 +187,23 @@ export class ExtractionPool {
     slot.timer = setTimeout(() => this.replace(slot, new Error(`extraction timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
   }
 
+  private stopClock(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+  }
+
   /**
    * A worker died or hung: fail its running task, put a fresh worker in its place, and give the tasks waiting behind
    * it (never started) back to the queue's front.
    */
   private replace(slot: Slot, err: Error): void {
     const i = this.slots.indexOf(slot);
+    // close() takes every slot out first, so a slot found here belongs to an open pool.
     if (i < 0) return;
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = undefined;
+    this.stopClock(slot);
     const [running, ...waiting] = slot.tasks.splice(0);
     slot.worker.removeAllListeners('exit');
     void slot.worker.terminate();
-    if (this.closed) {
-      for (const task of waiting) task.reject(new Error('ExtractionPool is closed'));
-      running?.reject(err);
-      return;
-    }
     this.queue.unshift(...waiting);
     this.slots[i] = this.spawn();
     running?.reject(err);
