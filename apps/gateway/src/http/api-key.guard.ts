@@ -6,7 +6,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { FastifyRequest } from 'fastify';
 import { AuthService } from '#billing';
 import { ErrorCode, TrawlError } from '#contracts';
-import { setPrincipal } from './principal.js';
+import { callerOf, setPrincipal } from './principal.js';
 
 export function apiKeyFrom(headers: FastifyRequest['headers']): string | undefined {
   const header = headers['x-api-key'];
@@ -32,8 +32,7 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = await this.auth.authenticate(apiKeyFrom(request.headers));
-    // A copy per request: the authenticated principal is cached and shared by the key's requests.
-    setPrincipal(request, { ...principal, requestId: request.id });
+    setPrincipal(request, callerOf(request, principal));
     return true;
   }
 }

@@ -5,9 +5,17 @@
  */
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '#billing';
+import type { Caller, Principal } from '#billing';
 
 const PRINCIPALS = new WeakMap<FastifyRequest, Caller>();
+
+/**
+ * The authenticated principal as this request's caller: a copy (the principal is cached and shared by the key's
+ * requests) carrying the request's id for the request log.
+ */
+export function callerOf(request: FastifyRequest, principal: Principal): Caller {
+  return { ...principal, requestId: request.id };
+}
 
 export function setPrincipal(request: FastifyRequest, principal: Caller): void {
   PRINCIPALS.set(request, principal);

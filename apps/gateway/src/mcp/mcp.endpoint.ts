@@ -17,6 +17,7 @@ import { AuthService, RequestLogWriter } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import { apiKeyFrom } from '../http/api-key.guard.js';
+import { callerOf } from '../http/principal.js';
 import { McpService } from './mcp.service.js';
 
 const MCP_BODY_LIMIT = 1024 * 1024;
@@ -104,7 +105,7 @@ export class McpEndpoint implements OnModuleInit {
         .header('allow', 'POST')
         .send(rpcError('Method not allowed: this server is stateless; send every JSON-RPC message by POST (no SSE stream, no session to delete)', -32000));
     }
-    const server = this.mcp.serverFor({ ...principal, requestId: request.id });
+    const server = this.mcp.serverFor(callerOf(request, principal));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
