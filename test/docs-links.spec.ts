@@ -10,7 +10,7 @@ import { REPO_ROOT } from './support/env.js';
 const LINK = /\]\(([^)\s]+)\)/g;
 
 /** GitHub's anchor for a heading: lower-cased, punctuation dropped, spaces to hyphens. */
-export function headingSlug(heading: string): string {
+function headingSlug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
