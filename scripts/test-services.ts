@@ -1,6 +1,6 @@
 /**
- * For `npm test` on a machine without Postgres/Redis: starts the same local services as `npm start` (embedded
- * PGlite, a redis-server child) for whichever of the two is unreachable, writes their URLs as shell assignments
+ * For `npm test` on a machine without Postgres/Redis: starts the same local services as `npm start` (the
+ * embedded Postgres server, a redis-server child) for whichever of the two is unreachable, writes their URLs as shell assignments
  * to the file named in argv[4], and keeps them up until killed.
  */
 import { writeFile } from 'node:fs/promises';

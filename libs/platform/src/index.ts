@@ -6,4 +6,5 @@ export * from './nest-logger.js';
 export * from './redis.module.js';
 export * from './tokens.js';
 export * from './local-services.js';
+export * from './local-postgres.js';
 export * from './outage.js';

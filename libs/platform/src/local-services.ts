@@ -1,13 +1,15 @@
 /**
- * Zero-setup services for `npm start` and the CLI: when DATABASE_URL is unset, an embedded Postgres (PGlite
- * served over the Postgres wire protocol) in DATA_DIR; when REDIS_URL is unset, a local `redis-server` child
- * process with its append-only file in DATA_DIR (queued work survives restarts). A second process (e.g. the CLI
- * while `npm start` runs) reuses the running services through DATA_DIR/services.json.
+ * Zero-setup services for `npm start` and the CLI: when DATABASE_URL is unset, an embedded Postgres server with its
+ * cluster in DATA_DIR (local-postgres.ts); when REDIS_URL is unset, a local `redis-server` child process with its
+ * append-only file in DATA_DIR (queued work survives restarts). A second process (e.g. the CLI while `npm start`
+ * runs) reuses the running services through DATA_DIR/services.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import path from 'node:path';
+import { startLocalPostgres } from './local-postgres.js';
 
 export interface LocalServices {
   databaseUrl: string;
@@ -23,8 +25,9 @@ interface ServicesFile {
   pid: number;
   databaseUrl?: string;
   redisUrl?: string;
-  /** The redis-server child, so an owner that died without stopping it does not leave it running forever. */
+  /** The children, so an owner that died without stopping them does not leave them running forever. */
   redisPid?: number;
+  postgresPid?: number;
 }
 
 /** How long a stopping service gets before it is killed. */
@@ -44,6 +47,10 @@ export async function ensureLocalServices(
       log(`stopping the redis-server (pid ${running.redisPid}) left behind by a process that is gone`);
       await stopPid(running.redisPid);
     }
+    if (running.postgresPid && alive(running.postgresPid)) {
+      log(`stopping the embedded Postgres (pid ${running.postgresPid}) left behind by a process that is gone`);
+      await stopPid(running.postgresPid, 'SIGINT');
+    }
     await rm(stateFile, { force: true });
     running = null;
   }
@@ -53,21 +60,19 @@ export async function ensureLocalServices(
   let databaseUrl = options.databaseUrl;
   if (!databaseUrl && running?.databaseUrl && (await reachable(running.databaseUrl))) databaseUrl = running.databaseUrl;
   let ownsState = false;
+  let postgresPid: number | undefined;
   if (!databaseUrl) {
+    if (existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))) {
+      log(`${path.join(dataDir, 'postgres')} holds the embedded database of an earlier Trawl (PGlite), which is no longer used: its accounts are not carried over`);
+    }
     const port = await freePort();
-    log(`DATABASE_URL is not set: starting the embedded Postgres (PGlite) in ${path.join(dataDir, 'postgres')} …`);
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create(path.join(dataDir, 'postgres'));
-    const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 100 });
-    await server.start();
-    databaseUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+    log(`DATABASE_URL is not set: starting the embedded Postgres in ${path.join(dataDir, 'postgresql')} …`);
+    const postgres = await startLocalPostgres(dataDir, port, log);
+    databaseUrl = postgres.url;
+    postgresPid = postgres.pid;
     started.push(`embedded Postgres on 127.0.0.1:${port}`);
     ownsState = true;
-    stops.push(async () => {
-      await server.stop();
-      await db.close();
-    });
+    stops.push(() => postgres.stop());
   }
 
   let redisUrl = options.redisUrl;
@@ -106,7 +111,7 @@ export async function ensureLocalServices(
     });
   }
 
-  if (ownsState) await writeFile(stateFile, JSON.stringify({ pid: process.pid, databaseUrl, redisUrl, redisPid } satisfies ServicesFile));
+  if (ownsState) await writeFile(stateFile, JSON.stringify({ pid: process.pid, databaseUrl, redisUrl, redisPid, postgresPid } satisfies ServicesFile));
   return {
     databaseUrl,
     redisUrl: redisUrl ?? null,
@@ -127,9 +132,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function stopPid(pid: number): Promise<void> {
+async function stopPid(pid: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(pid, signal);
   } catch {
     return;
   }
