@@ -46,6 +46,19 @@ describe('GET /crawl geolocation', () => {
     expect(fr.carried.length).toBeGreaterThan(before);
   });
 
+  it('refuses a host name that does not resolve here, rendered or not, instead of letting the country proxy resolve it', async () => {
+    const account = await trawl.createAccount();
+    const target = encodeURIComponent('http://trawl-unresolvable.invalid/');
+    for (const render of ['false', 'true']) {
+      const res = await trawl.get(`/crawl?urls=${target}&geolocation=de&render_js=${render}`, key(account.apiKey));
+      expect(res.status).toBe(200);
+      expect(res.body.results[0].error).toMatch(/^DNS_FAILED/);
+      expect(res.body.credits).toBe(0);
+    }
+    // Nothing of it reached the proxy: its own resolver could have answered with a private address nobody checked.
+    expect(de.carried.filter((c) => c.hostname.endsWith('.invalid'))).toEqual([]);
+  });
+
   it('gives PROXY_UNAVAILABLE (0 credits) for a valid country without a proxy, 400 for an unknown code', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/whoami`)}&geolocation=jp`, key(account.apiKey));

@@ -117,6 +117,16 @@ describe('GET /headful-browser', () => {
     expect(site.hits.get('/always-blocked')).toBe(3);
   });
 
+  it('refuses a host name that does not resolve here instead of letting the residential proxy resolve it (0 credits)', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/headful-browser?urls=${q('http://trawl-unresolvable.invalid/')}&country=de`, key(account.apiKey));
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].error).toMatch(/^DNS_FAILED/);
+    expect(res.body.credits_used).toBe(0);
+    expect([...usBlocked.carried, ...usOpen.carried, ...de.carried].filter((c) => c.hostname.endsWith('.invalid'))).toEqual([]);
+    expect(await balanceOf(account.accountId)).toBe(10_000);
+  });
+
   it('returns exactly the one asked-for format', async () => {
     const account = await trawl.createAccount();
     const url = q(`${site.url}/article`);

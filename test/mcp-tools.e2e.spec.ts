@@ -163,6 +163,16 @@ describe('MCP tools over /search, /serp-maps and /headful-browser', () => {
     expect(await balance(account.accountId)).toBe(10_000 - 50);
   });
 
+  it('headful_browser: a host name that does not resolve here never reaches the residential proxy (0 credits)', async () => {
+    const account = await trawl.createAccount();
+    const client = await connect(account.apiKey);
+    const result = await call(client, 'headful_browser', { url: 'http://trawl-unresolvable.invalid/', country: 'us' });
+    expect(JSON.stringify(result.structuredContent ?? result.content)).toMatch(/DNS_FAILED/);
+    expect(result._meta?.['trawl/credits']).toBe(0);
+    expect(proxy.carried.filter((c) => c.hostname.endsWith('.invalid'))).toEqual([]);
+    expect(await balance(account.accountId)).toBe(10_000);
+  });
+
   it('validates like REST, with `url` named in the single-URL tool; nothing is charged', async () => {
     const account = await trawl.createAccount();
     const client = await connect(account.apiKey);

@@ -158,4 +158,17 @@ describe('GuardProxy', () => {
     });
     expect(upstreamSaw).toEqual([`user-country-jp CONNECT 127.0.0.1:${echoPort}`]);
   });
+
+  it('refuses a name that does not resolve here instead of letting the upstream proxy resolve it', async () => {
+    const proxy: ProxyInfo = { server: `http://127.0.0.1:${upstream.port}`, username: 'user-country-de', password: 'pw', country: 'de' };
+    const before = upstreamSaw.length;
+    await withGuard(proxy, async (guard, port) => {
+      // The upstream's resolver could answer this name with a private address that nobody checked.
+      const refused = await connectThrough(port, `localhost.localdomain:${echoPort}`);
+      expect(refused.status).not.toBe(200);
+      refused.socket.destroy();
+      expect(guard.failureFor('localhost.localdomain')).toMatchObject({ kind: 'dns' });
+    });
+    expect(upstreamSaw.slice(before)).toEqual([]);
+  });
 });

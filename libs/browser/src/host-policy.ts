@@ -32,7 +32,11 @@ export class HostPolicy {
   constructor(
     private readonly policy: AddressPolicy,
     private readonly resolve: DnsResolver,
-    /** Through an upstream proxy the proxy resolves names: a name we cannot resolve locally is let through. */
+    /**
+     * Through an upstream proxy the proxy connects by name (it resolves it itself, for its own country), once the name
+     * resolved here to public addresses only. A name that does not resolve here is refused like on a direct
+     * connection: the proxy's resolver could answer it with a private address nobody checked.
+     */
     private readonly viaUpstream: boolean,
   ) {}
 
@@ -55,12 +59,9 @@ export class HostPolicy {
     try {
       addresses = await this.resolve(host);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'EAI_FAIL';
-      return this.viaUpstream ? { verdict: 'allow', address: null } : { verdict: 'dns-failed', code };
+      return { verdict: 'dns-failed', code: (error as NodeJS.ErrnoException).code ?? 'EAI_FAIL' };
     }
-    if (addresses.length === 0) {
-      return this.viaUpstream ? { verdict: 'allow', address: null } : { verdict: 'dns-failed', code: 'ENOTFOUND' };
-    }
+    if (addresses.length === 0) return { verdict: 'dns-failed', code: 'ENOTFOUND' };
     // One blocked answer refuses the host: a name mixing public and private records is suspicious.
     for (const { address } of addresses) {
       const kind = this.policy.blockedKind(address);
