@@ -2,11 +2,23 @@
  * The environment Trawl reads, validated once at boot. Nothing else in the code base reads process.env.
  */
 import { z } from 'zod';
-import { MAPS_PROVIDERS, SEARCH_ENGINES } from '#contracts/jobs.js';
+import { MAPS_PROVIDERS, SEARCH_ENGINES, SERP_SEARCH_ENGINES } from '#contracts/jobs.js';
+import { parseProxyList } from '#contracts/proxy.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+/** A proxy list (`us=http://host:port|…,de=…,*=…`), checked at boot so a malformed one never starts a process. */
+const proxyList = z
+  .string()
+  .default('')
+  .superRefine((value, ctx) => {
+    try {
+      parseProxyList(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  });
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** 0 (off) or an integer in [min, max]. */
 const intOrOff = (min: number, max: number) =>
@@ -18,7 +30,7 @@ export const configSchema = z.object({
   PORT: int(0, 65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  /** Postgres. Unset: `npm start` runs an embedded PGlite in DATA_DIR. */
+  /** Postgres. Unset: `npm start` runs an embedded Postgres server with its data in DATA_DIR/postgresql. */
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   /**
@@ -60,7 +72,7 @@ export const configSchema = z.object({
   /** Whole-request deadline at the gateway; URLs not done by then fail with TIMEOUT and cost nothing. */
   REQUEST_DEADLINE_MS: int(1_000, 900_000).default(120_000),
   /** Proxy pool: `us=http://user:pass@host:port|http://host2:port,de=http://host3:port,*=http://any:port`. */
-  PROXIES: z.string().default(''),
+  PROXIES: proxyList,
 
   /** Concurrency gate: lease lifetime; a live request renews its lease every third of it. */
   CONCURRENCY_LEASE_MS: int(1_000, 600_000).default(30_000),
@@ -87,7 +99,10 @@ export const configSchema = z.object({
   BING_BASE_URL: z.string().url().default('https://www.bing.com'),
   DUCKDUCKGO_BASE_URL: z.string().url().default('https://html.duckduckgo.com'),
   SEARXNG_BASE_URL: z.string().url().optional(),
-  SERP_ENGINE: z.enum(SEARCH_ENGINES).default('google'),
+  /** `/serp-search` engine: only engines with a Google-shaped result parser (Bing and DuckDuckGo serve `/search` only). */
+  SERP_ENGINE: z
+    .enum(SERP_SEARCH_ENGINES, { error: `must be one of ${SERP_SEARCH_ENGINES.join(', ')} (bing and duckduckgo serve /search only: see SEARCH_ENGINE)` })
+    .default('google'),
   /** A blocked SERP fetch is retried through another proxy this many times in all. */
   SERP_PROXY_ATTEMPTS: int(1, 10).default(3),
   SERP_TIMEOUT_MS: int(1_000, 120_000).default(20_000),
@@ -151,7 +166,7 @@ export const configSchema = z.object({
   RENDER_MEMORY_SAMPLE_MS: int(50, 10_000).default(250),
 
   /** /headful-browser: residential proxies per country, the same syntax as PROXIES. */
-  RESIDENTIAL_PROXIES: z.string().default(''),
+  RESIDENTIAL_PROXIES: proxyList,
   /** A provider URL template serving any country: `http://user-country-{country}-session-{session}:pass@host:port`. */
   RESIDENTIAL_PROXY_URL: z
     .string()

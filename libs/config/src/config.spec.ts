@@ -29,6 +29,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ SERP_ENGINE: 'searxng', SEARXNG_BASE_URL: 'http://127.0.0.1:8888' }).SERP_ENGINE).toBe('searxng');
   });
 
+  it('refuses a /serp-search engine that has no /serp-search parser, naming SERP_ENGINE', () => {
+    for (const engine of ['bing', 'duckduckgo']) expect(() => loadConfig({ SERP_ENGINE: engine })).toThrow(/SERP_ENGINE: must be one of google, searxng/);
+    expect(loadConfig({ SEARCH_ENGINE: 'duckduckgo' }).SEARCH_ENGINE).toBe('duckduckgo');
+  });
+
+  it('refuses a malformed proxy list at boot, naming the variable and never echoing a credential', () => {
+    expect(() => loadConfig({ PROXIES: 'http://user:hunter2@proxy:8000' })).toThrow(/PROXIES: entry 1 has no "country=" prefix/);
+    expect(() => loadConfig({ PROXIES: 'us=ftp://user:hunter2@proxy:8000' })).toThrow(/PROXIES: entry 1 \(us\): the scheme must be http or https/);
+    expect(() => loadConfig({ RESIDENTIAL_PROXIES: 'zz=http://proxy:8000' })).toThrow(/RESIDENTIAL_PROXIES: entry 1: "zz" is not/);
+    expect(() => loadConfig({ PROXIES: 'us=http://user:hunter2@proxy:8000,de' })).not.toThrow(/hunter2/);
+    expect(loadConfig({ PROXIES: 'us=http://127.0.0.1:8000|http://127.0.0.1:8001,*=http://127.0.0.1:8002' }).PROXIES).toContain('us=');
+  });
+
   it('defaults /search to Bing and refuses /search settings that contradict each other', () => {
     expect(loadConfig({}).SEARCH_ENGINE).toBe('bing');
     expect(() => loadConfig({ SEARCH_ENGINE: 'searxng' })).toThrow(/SEARXNG_BASE_URL: required when SEARCH_ENGINE=searxng/);

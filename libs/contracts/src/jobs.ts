@@ -70,6 +70,8 @@ export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
 /** The search engines Trawl can fetch result pages from (SERP_ENGINE, SEARCH_ENGINE). */
 export const SEARCH_ENGINES = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
 export type SearchEngineName = (typeof SEARCH_ENGINES)[number];
+/** Those of them with a `/serp-search` parser (Google's result shape); Bing and DuckDuckGo serve `/search` only. */
+export const SERP_SEARCH_ENGINES = ['google', 'searxng'] as const satisfies readonly SearchEngineName[];
 
 /** `/serp-search` verticals (`type`). */
 export const SERP_TYPES = ['search', 'news', 'images', 'places', 'shopping'] as const;

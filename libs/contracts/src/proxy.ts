@@ -1,3 +1,5 @@
+import { isCountryCode } from './countries.js';
+
 /** A forward proxy (HTTP/HTTPS CONNECT) that a fetch or a browser context is routed through. */
 export interface ProxyInfo {
   /** e.g. `http://127.0.0.1:8000`; never logged with credentials. */
@@ -14,4 +16,56 @@ export interface ProxyProvider {
   next(country: string): ProxyInfo | null;
   /** Countries that have at least one proxy. */
   countries(): string[];
+}
+
+/** The country key of a proxy list that serves every country without proxies of its own. */
+export const ANY_COUNTRY = '*';
+
+/** One forward proxy of a configured list, its credentials split out of the URL so `server` is safe to log. */
+export interface ProxyEntry {
+  server: string;
+  username?: string;
+  password?: string;
+}
+
+const PROXY_SCHEMES = new Set(['http:', 'https:']);
+
+/**
+ * Parses a proxy list (`PROXIES`, `RESIDENTIAL_PROXIES`): `us=http://user:pass@127.0.0.1:8001|http://127.0.0.1:8002,
+ * de=http://127.0.0.1:8003,*=http://…`. Countries are ISO 3166-1 alpha-2 (any case) or `*`; an empty spec is an empty
+ * list. Throws on a malformed entry, naming the entry but never echoing its URL (it may hold credentials). The config
+ * schema runs it at boot, so a process never starts with a list it cannot use.
+ */
+export function parseProxyList(spec: string): Map<string, ProxyEntry[]> {
+  const byCountry = new Map<string, ProxyEntry[]>();
+  for (const [index, group] of spec.split(',').entries()) {
+    if (group.trim() === '') continue;
+    const eq = group.indexOf('=');
+    if (eq === -1) throw new Error(`entry ${index + 1} has no "country=" prefix`);
+    const country = group.slice(0, eq).trim().toLowerCase();
+    if (country !== ANY_COUNTRY && !isCountryCode(country)) {
+      throw new Error(`entry ${index + 1}: "${country.slice(0, 10)}" is not an ISO 3166-1 alpha-2 country code`);
+    }
+    const entries = byCountry.get(country) ?? [];
+    for (const raw of group.slice(eq + 1).split('|')) {
+      if (raw.trim() === '') continue;
+      entries.push(parseProxyUrl(raw.trim(), `entry ${index + 1} (${country})`));
+    }
+    if (entries.length > 0) byCountry.set(country, entries);
+  }
+  return byCountry;
+}
+
+function parseProxyUrl(raw: string, where: string): ProxyEntry {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${where}: not a valid proxy URL`);
+  }
+  if (!PROXY_SCHEMES.has(url.protocol)) throw new Error(`${where}: the scheme must be http or https`);
+  const entry: ProxyEntry = { server: `${url.protocol}//${url.host}` };
+  if (url.username !== '') entry.username = decodeURIComponent(url.username);
+  if (url.password !== '') entry.password = decodeURIComponent(url.password);
+  return entry;
 }

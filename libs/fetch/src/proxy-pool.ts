@@ -3,47 +3,22 @@
  * ProxyProvider abstraction serves the HTTP worker and the headful browser worker. Credentials are split out of the
  * proxy URL into ProxyInfo.username/password so `server` is safe to log.
  */
-import { ErrorCode, TrawlError, isCountryCode, type ProxyInfo, type ProxyProvider } from '#contracts';
+import { ANY_COUNTRY, ErrorCode, TrawlError, parseProxyList, type ProxyEntry, type ProxyInfo, type ProxyProvider } from '#contracts';
 
-/** The country key that serves every country without proxies of its own. */
-export const ANY_COUNTRY = '*';
-
-interface ProxyEntry {
-  server: string;
-  username?: string;
-  password?: string;
-}
-
-const PROXY_SCHEMES = new Set(['http:', 'https:']);
+export { ANY_COUNTRY };
 
 export class StaticProxyPool implements ProxyProvider {
   private readonly cursors = new Map<string, number>();
 
   private constructor(private readonly byCountry: ReadonlyMap<string, readonly ProxyEntry[]>) {}
 
-  /**
-   * Parses `us=http://user:pass@127.0.0.1:8001|http://127.0.0.1:8002,de=http://127.0.0.1:8003,*=http://…`.
-   * Countries are ISO 3166-1 alpha-2 (any case) or `*`. An empty spec is an empty pool. Errors never echo the URL,
-   * which may hold credentials.
-   */
+  /** A pool over a proxy list (`PROXIES` syntax, see parseProxyList); throws on a malformed one. */
   static parse(spec: string): StaticProxyPool {
-    const byCountry = new Map<string, ProxyEntry[]>();
-    for (const [index, group] of spec.split(',').entries()) {
-      if (group.trim() === '') continue;
-      const eq = group.indexOf('=');
-      if (eq === -1) throw new Error(`Proxy pool entry ${index + 1} has no "country=" prefix`);
-      const country = group.slice(0, eq).trim().toLowerCase();
-      if (country !== ANY_COUNTRY && !isCountryCode(country)) {
-        throw new Error(`Proxy pool entry ${index + 1}: "${country.slice(0, 10)}" is not an ISO 3166-1 alpha-2 country code`);
-      }
-      const entries = byCountry.get(country) ?? [];
-      for (const raw of group.slice(eq + 1).split('|')) {
-        if (raw.trim() === '') continue;
-        entries.push(parseProxyUrl(raw.trim(), `entry ${index + 1} (${country})`));
-      }
-      if (entries.length > 0) byCountry.set(country, entries);
+    try {
+      return new StaticProxyPool(parseProxyList(spec));
+    } catch (error) {
+      throw new Error(`Proxy pool ${(error as Error).message}`, { cause: error });
     }
-    return new StaticProxyPool(byCountry);
   }
 
   static fromProxies(proxies: readonly ProxyInfo[]): StaticProxyPool {
@@ -89,20 +64,6 @@ export class StaticProxyPool implements ProxyProvider {
   servers(): string[] {
     return [...this.byCountry.values()].flatMap((entries) => entries.map((e) => e.server));
   }
-}
-
-function parseProxyUrl(raw: string, where: string): ProxyEntry {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`Proxy pool ${where}: not a valid proxy URL`);
-  }
-  if (!PROXY_SCHEMES.has(url.protocol)) throw new Error(`Proxy pool ${where}: the scheme must be http or https`);
-  const entry: ProxyEntry = { server: `${url.protocol}//${url.host}` };
-  if (url.username !== '') entry.username = decodeURIComponent(url.username);
-  if (url.password !== '') entry.password = decodeURIComponent(url.password);
-  return entry;
 }
 
 /**
