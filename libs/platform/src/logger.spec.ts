@@ -43,6 +43,28 @@ describe('the log format', () => {
     expect(maskUrlSecrets('/crawl?urls=http://user:pw@host/')).toBe('/crawl?urls=http://[redacted]@host/');
     expect(maskUrlSecrets('/crawl?monkey=1&keys=2')).toBe('/crawl?monkey=1&keys=2');
   });
+
+  it('masks x-api-key parameters, keys inside encoded target URLs (once or twice encoded) and any Trawl key', () => {
+    const key = 'trawl_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd';
+    expect(maskUrlSecrets(`/crawl?urls=https://a.example&x-api-key=${key}`)).toBe('/crawl?urls=https://a.example&x-api-key=[redacted]');
+    expect(maskUrlSecrets(`/crawl?x_api_key=${key}&page_text=true`)).toBe('/crawl?x_api_key=[redacted]&page_text=true');
+    const once = `/crawl?urls=${encodeURIComponent(`https://a.example/p?key=${key}&q=1`)}`;
+    expect(maskUrlSecrets(once)).toBe(`/crawl?urls=${encodeURIComponent('https://a.example/p?key=')}[redacted]${encodeURIComponent('&q=1')}`);
+    const twice = `/search?q=${encodeURIComponent(encodeURIComponent(`https://b.example/?api_key=secret-value-1&x=2`))}`;
+    expect(maskUrlSecrets(twice)).not.toContain('secret-value-1');
+    expect(maskUrlSecrets(twice)).toContain(encodeURIComponent(encodeURIComponent('&x=2')));
+    expect(maskUrlSecrets(`/keys/${key}/usage`)).toBe('/keys/trawl_[redacted]/usage');
+    expect(maskUrlSecrets(`/crawl?urls=${encodeURIComponent('http://user:pw-secret@host/')}`)).toBe(`/crawl?urls=http%3A%2F%2F[redacted]%40host%2F`);
+    // Not a secret-bearing name: untouched, encoded or not.
+    expect(maskUrlSecrets(`/crawl?urls=${encodeURIComponent('https://a.example/?monkey=1&keys=2')}`)).toBe(`/crawl?urls=${encodeURIComponent('https://a.example/?monkey=1&keys=2')}`);
+  });
+
+  it('keeps an API key in an encoded target URL out of the request line Fastify logs at debug', () => {
+    capture();
+    const key = 'trawl_ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210zyxw';
+    createLogger('debug', 'trawl').debug({ req: { method: 'GET', url: `/crawl?urls=${encodeURIComponent(`https://a.example/?key=${key}`)}` } }, 'incoming request');
+    expect(JSON.stringify(lines)).not.toContain(key.slice(6));
+  });
 });
 
 describe('the Nest logger on pino', () => {

@@ -23,12 +23,27 @@ export const REDACT_PATHS = [
   '*.PROXY_URLS',
 ];
 
-const SECRET_QUERY = /([?&;](?:key|api_key|apikey|api-key|token|access_token)=)[^&;#]*/gi;
+/**
+ * A secret-bearing query parameter, also inside a percent-encoded URL that is itself a parameter's value
+ * (`urls=https%3A%2F%2Fa.example%2F%3Fkey%3D…`, encoded once or more): the separator (`?`, `&`, `;`), the name (`key`,
+ * `api_key`, `x-api-key`, `token`, …) and `=` may each be encoded, and the value runs to the next separator, encoded
+ * or not.
+ */
+const ENC = (hex: string) => `%(?:25)*${hex}`;
+const SEPARATOR = `(?:[?&;]|${ENC('(?:3F|26|3B)')})`;
+const NAME = `(?:x[-_]|x${ENC('2D')})?(?:key|api[-_]?key|api${ENC('2D')}key|token|access[-_]token|auth[-_]?token)`;
+const EQUALS = `(?:=|${ENC('3D')})`;
+const VALUE = `(?:(?!${ENC('(?:26|3B|23)')})[^&;#\\s])*`;
+const SECRET_QUERY = new RegExp(`(${SEPARATOR}${NAME}${EQUALS})${VALUE}`, 'gi');
 const URL_CREDENTIALS = /(\/\/)[^/@\s]+@/g;
+/** `user:password@` of an encoded URL (`%2F%2Fuser%3Apw%40host`). */
+const ENCODED_CREDENTIALS = new RegExp(`((?:${ENC('2F')}){2})(?:(?!${ENC('(?:2F|40)')})[^/@\\s&;#])+${ENC('40')}`, 'gi');
+/** A Trawl API key wherever it appears (a path segment, an unusual parameter name): never logged, whatever carried it. */
+const TRAWL_KEY = /trawl_[0-9A-Za-z]{16,}/g;
 
-/** `url` with the values of key/api_key/apikey/token query parameters and any user:password@ masked. */
+/** `url` with the values of key/api_key/x-api-key/token query parameters (encoded ones too), Trawl keys and any user:password@ masked. */
 export function maskUrlSecrets(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]').replace(URL_CREDENTIALS, '$1[redacted]@');
+  return url.replace(SECRET_QUERY, '$1[redacted]').replace(URL_CREDENTIALS, '$1[redacted]@').replace(ENCODED_CREDENTIALS, '$1[redacted]%40').replace(TRAWL_KEY, 'trawl_[redacted]');
 }
 
 interface RequestLike {
