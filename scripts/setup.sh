@@ -14,4 +14,11 @@ if [ ! -f "$generated" ] || [ prisma/schema.prisma -nt "$generated" ]; then
   # The CLI wants to download a native schema engine that `generate` does not use (ENVIRONMENT.md).
   PRISMA_SCHEMA_ENGINE_BINARY=/bin/true quiet npx --no-install prisma generate
 fi
-quiet npm run --silent build
+# Build when a source changed since the last build (a stamp taken before it starts, so an edit during a build is
+# rebuilt next time): `npm start` then starts in a second, and never rewrites dist/ under a running process.
+stamp=dist/.build-stamp
+if [ ! -f "$stamp" ] || [ -n "$(find apps libs bench scripts .swcrc package.json -newer "$stamp" -type f -print -quit 2>/dev/null)" ]; then
+  started=$(mktemp)
+  quiet npm run --silent build
+  mkdir -p dist && mv "$started" "$stamp"
+fi
