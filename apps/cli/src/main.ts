@@ -11,7 +11,7 @@ import { runExtractCommand } from '#extraction/cli/extract-command.js';
 import { runSerpParseCommand } from '#serp/cli/serp-parse-command.js';
 import { runMapsParseCommand } from '#serp/cli/maps-parse-command.js';
 import { createLogger, ensureLocalServices } from '#platform';
-import { createRedis } from '#queue';
+import { createRedis } from '#platform';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr };

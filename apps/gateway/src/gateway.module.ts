@@ -7,8 +7,8 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
 import { AuthService, BillingModule, BillingReconciler, RequestLogWriter } from '#billing';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { DatabaseModule, REDIS, RedisModule } from '#platform';
-import { createRedis, JobDispatcher } from '#queue';
+import { createRedis, DatabaseModule, REDIS, RedisModule } from '#platform';
+import { JobDispatcher, QueueModule } from '#queue';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminController } from './admin/admin.controller.js';
 import { CrawlController } from './crawl/crawl.controller.js';
@@ -47,7 +47,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
   static forRoot(config: TrawlConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
+      imports: [ConfigModule.forRoot(config), RedisModule, QueueModule, DatabaseModule, BillingModule, TerminusModule],
       controllers: [
         CrawlController,
         SerpSearchController,

@@ -11,7 +11,7 @@ import { ExtractionModule, ExtractionPool } from '#extraction';
 import { FetchModule, PROXY_POOL } from '#fetch';
 import { startMetricsServer } from '#metrics';
 import { REDIS, RedisModule } from '#platform';
-import { startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
+import { QueueModule, startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
 import { enginesFromConfig } from '#serp/engines-from-config.js';
 import { createMapsProvider } from '#serp/maps/index.js';
 import { CrawlPageHandler } from './crawl-page.handler.js';
@@ -51,7 +51,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
   /** `withInfrastructure: false` when the host process (the standalone app) already provides config and Redis. */
   static forRoot(config: TrawlConfig, engineId: EngineId, options: { withInfrastructure?: boolean } = {}): DynamicModule {
     const factory = ENGINE_FACTORIES[engineId];
-    const infrastructure = options.withInfrastructure === false ? [] : [ConfigModule.forRoot(config), RedisModule];
+    const infrastructure = options.withInfrastructure === false ? [] : [ConfigModule.forRoot(config), RedisModule, QueueModule];
     return {
       module: EngineWorkerModule,
       imports: [...infrastructure, FetchModule, ExtractionModule, ...factory.imports],

@@ -1,7 +1,7 @@
 /** ioredis connections configured the way BullMQ needs them (no per-command retry limit on blocking clients). */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createLogger } from '#platform/logger.js';
+import { createLogger } from './logger.js';
 import { ErrorCode, TrawlError } from '#contracts';
 
 /** One log line per connection per window while Redis is down: an outage retries every few hundred ms. */

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { logTo } from '#platform/logger.js';
+import { logTo } from './logger.js';
 import { pollUntil } from '#test/support/poll.js';
 import { createRedis, duplicateRedis } from './redis.js';
 
