@@ -1,7 +1,7 @@
 /**
  * `GET /search` parameters (spec §4.1) and response (§2.1), validated before anything is charged. The decisions the
  * contract leaves open (where the enrichment blocks sit, the `raw_html`/`page_text` keys, `count`, the maximum
- * `max_pages`) are written down here and in the README's `/search` section.
+ * `max_pages`) are written down here and in docs/api.md's `/search` section.
  */
 import { z } from 'zod';
 import type { DeviceKind } from '../devices.js';
