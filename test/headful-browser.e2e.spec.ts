@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ChromiumPool } from '#browser';
 import { HEADFUL_POOL, screenshotDir, XvfbDisplay } from '#browser';
 import { WorkerRegistry } from '#queue';
-import { ScreenshotCleaner } from '#apps/gateway/src/headful/headful.providers.js';
+import { ScreenshotCleaner } from '#apps/gateway/src/headful-browser/headful.providers.js';
 import { ARTICLE, html, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';

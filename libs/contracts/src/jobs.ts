@@ -4,9 +4,9 @@
  */
 import type { DeviceKind } from './devices.js';
 import type { OutputFormat, OutputFormats, PageMetadata } from './formats.js';
-import type { SearchPage, SerpSearchResponse, WebSearchResult } from './api/serp-results.js';
+import type { SearchPage, SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
-import type { MapsQuery, Place } from './api/maps-place.js';
+import type { MapsParams, Place } from './api/maps-place.js';
 
 /** One queue per worker kind. */
 export const QueueName = {
@@ -67,11 +67,11 @@ export interface CrawlPageFailure {
 
 export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
 
-/** The search engines Trawl can fetch result pages from (SERP_ENGINE, SEARCH_ENGINE). */
-export const SEARCH_ENGINES = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
-export type SearchEngineName = (typeof SEARCH_ENGINES)[number];
+/** The search providers Trawl can fetch result pages from (chosen by SERP_ENGINE and SEARCH_ENGINE). */
+export const SEARCH_PROVIDERS = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 /** Those of them with a `/serp-search` parser (Google's result shape); Bing and DuckDuckGo serve `/search` only. */
-export const SERP_SEARCH_ENGINES = ['google', 'searxng'] as const satisfies readonly SearchEngineName[];
+export const SERP_SEARCH_PROVIDERS = ['google', 'searxng'] as const satisfies readonly SearchProviderName[];
 
 /** `/serp-search` verticals (`type`). */
 export const SERP_TYPES = ['search', 'news', 'images', 'places', 'shopping'] as const;
@@ -81,8 +81,9 @@ export type SerpType = (typeof SERP_TYPES)[number];
 export interface SerpSearchPayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
-  engine: SearchEngineName;
-  query: {
+  provider: SearchProviderName;
+  /** The result page's parameters (`q` is the query string). */
+  params: {
     q: string;
     gl: string;
     hl: string;
@@ -112,7 +113,7 @@ export interface MapsSearchPayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
   provider: MapsProviderName;
-  query: MapsQuery;
+  params: MapsParams;
   timeoutMs: number;
 }
 
@@ -172,16 +173,14 @@ export type JobResult<N extends JobName> = JobContracts[N]['result'];
 
 // ---- `/search` (issue 11): one result page per `serp.web` job. ----
 
-/** A `/search` result item and page object (§2.1) are `WebSearchResult` and `SearchPage` in api/serp-results.ts. */
-export type WebResultObject = WebSearchResult;
-export type WebSearchPageObject = SearchPage;
 
 /** Fetch and parse one `/search` result page, rotating proxies on blocks and soft failures. */
 export interface WebSearchPayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
-  engine: SearchEngineName;
-  query: {
+  provider: SearchProviderName;
+  /** The result page's parameters (`query` is the query string). */
+  params: {
     query: string;
     /** 1-based page number. */
     page: number;
@@ -202,7 +201,7 @@ export interface WebSearchPayload {
 }
 
 /** Where the page sits in the result list, as the page itself says. */
-export interface WebSearchPagination {
+export interface SearchPagination {
   offset: number | null;
   hasNext: boolean;
   nextParams?: Record<string, string>;
@@ -211,8 +210,8 @@ export interface WebSearchPagination {
 export type WebSearchJobResult =
   | {
       ok: true;
-      page: WebSearchPageObject;
-      pagination: WebSearchPagination;
+      page: SearchPage;
+      pagination: SearchPagination;
       /** The result page in the asked-for formats. */
       content?: { raw_html?: string; enhanced_html?: string; markdown?: string; page_text?: string };
       /** Fetch attempts it took (proxy rotations + 1). */

@@ -16,7 +16,7 @@ import {
   type CrawlResponse,
   type CrawlResultItem,
 } from '#contracts';
-import { selectEngine } from '#engines/engine-table.js';
+import { selectEngine } from '#contracts';
 import { JobDispatcher, type JobOutcome } from '#queue';
 
 @Injectable()

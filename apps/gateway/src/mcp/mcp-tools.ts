@@ -36,10 +36,10 @@ import {
 } from '#contracts';
 import { residentialPoolFromConfig } from '#fetch';
 import { CrawlService } from '../crawl/crawl.service.js';
-import { HeadfulBrowserService } from '../headful/headful-browser.service.js';
-import { SerpMapsService } from '../maps/serp-maps.service.js';
+import { HeadfulBrowserService } from '../headful-browser/headful-browser.service.js';
+import { SerpMapsService } from '../serp-maps/serp-maps.service.js';
 import { SearchService } from '../search/search.service.js';
-import { SerpSearchService } from '../serp/serp-search.service.js';
+import { SerpSearchService } from '../serp-search/serp-search.service.js';
 import { singleUrlJsonSchema, singleUrlSchema } from './single-url.js';
 import { crawlContent, headfulBrowserContent, serpMapsContent, serpSearchContent, webSearchContent } from './tool-content.js';
 

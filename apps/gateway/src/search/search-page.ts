@@ -1,11 +1,11 @@
 /** A worker's `/search` page object → the response's page: toggled-off blocks removed, `page_content` in §2.1's keys. */
-import type { SearchPageBody, SearchPageContent, SearchParams, WebSearchJobResult } from '#contracts';
+import type { SearchResponsePage, SearchPageContent, SearchParams, WebSearchJobResult } from '#contracts';
 
 type Toggles = Pick<SearchParams, 'ai_answer' | 'questions_answers' | 'related_queries' | 'sidebar' | 'direct_answer'>;
 
-export function shapePage(result: Extract<WebSearchJobResult, { ok: true }>, toggles: Toggles): SearchPageBody {
+export function shapePage(result: Extract<WebSearchJobResult, { ok: true }>, toggles: Toggles): SearchResponsePage {
   const page = result.page;
-  const body: SearchPageBody = { total_results: page.total_results, search_results: page.search_results.map((r) => ({ ...r })) };
+  const body: SearchResponsePage = { total_results: page.total_results, search_results: page.search_results.map((r) => ({ ...r })) };
   if (toggles.related_queries) body.related_queries = page.related_queries;
   if (toggles.ai_answer && page.ai_answer) body.ai_answer = page.ai_answer;
   if (toggles.questions_answers && page.questions_answers) body.questions_answers = page.questions_answers;
