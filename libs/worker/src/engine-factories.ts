@@ -3,7 +3,8 @@
  * providers. One entry per row of `ENGINE_TABLE`.
  */
 import { Logger, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
-import { BrowserModule, ChromiumPool, HEADFUL_POOL, HeadfulBrowserModule, SCREENSHOT_STORE, type ScreenshotStore } from '#browser';
+import { BrowserModule, ChromiumPool, HEADFUL_POOL, HeadfulBrowserModule } from '#browser';
+import { SCREENSHOT_STORE, type ScreenshotStore } from '#storage';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { JobName } from '#contracts';
 import type { JobHandlers } from '#queue';

@@ -1,6 +1,6 @@
 /** The headful.page attempt loop over a fake engine: rotation on blocks, final errors, blocked only when all were. */
 import { describe, expect, it } from '@jest/globals';
-import type { ScreenshotStore } from '#browser';
+import type { ScreenshotStore } from '#storage';
 import { ErrorCode, TrawlError, type HeadfulPagePayload } from '#contracts';
 import type { ExtractionPool } from '#extraction';
 import { ResidentialProxyPool } from '#fetch';

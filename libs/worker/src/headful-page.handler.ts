@@ -5,7 +5,7 @@
  * the proxy rests meanwhile. The page is then run through the format pipeline for the one asked-for format, and a
  * screenshot is stored. Every outcome is a value: `blocked` only when every attempt was blocked.
  */
-import type { ScreenshotStore } from '#browser';
+import type { ScreenshotStore } from '#storage';
 import { countryProfile } from '#browser/country-profile.js';
 import { ErrorCode, TrawlError, type HeadfulPagePayload, type HeadfulPageResult, type SerializedError } from '#contracts';
 import type { ExtractionPool } from '#extraction';

@@ -1,9 +1,9 @@
 /** The gateway side of /headful-browser: its service ports, screenshot links and store, and the expired-file cleaner. */
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit, type Provider } from '@nestjs/common';
-import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig, screenshotDir } from '#browser';
+import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig, screenshotDir } from '#storage';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { residentialCoverage } from '#contracts';
 import { LedgerRepository } from '#db';
-import { residentialPoolFromConfig } from '#fetch';
 import { WorkerRegistry } from '#queue';
 import { HEADFUL_PORTS, HeadfulBrowserService, type HeadfulPorts } from './headful-browser.service.js';
 
@@ -65,7 +65,7 @@ export const HEADFUL_GATEWAY_PROVIDERS: Provider[] = [
       workers,
       balances,
       links: screenshotLinker(c, links),
-      coverage: residentialPoolFromConfig(c),
+      coverage: residentialCoverage(c.RESIDENTIAL_PROXIES, c.RESIDENTIAL_PROXY_URL),
     }),
   },
   ScreenshotCleaner,

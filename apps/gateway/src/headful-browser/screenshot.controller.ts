@@ -6,7 +6,7 @@ import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { LocalScreenshotStore, ScreenshotLinks } from '#browser';
+import { LocalScreenshotStore, ScreenshotLinks } from '#storage';
 import { ErrorCode, TrawlError } from '#contracts';
 
 @Controller('screenshots')

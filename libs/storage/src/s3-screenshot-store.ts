@@ -91,3 +91,24 @@ export class S3ScreenshotStore implements ScreenshotStore {
     return presignS3Url({ method, url, region: this.opts.region, accessKeyId: this.opts.accessKeyId, secretAccessKey: this.opts.secretAccessKey, expiresSeconds, now: this.now() });
   }
 }
+
+/** The S3 store of the configuration (SCREENSHOT_STORE=s3; crossCheck made sure every setting is there). */
+export function s3StoreFromConfig(c: {
+  S3_ENDPOINT?: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+  S3_ACCESS_KEY_ID?: string;
+  S3_SECRET_ACCESS_KEY?: string;
+  S3_FORCE_PATH_STYLE: boolean;
+  S3_PREFIX: string;
+}): S3ScreenshotStore {
+  return new S3ScreenshotStore({
+    endpoint: c.S3_ENDPOINT ?? '',
+    bucket: c.S3_BUCKET ?? '',
+    region: c.S3_REGION,
+    accessKeyId: c.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: c.S3_SECRET_ACCESS_KEY ?? '',
+    pathStyle: c.S3_FORCE_PATH_STYLE,
+    prefix: c.S3_PREFIX,
+  });
+}

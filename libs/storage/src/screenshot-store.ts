@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { S3ScreenshotStore } from './s3-screenshot-store.js';
 
 export interface ScreenshotStore {
   /** Stores a PNG; returns its key (`<uuid>.png`). */
@@ -56,24 +55,3 @@ export class LocalScreenshotStore implements ScreenshotStore {
 }
 
 export const screenshotDir = (dataDir: string) => path.resolve(dataDir, 'screenshots');
-
-/** The S3 store of the configuration (SCREENSHOT_STORE=s3; crossCheck made sure every setting is there). */
-export function s3StoreFromConfig(c: {
-  S3_ENDPOINT?: string;
-  S3_BUCKET?: string;
-  S3_REGION: string;
-  S3_ACCESS_KEY_ID?: string;
-  S3_SECRET_ACCESS_KEY?: string;
-  S3_FORCE_PATH_STYLE: boolean;
-  S3_PREFIX: string;
-}): S3ScreenshotStore {
-  return new S3ScreenshotStore({
-    endpoint: c.S3_ENDPOINT ?? '',
-    bucket: c.S3_BUCKET ?? '',
-    region: c.S3_REGION,
-    accessKeyId: c.S3_ACCESS_KEY_ID ?? '',
-    secretAccessKey: c.S3_SECRET_ACCESS_KEY ?? '',
-    pathStyle: c.S3_FORCE_PATH_STYLE,
-    prefix: c.S3_PREFIX,
-  });
-}
