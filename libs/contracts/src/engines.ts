@@ -79,3 +79,14 @@ export function engineRow(id: EngineId, table: readonly EngineRow[] = ENGINE_TAB
 export function searchEngineNeeds(provider: SearchProviderName, googleTransport: 'http' | 'render'): EngineNeeds {
   return { renders: provider === 'google' && googleTransport === 'render' };
 }
+
+/** What an engine hands back for one page: the document as fetched or rendered, and what it knows about it. */
+export interface FetchedPage {
+  finalUrl: string;
+  status: number;
+  html: string;
+  /** Base64 PNG when a screenshot was asked for. */
+  screenshot?: string;
+  /** Response headers of the main document, where the engine has them (block detection reads them). */
+  headers?: Record<string, string>;
+}

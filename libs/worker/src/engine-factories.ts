@@ -7,7 +7,6 @@ import { BrowserModule, ChromiumPool, HEADFUL_POOL, HeadfulBrowserModule } from 
 import { SCREENSHOT_STORE, type ScreenshotStore } from '#storage';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { JobName } from '#contracts';
-import type { JobHandlers } from '#queue';
 import { ExtractionPool } from '#extraction';
 import { AddressGuard, BrowserTlsHttpClient, RESIDENTIAL_PROXY_POOL, UndiciHttpClient, type ResidentialProxyPool } from '#fetch';
 import { ChromiumEngine } from './chromium-engine.js';
@@ -15,6 +14,7 @@ import type { EngineId } from '#contracts';
 import { HeadfulEngine } from './headful-engine.js';
 import { HeadfulPageHandler } from './headful-page.handler.js';
 import { HttpEngine } from './http-engine.js';
+import type { JobHandlerRow } from './job-handlers.js';
 import type { PageEngine } from './page-engine.js';
 
 /** Search-engine base URLs are operator config: private networks allowed (a self-hosted SearXNG), metadata never. */
@@ -28,8 +28,8 @@ export interface EngineFactory {
   create: (...deps: any[]) => PageEngine;
   /** Jobs one worker process runs at once. */
   concurrency: (c: TrawlConfig) => number;
-  /** Job kinds only this engine's queue carries, built over the engine and `inject`. */
-  handlers?: { inject: InjectionToken[]; create: (engine: PageEngine, ...deps: any[]) => JobHandlers };
+  /** Job kinds only this engine's queue carries: rows like those of job-handlers.ts. */
+  handlers?: readonly JobHandlerRow[];
 }
 
 export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
@@ -58,7 +58,7 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
     inject: [HEADFUL_POOL],
     create: (pool: ChromiumPool) => new HeadfulEngine(pool),
     concurrency: (c) => c.WORKER_HEADFUL_CONCURRENCY,
-    handlers: {
+    handlers: [{
       inject: [RESIDENTIAL_PROXY_POOL, SCREENSHOT_STORE, ExtractionPool, TRAWL_CONFIG],
       create: (engine: PageEngine, proxies: ResidentialProxyPool, store: ScreenshotStore, extraction: ExtractionPool, c: TrawlConfig) => {
         const handler = new HeadfulPageHandler(engine, proxies, store, extraction, {
@@ -70,6 +70,6 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
         });
         return { [JobName.headfulPage]: (payload) => handler.handle(payload) };
       },
-    },
+    }],
   },
 };

@@ -1,31 +1,37 @@
 /**
- * A worker process's consumption of one engine's queue: the engine (built by its factory), the shared crawl-page
- * handler and the SERP job handler over it, and the BullMQ consumer with its /health heartbeat. worker-http,
- * worker-render and the standalone process are this module with a different engine id.
+ * A worker process's consumption of one engine's queue: the engine (built by its factory), the job handlers over it
+ * (the table of job-handlers.ts plus the engine's own), and the BullMQ consumer with its /health heartbeat.
+ * worker-http, worker-render, worker-headful and the standalone process are this module with a different engine id.
  */
-import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { ConfigModule, TRAWL_CONFIG, nominatimMinIntervalMs, type TrawlConfig } from '#config';
-import { JobName, type ProxyProvider } from '#contracts';
-import { ExtractionModule, ExtractionPool } from '#extraction';
-import { FetchModule, PROXY_POOL } from '#fetch';
+import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
+import type { EngineId } from '#contracts';
+import { ExtractionModule } from '#extraction';
+import { FetchModule } from '#fetch';
 import { startMetricsServer } from '#metrics';
 import { REDIS, RedisModule } from '#platform';
 import { QueueModule, startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
-import { searchProvidersFromConfig } from '#serp/providers-from-config.js';
-import { createMapsProvider } from '#serp/maps/index.js';
-import { CrawlPageHandler } from './crawl-page.handler.js';
 import { ENGINE_FACTORIES } from './engine-factories.js';
-import type { EngineId } from '#contracts';
+import { JOB_HANDLERS, type JobHandlerRow } from './job-handlers.js';
 import type { PageEngine } from './page-engine.js';
-import { SerpJobHandler } from './serp-job.handler.js';
-import { MapsJobHandler } from './maps-job.handler.js';
-import { RedisUpstreamPacer } from './upstream-pacer.js';
-import { WebSearchJobHandler } from './web-search-job.handler.js';
 
 export const PAGE_ENGINE = Symbol('PAGE_ENGINE');
 const CONCURRENCY = Symbol('WORKER_CONCURRENCY');
-const ENGINE_HANDLERS = Symbol('ENGINE_HANDLERS');
+const HANDLERS = Symbol('WORKER_HANDLERS');
+
+/** Each row of the handler table (plus the engine's own) as a provider over the engine, merged into one map. */
+function handlerProviders(rows: readonly JobHandlerRow[]): Provider[] {
+  const tokens = rows.map((_, i) => Symbol(`WORKER_HANDLERS_${i}`));
+  return [
+    ...rows.map((row, i) => ({
+      provide: tokens[i],
+      inject: [PAGE_ENGINE, ...row.inject],
+      useFactory: (engine: PageEngine, ...deps: unknown[]) => row.create(engine, ...deps),
+    })),
+    { provide: HANDLERS, inject: tokens, useFactory: (...maps: JobHandlers[]): JobHandlers => Object.assign({}, ...maps) },
+  ];
+}
 
 @Module({})
 export class EngineWorkerModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -39,11 +45,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     @Inject(PAGE_ENGINE) private readonly engine: PageEngine,
     @Inject(CONCURRENCY) private readonly concurrency: number,
     private readonly registry: WorkerRegistry,
-    private readonly crawl: CrawlPageHandler,
-    private readonly serp: SerpJobHandler,
-    private readonly maps: MapsJobHandler,
-    private readonly web: WebSearchJobHandler,
-    @Inject(ENGINE_HANDLERS) private readonly engineHandlers: JobHandlers,
+    @Inject(HANDLERS) private readonly handlers: JobHandlers,
   ) {
     this.logger = new Logger(engine.row.workerKind);
   }
@@ -58,38 +60,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       providers: [
         { provide: PAGE_ENGINE, inject: factory.inject, useFactory: factory.create },
         { provide: CONCURRENCY, useValue: factory.concurrency(config) },
-        {
-          provide: ENGINE_HANDLERS,
-          inject: [PAGE_ENGINE, ...(factory.handlers?.inject ?? [])],
-          useFactory: (engine: PageEngine, ...deps: unknown[]) => factory.handlers?.create(engine, ...deps) ?? {},
-        },
-        {
-          provide: CrawlPageHandler,
-          inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool],
-          useFactory: (engine: PageEngine, proxies: ProxyProvider, extraction: ExtractionPool) => new CrawlPageHandler(engine, proxies, extraction),
-        },
-        {
-          provide: SerpJobHandler,
-          inject: [PAGE_ENGINE, PROXY_POOL, TRAWL_CONFIG],
-          useFactory: (engine: PageEngine, proxies: ProxyProvider, c: TrawlConfig) =>
-            new SerpJobHandler(searchProvidersFromConfig(c), engine, proxies, c.SERP_PROXY_ATTEMPTS),
-        },
-        {
-          provide: MapsJobHandler,
-          inject: [PAGE_ENGINE, PROXY_POOL, TRAWL_CONFIG, REDIS],
-          useFactory: (engine: PageEngine, proxies: ProxyProvider, c: TrawlConfig, redis: Redis) => {
-            const options = { googleBaseUrl: c.GOOGLE_BASE_URL, nominatimBaseUrl: c.NOMINATIM_BASE_URL, overpassBaseUrl: c.OVERPASS_BASE_URL, osmUserAgent: c.NOMINATIM_USER_AGENT };
-            const providers = { google: createMapsProvider({ ...options, provider: 'google' }), osm: createMapsProvider({ ...options, provider: 'osm' }) };
-            const pacing = { pacer: new RedisUpstreamPacer(redis, c.REDIS_PREFIX), nominatimIntervalMs: nominatimMinIntervalMs(c) };
-            return new MapsJobHandler(providers, engine, proxies, c.SERP_PROXY_ATTEMPTS, pacing);
-          },
-        },
-        {
-          provide: WebSearchJobHandler,
-          inject: [PAGE_ENGINE, PROXY_POOL, ExtractionPool, TRAWL_CONFIG],
-          useFactory: (engine: PageEngine, proxies: ProxyProvider, extraction: ExtractionPool, c: TrawlConfig) =>
-            new WebSearchJobHandler(searchProvidersFromConfig(c), engine, proxies, extraction, c.SERP_PROXY_ATTEMPTS),
-        },
+        ...handlerProviders([...JOB_HANDLERS, ...(factory.handlers ?? [])]),
       ],
     };
   }
@@ -101,13 +72,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       registry: this.registry,
       kind: this.engine.row.workerKind,
       queue: this.engine.row.queue,
-      handlers: {
-        [JobName.crawlPage]: (payload, job) => this.crawl.handle(payload, job.attemptsMade),
-        [JobName.serpSearch]: (payload) => this.serp.handle(payload),
-        [JobName.mapsSearch]: (payload) => this.maps.handle(payload),
-        [JobName.serpWeb]: (payload) => this.web.handle(payload),
-        ...this.engineHandlers,
-      },
+      handlers: this.handlers,
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,
       onError: (error) => this.logger.error({ err: error }, `${this.engine.row.workerKind} job fault`),

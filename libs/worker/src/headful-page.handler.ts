@@ -7,7 +7,7 @@
  */
 import type { ScreenshotStore } from '#storage';
 import { countryProfile } from '#browser/country-profile.js';
-import { ErrorCode, TrawlError, type HeadfulPagePayload, type HeadfulPageResult, type SerializedError } from '#contracts';
+import { ErrorCode, TrawlError, formatsOf, type HeadfulPagePayload, type HeadfulPageResult, type SerializedError } from '#contracts';
 import type { ExtractionPool } from '#extraction';
 import { detectBlock, type ResidentialProxyPool } from '#fetch';
 import type { PageEngine } from './page-engine.js';
@@ -90,7 +90,7 @@ export class HeadfulPageHandler {
       this.options.onAttempt?.({ url: payload.url, proxy: lease.label, outcome: 'ok' });
       const formatted = await this.extraction.format(page.html, {
         url: page.finalUrl,
-        formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: false, [payload.format]: true },
+        formats: formatsOf({ [payload.format]: true }),
       });
       if (formatted.unextractable && payload.format !== 'raw_html') {
         const error: SerializedError = { code: ErrorCode.UNSUPPORTED_CONTENT, message: formatted.unextractable, kind: 'permanent' };

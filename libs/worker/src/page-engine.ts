@@ -1,5 +1,7 @@
 /** The one method every engine implements: fetch (or render) a page and hand back its HTML. */
-import type { DeviceKind, ProxyInfo } from '#contracts';
+import type { DeviceKind, FetchedPage, ProxyInfo } from '#contracts';
+
+export type { FetchedPage };
 import type { EngineRow } from '#contracts';
 
 export interface PageRequest {
@@ -29,15 +31,6 @@ export interface PageRequest {
   body?: string;
 }
 
-export interface FetchedPage {
-  finalUrl: string;
-  status: number;
-  html: string;
-  /** Base64 PNG when a screenshot was asked for. */
-  screenshot?: string;
-  /** Response headers of the main document, where the engine has them (block detection reads them). */
-  headers?: Record<string, string>;
-}
 
 export interface PageEngine {
   readonly row: EngineRow;

@@ -7,7 +7,7 @@
  * never results and never an empty success.
  */
 import {
-  ErrorCode, type ProxyInfo, type ProxyProvider, type TrawlError, type WebSearchPayload, type WebSearchJobResult,
+  ErrorCode, contentOf, type ProxyInfo, type ProxyProvider, type TrawlError, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
 import type { ExtractionPool } from '#extraction';
 import { proxyFor } from '#fetch';
@@ -87,12 +87,7 @@ export class WebSearchJobHandler {
     const formats = payload.formats;
     if (formats && Object.values(formats).some(Boolean)) {
       const formatted = await this.extraction.format(page.html, { url: page.finalUrl, formats });
-      result.content = {
-        ...(formats.raw_html ? { raw_html: page.html } : {}),
-        ...(formatted.enhanced_html !== undefined ? { enhanced_html: formatted.enhanced_html } : {}),
-        ...(formatted.markdown !== undefined ? { markdown: formatted.markdown } : {}),
-        ...(formatted.page_text !== undefined ? { page_text: formatted.page_text } : {}),
-      };
+      result.content = contentOf(formats, page.html, formatted);
     }
     return { ok: true, result };
   }

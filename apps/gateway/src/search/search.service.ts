@@ -10,8 +10,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
-  ANY_COUNTRY, ErrorCode, JobName, TrawlError, parseProxyList, parseQuery, searchEngineNeeds, searchParamsSchema, selectEngine,
-  type OutputFormats, type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
+  ANY_COUNTRY, ErrorCode, formatsOf, JobName, TrawlError, parseProxyList, parseQuery, searchEngineNeeds, searchParamsSchema, selectEngine,
+  type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
 import { JobDispatcher } from '#queue';
 import { AUTO_CRAWL_MAX_PER_PAGE, AutoCrawl } from './auto-crawl.js';
@@ -129,6 +129,3 @@ export class SearchService {
   }
 }
 
-function formatsOf(params: SearchParams): OutputFormats {
-  return { raw_html: params.raw_html, enhanced_html: params.enhanced_html, markdown: params.markdown, page_text: params.page_text };
-}
