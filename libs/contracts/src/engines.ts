@@ -89,4 +89,6 @@ export interface FetchedPage {
   screenshot?: string;
   /** Response headers of the main document, where the engine has them (block detection reads them). */
   headers?: Record<string, string>;
+  /** The undecoded bytes, when a raw fetch asked for them (`html` is then empty). */
+  body?: Uint8Array;
 }

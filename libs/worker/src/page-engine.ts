@@ -29,6 +29,8 @@ export interface PageRequest {
   /** Default GET. POST (a search engine's form, e.g. DuckDuckGo) sends `body`; engines that render ignore both. */
   method?: 'GET' | 'POST';
   body?: string;
+  /** Plain HTTP only: any content type, the undecoded bytes in `FetchedPage.body` (robots.txt, sitemaps). */
+  raw?: boolean;
 }
 
 
