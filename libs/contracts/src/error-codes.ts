@@ -12,6 +12,8 @@ export const ErrorCode = {
   /** The HTTP request itself is malformed or too large (below any parameter). */
   INVALID_REQUEST: 'INVALID_REQUEST',
   NOT_FOUND: 'NOT_FOUND',
+  /** The resource is not in a state that allows the request (cancelling a crawl that already finished). */
+  CONFLICT: 'CONFLICT',
   CONCURRENCY_LIMIT: 'CONCURRENCY_LIMIT',
   INSUFFICIENT_CREDITS: 'INSUFFICIENT_CREDITS',
   CREDITS_EXHAUSTED: 'CREDITS_EXHAUSTED',
@@ -34,6 +36,8 @@ export const ErrorCode = {
   PROXY_FAILED: 'PROXY_FAILED',
   RENDER_FAILED: 'RENDER_FAILED',
   NETWORK_ERROR: 'NETWORK_ERROR',
+  /** A site crawl's URL the site's robots.txt does not allow (never fetched, never charged). */
+  ROBOTS_DISALLOWED: 'ROBOTS_DISALLOWED',
   // /serp-maps: a placeId / cid lookup the maps provider has no place for (never charged)
   PLACE_NOT_FOUND: 'PLACE_NOT_FOUND',
 } as const;

@@ -9,6 +9,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.INVALID_PARAMETER]: 400,
   [ErrorCode.INVALID_REQUEST]: 400,
   [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.CONFLICT]: 409,
   [ErrorCode.CONCURRENCY_LIMIT]: 429,
   [ErrorCode.CREDITS_EXHAUSTED]: 429,
   [ErrorCode.INSUFFICIENT_CREDITS]: 402,

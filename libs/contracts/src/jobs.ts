@@ -63,8 +63,11 @@ export interface CrawlPageSuccess {
   /** base64 PNG */
   screenshot?: string;
   metadata?: PageMetadata;
-  /** With `links`: the page's links (absolute, document order, no duplicates) and its rel=canonical. */
-  links?: string[];
+  /**
+   * With `links`: the page's links (absolute, resolved against its base, document order, no duplicates; `nofollow`
+   * when the anchor says rel=nofollow) and its rel=canonical, absolute.
+   */
+  links?: PageLink[];
   canonical?: string;
 }
 
@@ -76,6 +79,12 @@ export interface CrawlPageFailure {
 }
 
 export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
+
+/** A link of a page, from the parse the format pipeline did. */
+export interface PageLink {
+  url: string;
+  nofollow?: true;
+}
 
 /** The search providers Trawl can fetch result pages from (chosen by SERP_ENGINE and SEARCH_ENGINE). */
 export const SEARCH_PROVIDERS = ['google', 'bing', 'duckduckgo', 'searxng'] as const;

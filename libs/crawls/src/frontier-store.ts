@@ -1,6 +1,7 @@
 /**
  * A crawl's frontier state in Redis, shared by every process that works on it: the seen-set (hashes of URL keys, so
- * no URL is admitted twice), the pending set (URLs admitted and not finished: the crawl is done when it drains),
+ * no URL is admitted twice), the pending map (URLs admitted and not finished, hash → its job's data, so a job lost
+ * between admission and enqueueing can be enqueued again; the crawl is done when it drains),
  * the page limit and per-path-shape counts (trap caps), and politeness — a per-crawl and a per-host cap on pages in
  * flight and a minimum gap between request starts, held as leases that expire, so a process that dies holding one
  * frees it by itself. Every change is one Lua script (atomic across replicas); a crawl's keys share a hash tag.
@@ -13,9 +14,10 @@ local cap = tonumber(ARGV[2])
 local admitted = tonumber(redis.call('HGET', KEYS[3], 'admitted') or '0')
 if redis.call('HGET', KEYS[3], 'stopped') == '1' then return {} end
 local out = {}
-for i = 3, #ARGV, 2 do
+for i = 3, #ARGV, 3 do
   local h = ARGV[i]
   local shape = ARGV[i + 1]
+  local entry = ARGV[i + 2]
   if redis.call('SISMEMBER', KEYS[1], h) == 1 then
     out[#out + 1] = 0
   elseif admitted >= limit then
@@ -25,7 +27,7 @@ for i = 3, #ARGV, 2 do
     out[#out + 1] = 3
   else
     redis.call('SADD', KEYS[1], h)
-    redis.call('SADD', KEYS[2], h)
+    redis.call('HSET', KEYS[2], h, entry)
     redis.call('HINCRBY', KEYS[4], shape, 1)
     admitted = admitted + 1
     out[#out + 1] = 1
@@ -35,8 +37,9 @@ redis.call('HSET', KEYS[3], 'admitted', admitted)
 return out`;
 
 const FINISH = `
-redis.call('SREM', KEYS[1], ARGV[1])
-if redis.call('SCARD', KEYS[1]) == 0 and redis.call('HGET', KEYS[2], 'seeded') == '1' then return 1 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], 'touched', ARGV[2])
+if redis.call('HLEN', KEYS[1]) == 0 and redis.call('HGET', KEYS[2], 'seeded') == '1' then return 1 end
 return 0`;
 
 const ACQUIRE = `
@@ -67,7 +70,7 @@ return 0`;
 
 type FrontierRedis = Redis & {
   trawlFrontierAdmit(seen: string, pending: string, meta: string, shapes: string, ...args: Array<string | number>): Promise<number[]>;
-  trawlFrontierFinish(pending: string, meta: string, hash: string): Promise<number>;
+  trawlFrontierFinish(pending: string, meta: string, hash: string, now: number): Promise<number>;
   trawlFrontierAcquire(crawlSlots: string, crawlNext: string, hostSlots: string, hostNext: string, ...args: Array<string | number>): Promise<number>;
 };
 
@@ -105,13 +108,16 @@ export class FrontierStore {
   }
 
   async init(crawlId: string, limit: number): Promise<void> {
-    await this.redis.hset(this.key(crawlId, 'meta'), 'limit', limit, 'admitted', 0);
+    await this.redis.hset(this.key(crawlId, 'meta'), 'limit', limit, 'admitted', 0, 'touched', Date.now());
   }
 
-  /** Admits candidates (URL-key hash and path shape each) in order; one outcome per candidate. */
-  async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; shape: string }>): Promise<Admission[]> {
+  /**
+   * Admits candidates in order: each its URL-key hash, its path shape (for the trap cap) and what its job carries
+   * (`entry`, kept while it is pending). One outcome per candidate.
+   */
+  async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; shape: string; entry: string }>): Promise<Admission[]> {
     if (candidates.length === 0) return [];
-    const args = candidates.flatMap((c) => [c.hash, c.shape]);
+    const args = candidates.flatMap((c) => [c.hash, c.shape, c.entry]);
     const out = await this.redis.trawlFrontierAdmit(
       this.key(crawlId, 'seen'), this.key(crawlId, 'pending'), this.key(crawlId, 'meta'), this.key(crawlId, 'shapes'),
       limit, shapeCap, ...args,
@@ -130,25 +136,42 @@ export class FrontierStore {
     const [, [, left]] = (await this.redis
       .multi()
       .hset(this.key(crawlId, 'meta'), 'seeded', 1)
-      .scard(this.key(crawlId, 'pending'))
+      .hlen(this.key(crawlId, 'pending'))
       .exec()) as [[null, number], [null, number]];
     return left === 0;
   }
 
   /** A URL is finished (stored, failed or skipped): true when it was the last one of a seeded crawl. */
   async finish(crawlId: string, hash: string): Promise<boolean> {
-    return (await this.redis.trawlFrontierFinish(this.key(crawlId, 'pending'), this.key(crawlId, 'meta'), hash)) === 1;
+    return (await this.redis.trawlFrontierFinish(this.key(crawlId, 'pending'), this.key(crawlId, 'meta'), hash, Date.now())) === 1;
   }
 
-  /** Whether the crawl still has URLs to finish, and whether seeding is done (null when its keys are gone). */
-  async progress(crawlId: string): Promise<{ pending: number; seeded: boolean; stopped: boolean } | null> {
+  /** Whether the crawl still has URLs to finish, whether seeding is done, when a URL last finished (null when its keys are gone). */
+  async progress(crawlId: string): Promise<{ pending: number; seeded: boolean; stopped: boolean; touched: number } | null> {
     const [[, meta], [, pending]] = (await this.redis
       .multi()
       .hgetall(this.key(crawlId, 'meta'))
-      .scard(this.key(crawlId, 'pending'))
+      .hlen(this.key(crawlId, 'pending'))
       .exec()) as [[null, Record<string, string>], [null, number]];
     if (!meta || Object.keys(meta).length === 0) return null;
-    return { pending, seeded: meta.seeded === '1', stopped: meta.stopped === '1' };
+    return { pending, seeded: meta.seeded === '1', stopped: meta.stopped === '1', touched: Number(meta.touched ?? 0) };
+  }
+
+  /** The pending entries, a batch at a time (the sweeper re-enqueues those whose job is gone). */
+  async *pending(crawlId: string): AsyncGenerator<Array<{ hash: string; entry: string }>> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(this.key(crawlId, 'pending'), cursor, 'COUNT', 500);
+      cursor = next;
+      const batch: Array<{ hash: string; entry: string }> = [];
+      for (let i = 0; i < flat.length; i += 2) batch.push({ hash: flat[i], entry: flat[i + 1] });
+      if (batch.length) yield batch;
+    } while (cursor !== '0');
+  }
+
+  /** Marks the crawl as active now (the sweeper's stall clock starts again). */
+  async touch(crawlId: string): Promise<void> {
+    await this.redis.hset(this.key(crawlId, 'meta'), 'touched', Date.now());
   }
 
   /** No URL of the crawl starts from now on (cancelled, out of credits, finished). */

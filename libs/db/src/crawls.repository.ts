@@ -173,6 +173,15 @@ export class CrawlsRepository {
     });
   }
 
+  /** The links stored with the page fetched for `sourceUrl` (discovery after a crash). */
+  async pageLinks(jobId: string, sourceUrl: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ links: string[] | null }>(
+      `SELECT content->'links' AS links FROM crawl_pages WHERE job_id = $1 AND source_url = $2 LIMIT 1`,
+      [jobId, sourceUrl],
+    );
+    return rows[0]?.links ?? [];
+  }
+
   /** Stored pages after `afterId`, oldest first, at most `limit` (the cursor never loads a whole crawl). */
   async pages(jobId: string, afterId: string, limit: number): Promise<CrawlPageRow[]> {
     const { rows } = await this.pool.query<CrawlPageRow>(

@@ -67,6 +67,17 @@ const webhookSchema = z.strictObject(
   { error: 'webhook must be an object { url, events?, secret? }' },
 );
 
+/**
+ * The least gap (ms) between two of this crawl's requests to one host; unset: the deployment's CRAWL_HOST_MIN_GAP_MS.
+ * A host's robots.txt `Crawl-delay` wins when larger.
+ */
+const delay = z
+  .number({ error: 'delay_ms must be an integer from 0 to 60000' })
+  .int('delay_ms must be an integer from 0 to 60000')
+  .min(0, 'delay_ms must be an integer from 0 to 60000')
+  .max(60_000, 'delay_ms must be an integer from 0 to 60000')
+  .optional();
+
 /** What every page of a crawl or a batch is fetched and returned as: the formats and engine of `/crawl`. */
 const pageOptions = {
   render_js: bool('render_js', false),
@@ -93,7 +104,7 @@ export function siteCrawlBodySchema(limits: CrawlJobLimits) {
       ignore_query_strings: bool('ignore_query_strings', false),
       ignore_robots_txt: bool('ignore_robots_txt', false),
       concurrency: int('concurrency', 1, limits.maxConcurrency, Math.min(5, limits.maxConcurrency)),
-      delay_ms: int('delay_ms', 0, 60_000, 0),
+      delay_ms: delay,
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
@@ -111,7 +122,7 @@ export function batchBodySchema(limits: CrawlJobLimits) {
       /** Invalid URLs are left out and listed in the answer instead of refusing the batch. */
       ignore_invalid_urls: bool('ignore_invalid_urls', false),
       concurrency: int('concurrency', 1, limits.maxConcurrency, Math.min(5, limits.maxConcurrency)),
-      delay_ms: int('delay_ms', 0, 60_000, 0),
+      delay_ms: delay,
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
