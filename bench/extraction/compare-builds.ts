@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { OUTPUT_FORMATS, type OutputFormat } from '#contracts';
 import { formatPage, type FormatOptions, type OutputFormats } from '#extraction';
-import { corpusRoot, loadWcxb, loadZyte } from '#extraction/scoring/corpus.js';
+import { corpusRoot, loadWcxb, loadZyte } from './scoring/corpus.js';
 
 type Format = typeof formatPage;
 

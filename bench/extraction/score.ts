@@ -33,8 +33,8 @@ import {
   type CorpusScore,
   type PageWordScore,
   type WordCorpusScore,
-} from '#extraction/scoring/metrics.js';
-import { corpusRoot, loadReadability, loadTrafilatura, loadWcxb, loadZyte } from '#extraction/scoring/corpus.js';
+} from './scoring/metrics.js';
+import { corpusRoot, loadReadability, loadTrafilatura, loadWcxb, loadZyte } from './scoring/corpus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);

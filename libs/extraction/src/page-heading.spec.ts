@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { bodyOf, parseHtml, textContent } from './dom.js';
-import { cleanDocument } from './clean.js';
+import { cleanDocument } from './clean/clean.js';
 import { formatPage } from './index.js';
 
 const body = `<main>${Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the page says what the service does, for whom, and at what price.</p>`).join('')}</main>`;
