@@ -6,6 +6,7 @@
  * A page about cookies (a cookie policy) says it in many of its paragraphs: there the blocks are the content, and stay.
  */
 import { BLOCK_TAGS, holdsBlock, isTag, removeNode, squashedTextLength, textContent, textLengthUpTo, type Element, type ParentNode } from '../dom.js';
+import { everyPage, type Pass } from './pass.js';
 
 /** Characters of a notice at most. */
 const MAX_NOTICE = 400;
@@ -37,3 +38,10 @@ export function removeCookieNotices(roots: ParentNode[]): void {
   if (notices.reduce((a, n) => a + squashedTextLength(n), 0) > total * MAX_SHARE) return;
   for (const el of notices) removeNode(el);
 }
+
+export const cookieNotices: Pass = {
+  name: 'cookie-notices',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeCookieNotices(roots),
+};

@@ -6,6 +6,7 @@
  * and table cells excepted: there a lone link is an entry of a list).
  */
 import { holdsBlock, isTag, removeChildren, textContent, type ChildNode, type Element } from '../dom.js';
+import type { Pass } from './pass.js';
 
 /** Words from which a lone link reads as a label or a title rather than a button. */
 const MAX_CTA_WORDS = 3;
@@ -33,3 +34,13 @@ export function removeCallsToAction(root: Element): void {
   };
   visit(root);
 }
+
+export const callsToAction: Pass = {
+  name: 'calls-to-action',
+  stage: 'region',
+  // A service page's lone short links are its buttons (on one read like an article too).
+  appliesTo: (p) => p.selectAs === 'service',
+  run: ({ roots }) => {
+    for (const root of roots) if (isTag(root)) removeCallsToAction(root);
+  },
+};

@@ -7,6 +7,7 @@
  */
 import { isTag, removeChildren, type ChildNode, type Element } from '../dom.js';
 import { sectionStats } from '../signals/sections.js';
+import type { Pass } from './pass.js';
 
 /** Link share of a navigation landmark's text from which it is a list of pages rather than content. */
 const NAV_LINK_SHARE = 0.5;
@@ -31,3 +32,13 @@ export function removeDocsNavigation(root: Element): void {
   }
   removeChildren(root, doomed);
 }
+
+export const docsNavigation: Pass = {
+  name: 'docs-navigation',
+  stage: 'region',
+  // A docs page's navigation landmarks are its sidebar and table of contents.
+  appliesTo: (p) => p.selectAs === 'documentation',
+  run: ({ roots }) => {
+    for (const root of roots) if (isTag(root)) removeDocsNavigation(root);
+  },
+};

@@ -7,6 +7,7 @@
  * two paragraphs of the article is touched.
  */
 import { BLOCK_TAGS, HEADING_TAGS, isTag, isText, removeNode, squashedLength, type AnyNode, type Element } from '../dom.js';
+import { everyPage, type Pass } from './pass.js';
 
 /** Tags treated as one unit (never descended into): their inside is structure, not a sequence of blocks. */
 const UNIT_TAGS = new Set(['table', 'pre', 'figure', 'ul', 'ol', 'dl']);
@@ -133,3 +134,18 @@ export function trimEdges(nodes: Element[]): Element[] {
   for (const b of doomed) removeBlock(b.el, roots);
   return nodes;
 }
+
+export const edgeTrim: Pass = {
+  name: 'edge-trim',
+  stage: 'pick',
+  appliesTo: everyPage,
+  run: ({ roots }) => trimEdges(roots.filter(isTag)),
+};
+
+/** The widened region's edges hold the same teasers and date lines as a pick's. */
+export const regionEdgeTrim: Pass = {
+  name: 'region-edge-trim',
+  stage: 'region',
+  appliesTo: everyPage,
+  run: ({ roots }) => trimEdges(roots.filter(isTag)),
+};

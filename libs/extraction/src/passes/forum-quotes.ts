@@ -8,6 +8,7 @@
  */
 import { classWords, findAll, hasAncestor, isTag, isText, removeNode, type Element, type ParentNode } from '../dom.js';
 import { renderText } from '../text.js';
+import { everyPage, type Pass } from './pass.js';
 
 /** Characters (letters and digits only) a line needs to be compared: shorter ones ("Thanks!") repeat by chance. */
 const MIN_LINE = 20;
@@ -58,3 +59,11 @@ export function removeRepeatedQuotes(roots: ParentNode[]): void {
   const outside = textOutsideQuotes(roots);
   for (const q of quotes) if (repeats(q, outside)) removeNode(q);
 }
+
+export const repeatedQuotes: Pass = {
+  name: 'repeated-quotes',
+  stage: 'content',
+  // Any page: a thread read as an article quotes the same way (see the module comment).
+  appliesTo: everyPage,
+  run: ({ roots }) => removeRepeatedQuotes(roots),
+};

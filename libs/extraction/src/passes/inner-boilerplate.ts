@@ -7,6 +7,7 @@
  */
 import { MIN_CARDS } from '../signals/card-run.js';
 import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
+import { everyPage, type Pass } from './pass.js';
 
 /** Whole words of class/id names that mark boilerplate inside article containers. */
 const JUNK_WORDS = new Set([
@@ -306,3 +307,28 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
   }
   for (const [parent, set] of doomed) relink(parent, parent.children.filter((c) => !set.has(c)));
 }
+
+export const innerBoilerplate: Pass = {
+  name: 'inner-boilerplate',
+  stage: 'pick',
+  appliesTo: everyPage,
+  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), profile.forum, undefined, profile.landing),
+};
+
+/**
+ * On a listing or a shop's category, a class word on at least three cards (`new-listing__categories`, a BEM part of the
+ * card template) that holds half the region's text is the cards' own text, not boilerplate among prose.
+ */
+const CARD_KIND_SHARE = 0.5;
+
+/**
+ * What the article pick would have pruned inside its container is boilerplate in a widened region too: bylines, share
+ * bars, related links. Not on a forum: its posts carry comment and reply class names, and they are the content. A
+ * service page's region keeps its promos and authors, whether or not the page reads like an article.
+ */
+export const regionBoilerplate: Pass = {
+  name: 'region-boilerplate',
+  stage: 'region',
+  appliesTo: (p) => !p.forum,
+  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), false, profile.feed ? CARD_KIND_SHARE : undefined, profile.selectAs === 'service'),
+};

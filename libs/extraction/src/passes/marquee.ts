@@ -5,6 +5,7 @@
  * many of them and nothing else, is such a strip, and goes.
  */
 import { isTag, isText, removeNode, squashedTextWithin, type Element, type ParentNode } from '../dom.js';
+import { everyPage, type Pass } from './pass.js';
 
 /** Copies of one phrase from which sibling elements are a ticker, not a list (a rating's five stars, a table row). */
 const MIN_COPIES = 8;
@@ -43,3 +44,10 @@ export function removeMarquees(nodes: ParentNode[]): void {
   for (const n of nodes) walk(n);
   for (const el of doomed) removeNode(el);
 }
+
+export const marquees: Pass = {
+  name: 'marquees',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeMarquees(roots),
+};

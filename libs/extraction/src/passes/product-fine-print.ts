@@ -5,6 +5,7 @@
  * article the same name marks an affiliate disclosure or an editor's note, part of the article: product pages only.)
  */
 import { findFirst, namedBy, removeOutermost, squashedTextLength, type ParentNode } from '../dom.js';
+import type { Pass } from './pass.js';
 
 /** Whole words of class/id names of the small print. */
 const FINE_PRINT_WORDS = new Set(['disclaimer', 'disclaimers']);
@@ -17,3 +18,10 @@ export function removeFinePrint(roots: ParentNode[]): void {
   const total = roots.reduce((a, r) => a + squashedTextLength(r), 0);
   removeOutermost(roots, (el) => namedBy(el, FINE_PRINT_WORDS) && !findFirst(el, (e) => e.name === 'h1') && squashedTextLength(el) <= total * MAX_SHARE);
 }
+
+export const finePrint: Pass = {
+  name: 'fine-print',
+  stage: 'content',
+  appliesTo: (p) => p.selectAs === 'product',
+  run: ({ roots }) => removeFinePrint(roots),
+};

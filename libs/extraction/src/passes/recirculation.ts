@@ -7,6 +7,7 @@
  * flat layout, the heading and the blocks after it up to the next heading.
  */
 import { HEADING_TAGS, isTag, removeChildren, squashedTextLength, textContent, type ChildNode, type Element, type ParentNode } from '../dom.js';
+import { everyPage, type Pass } from './pass.js';
 
 /**
  * Headings of recommendation rails (shops and publishers, English and a few large languages), and of the rails of blog
@@ -114,3 +115,10 @@ export function removeRecirculation(roots: ParentNode[]): void {
     }
   }
 }
+
+export const recirculation: Pass = {
+  name: 'recirculation',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeRecirculation(roots),
+};

@@ -8,6 +8,7 @@
  * `is-size-7-mobile` on every card repeats its own class, and its copies are entries of a list, not variants.
  */
 import { BLOCK_TAGS, contains, holdsBlock, isTag, removeNode, textContent, type Element, type ParentNode } from '../dom.js';
+import { everyPage, type Pass } from './pass.js';
 
 /**
  * Class tokens that show or hide a block by screen size. `ssr-variant` is how a site builder marks each of the
@@ -90,3 +91,18 @@ export function removeRepeatedBlocks(nodes: ParentNode[]): void {
   for (const n of nodes) walk(n);
   for (const el of doomed) removeNode(el);
 }
+
+export const responsiveDuplicates: Pass = {
+  name: 'responsive-duplicates',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeResponsiveDuplicates(roots),
+};
+
+export const repeatedBlocks: Pass = {
+  name: 'repeated-blocks',
+  stage: 'content',
+  // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
+  appliesTo: (p) => p.selectAs === 'product',
+  run: ({ roots }) => removeRepeatedBlocks(roots),
+};

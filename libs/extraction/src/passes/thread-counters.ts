@@ -8,6 +8,7 @@
  * 11, 2021"), a line of their own, or a definition list of such pairs.
  */
 import { BLOCK_TAGS, findAll, findFirst, hasAncestor, isTag, isText, removeNode, textContent, textLengthUpTo, type Element, type ParentNode } from '../dom.js';
+import type { Pass } from './pass.js';
 
 const COUNTER_RE = /^#?\d{1,6}$/;
 /** Cells and items hold data: a number there is a value. */
@@ -60,3 +61,10 @@ export function removeThreadCounters(roots: ParentNode[]): void {
   for (const el of roots.flatMap((r) => findAll(r, (e) => isCounter(e) || isPostNumberLink(e)))) removeNode(el);
   for (const el of roots.flatMap((r) => findAll(r, (e) => isStatLine(e) && !hasAncestor(e, isStatLine)))) removeNode(el);
 }
+
+export const threadCounters: Pass = {
+  name: 'thread-counters',
+  stage: 'content',
+  appliesTo: (p) => p.forum,
+  run: ({ roots }) => removeThreadCounters(roots),
+};

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { bodyOf, parseHtml } from '../dom.js';
 import { extractMainContent } from './main-content.js';
+import { profileOf } from '../profile.js';
 import { renderText } from '../text.js';
 
 /** The main content of `html` as selected and pruned. */
 function content(html: string): string {
-  const nodes = extractMainContent(bodyOf(parseHtml(html)), false);
+  const nodes = extractMainContent(bodyOf(parseHtml(html)), profileOf('article'));
   return nodes ? renderText(nodes) : '';
 }
 

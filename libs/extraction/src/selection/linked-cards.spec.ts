@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { bodyOf, parseHtml } from '../dom.js';
 import { extractMainContent } from './main-content.js';
+import { profileOf } from '../profile.js';
 import { renderText } from '../text.js';
 
-/** The main content of `html` as selected and pruned, on a service page (`landing`) or another. */
+/** The main content of `html` as selected and pruned, on a service page (`landing`) or an article. */
 function content(html: string, landing: boolean): string {
-  const nodes = extractMainContent(bodyOf(parseHtml(html)), false, false, undefined, landing);
+  const nodes = extractMainContent(bodyOf(parseHtml(html)), profileOf(landing ? 'service' : 'article'));
   return nodes ? renderText(nodes) : '';
 }
 

@@ -5,9 +5,9 @@
  * conditional prune drops link lists, share bars and widgets left inside the container.
  * Returns the nodes that make up the main content, in document order, or undefined when nothing qualifies.
  */
-import { removeInnerBoilerplate } from '../passes/inner-boilerplate.js';
+import { runPasses } from '../passes/index.js';
+import type { PageProfile } from '../profile.js';
 import { findLead } from './lead.js';
-import { trimEdges } from '../passes/edge-trim.js';
 import { isPostAuthor, isPostByline, isPostOfRun } from '../signals/post-group.js';
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
@@ -631,10 +631,12 @@ const MIN_WITHOUT_COMMENTS = 500;
 export type FeedMode = 'add' | 'keep';
 
 /**
- * Select and prune the main content of `root` (normally the cleaned <body>). `landing`: a service page's pick, pruned
- * without regard to its blocks' class words (see ContentScorer.prune).
+ * Select and prune the main content of `root` (normally the cleaned <body>) as `profile` says: a forum's posts, an
+ * article's run of sections, a landing page's blocks pruned without regard to their class words (see
+ * ContentScorer.prune); then the passes of the `pick` stage. `feed`: what to do with a listing's feed of cards.
  */
-export function extractMainContent(root: ParentNode, forum = false, sectionRuns = false, feed?: FeedMode, landing = false): Element[] | undefined {
+export function extractMainContent(root: ParentNode, profile: PageProfile, feed?: FeedMode): Element[] | undefined {
+  const { forum, sectionRuns } = profile;
   // On a forum thread the posts are the content: comment sections are scored like any other block.
   let scorer = new ContentScorer(root, !forum, forum);
   let nodes = scorer.select(sectionRuns);
@@ -647,8 +649,7 @@ export function extractMainContent(root: ParentNode, forum = false, sectionRuns 
   if (lead) nodes.unshift(lead);
   const withRun = feed ? withFeed(root, nodes) : undefined;
   if (withRun && feed === 'add') nodes = withRun.nodes;
-  scorer.prune(nodes, withRun?.feed, landing);
-  removeInnerBoilerplate(nodes, forum, undefined, landing);
-  trimEdges(nodes);
+  scorer.prune(nodes, withRun?.feed, profile.landing);
+  runPasses('pick', { roots: nodes, profile });
   return nodes;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { formatPage } from '../index.js';
 import { bodyOf, findFirst, parseHtml } from '../dom.js';
 import { extractMainContent } from '../selection/main-content.js';
+import { profileOf } from '../profile.js';
 import { renderText } from '../text.js';
 import { atPath, pathOf, postGroup } from './post-group.js';
 
@@ -45,7 +46,7 @@ describe('short posts of a thread', () => {
     const shortPost = (i: number): string =>
       `<div class="post bg${i % 2}"><div class="inner"><p class="author"><a href="/member/${i}">member${i}</a> <a href="/p/${i}">Tue Jan 23, 2024 6:13 am</a></p><div class="content">Thanks, closing the vent halfway fixed it!</div></div></div>`;
     const doc = parseHtml(`<html><body><div class="topic">${longPost(1)}${shortPost(2)}${longPost(3)}${longPost(4)}${shortPost(5)}${longPost(6)}</div></body></html>`);
-    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    const text = renderText(extractMainContent(bodyOf(doc), profileOf('forum')) ?? []);
     expect(text).toContain('Reply part 1');
     expect(text).toContain('Thanks, closing the vent halfway fixed it!');
   });
@@ -64,7 +65,7 @@ describe('the byline of each post', () => {
     const reply = (i: number): string =>
       `<li class="postbit"><div class="postdetails"><a href="/members/${i}">poster${i}</a> <a href="/p/${i}">11-29-2024, 0${i}:03 AM</a></div><div class="postbody"><p>Reply ${i}: move the site to a host with a data centre closer to your visitors, and measure again after a week.</p></div></li>`;
     const doc = parseHtml(`<html><body><ol class="posts">${[1, 2, 3, 4].map(reply).join('')}</ol></body></html>`);
-    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    const text = renderText(extractMainContent(bodyOf(doc), profileOf('forum')) ?? []);
     expect(text).toContain('Reply 4: move the site');
     expect(text).toContain('11-29-2024, 04:03 AM');
   });
@@ -78,7 +79,7 @@ describe('the body of a short post beside its poster panel', () => {
     const long = (i: number): string => `<p>Reply ${i}: a longer answer that explains how to size the expansion tank for a closed loop, with the pressure you set it to.</p>`;
     const short = `<blockquote><a href="/members/1">poster1 said:</a> <a href="/goto/1">size the tank</a></blockquote>Thanks, that worked for me.`;
     const doc = parseHtml(`<html><body><div class="block-body">${post(1, long(1))}${post(2, short)}${post(3, long(3))}${post(4, long(4))}</div></body></html>`);
-    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    const text = renderText(extractMainContent(bodyOf(doc), profileOf('forum')) ?? []);
     expect(text).toContain('Reply 4: a longer answer');
     expect(text).toContain('Thanks, that worked for me.');
   });
@@ -89,7 +90,7 @@ describe("the poster's panel beside each post", () => {
     `<article class="message message--post"><div class="message-inner"><div class="message-cell message-cell--user">${panel}</div>` +
     `<div class="message-cell message-cell--main"><a href="/posts/${i}">Mar 2, 2024</a><div class="message-content"><p>Reply ${i}: bleed the radiators from the top floor down, then top the pressure back up to one and a half bar.</p></div></div></div></article>`;
   const thread = (panel: (i: number) => string): string =>
-    renderText(extractMainContent(bodyOf(parseHtml(`<html><body><div class="block-body">${[1, 2, 3, 4].map((i) => post(i, panel(i))).join('')}</div></body></html>`)), true) ?? []);
+    renderText(extractMainContent(bodyOf(parseHtml(`<html><body><div class="block-body">${[1, 2, 3, 4].map((i) => post(i, panel(i))).join('')}</div></body></html>`)), profileOf('forum')) ?? []);
 
   it('keeps the name of who wrote the post', () => {
     const text = thread((i) => `<h4 class="message-name"><a href="/members/${i}" class="username">heating_fan${i}</a></h4>`);
@@ -109,7 +110,7 @@ describe('an opening post with its attached photos', () => {
     const opener = `<div class="opening-card"><div class="card-body">${[1, 2, 3, 4, 5].map(sentence).join('')}${photos}</div></div>`;
     const reply = (i: number): string => `<div class="reply-card"><div class="card-body"><p>Reply ${i}: nice work, did the trim clips survive taking the panel off, or did you need new ones from the dealer?</p></div></div>`;
     const doc = parseHtml(`<html><body><div class="thread-body">${opener}<div class="replies">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(reply).join('')}</div></div></body></html>`);
-    const text = renderText(extractMainContent(bodyOf(doc), true) ?? []);
+    const text = renderText(extractMainContent(bodyOf(doc), profileOf('forum')) ?? []);
     expect(text).toContain('Reply 10: nice work');
     expect(text).toContain('Step 5: I took the back panel off');
   });
