@@ -7,6 +7,7 @@ import { holdsCardRun } from '../signals/card-run.js';
 import { isFaq } from '../signals/faq.js';
 import { removePlaceholderText } from './placeholder-text.js';
 import { placeStreamedContent } from './streamed-content.js';
+import { AD_WORDS_ALL_RE, CHROME_RE, COMMENT_CHROME_ALL_RE, COMMENT_CHROME_RE, CONSENT_VENDOR_RE, JUNK_RE, LANDING_CHROME_ALL_RE, MAYBE_CONTENT_RE, PROTECTED_BODY_RE } from '../signals/vocabulary.js';
 import { type Document, type Element, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, parseHtml, relink, classAndId, squashedTextLength, textContent, type ChildNode, type ParentNode } from '../dom.js';
 
 /** Never content: dropped with their whole subtree. */
@@ -21,20 +22,6 @@ const DROP_TAGS = new Set([
 const CHROME_TAGS = new Set(['nav', 'aside', 'menu']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'search', 'dialog', 'alertdialog', 'tablist']);
 
-/**
- * class/id words of consent banners, ads, trackers and popups: removed even in conservative mode. `nocontent` is the
- * class a site gives what search engines should not index as its content (Google's convention: sidebars, page
- * footers with the licence line, "was this helpful" boxes).
- */
-const JUNK_RE =
-  /(?:^|[\s_-])(?:cookies?|cookie[-_]*(?:banner|notice|consent|bar|law)|consent|gdpr|cmp|onetrust|didomi|cookiebot|qc-cmp2?|truste|usercentrics|adsbygoogle|advert|advertisement|advertising|adverts|ads?|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper|dfp|doubleclick|taboola|outbrain|sponsored|promoted|newsletter[-_]*signup|paywall|piano|tp-modal|modal|popup|overlay|skip[-_]*link|sr-?only|visually[-_]*hidden|screen[-_]*reader[-_]*text|nocontent)(?=$|[\s_-])/;
-/**
- * Containers of consent-management platforms, by the vendor's own names. Unlike the generic words above they never
- * name a page wrapper, so they go even when the dialog (a full preference centre) outweighs a short page's text,
- * which otherwise protects a node as the content.
- */
-const CONSENT_VENDOR_RE =
-  /(?:^|[\s_-])(?:onetrust|cybotcookiebotdialog|cookiebot|didomi|usercentrics|qc-cmp2?|truste|trustarc|cookieyes|osano|iubenda|sp_message)(?=$|[\s_-])/;
 /**
  * Adobe Experience Manager's core components are all named `cmp-<component>` (`cmp-container`, `cmp-text`): there
  * `cmp` is the component prefix, not a consent-management platform, and whole service pages are built of them.
@@ -52,12 +39,6 @@ const AEM_COMPONENT_ONE_RE = new RegExp(AEM_COMPONENT_RE.source);
  * some themes), the article itself included: a publishing state, not sponsored content.
  */
 const DRUPAL_PROMOTED_RE = /(?:^|\s)(?:node-{1,2}|is-)promoted(?=$|\s)/g;
-/**
- * class/id words of page chrome and side material: removed in aggressive mode unless the node looks like content.
- * `extra` names a side column (`#extra`), not a size or a spacing (`dek--extra-spacing`, `title--extra-large`).
- */
-const CHROME_RE =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|sidebar|side[-_]*bar|sidebars|widget|widgets|masthead|site[-_]*header|site[-_]*footer|page[-_]*footer|global[-_]*footer|footer|header|topbar|toolbar|share|sharing|social|socials|share[-_]*buttons|sharebar|related|related[-_]*posts|recommended|recirc|more[-_]*stories|trending|popular|most[-_]*read|comments?|comment[-_]*list|disqus|respond|replies|newsletter|subscribe|subscription|signup|promo|teaser[-_]*list|pagination|pager|tags|tag[-_]*list|tagcloud|author[-_]*box|author[-_]*bio|byline[-_]*social|skyscraper|banner|login|signin|search|searchform|jump[-_]*link|toc|table[-_]*of[-_]*contents|rss|community|shoutbox|extra(?![-_](?:small|large|spacing|space|padding|margin|bold|light|wide|narrow|tall|short|big))|supplemental|outbrain|zergnet|read[-_]*more|readmore|more[-_]*from|you[-_]*may[-_]*like|also[-_]*read|follow|follow[-_]*us)(?=$|[\s_-])/;
 /**
  * The header of an article, recipe or product (headline, lead, key facts) rather than of the site: a `header` word
  * qualified by what it heads.
@@ -80,13 +61,6 @@ const MAX_SECTION_HEADER = 400;
 function isSectionHeader(el: Element, guard: Guard): boolean {
   return (guard.textLen.get(el) ?? 0) <= MAX_SECTION_HEADER && holdsHeading(el) && hasAncestor(el, (a) => a.name === 'main' || a.attribs.role === 'main');
 }
-/**
- * Chrome words that on a service page name its own sections: a landing page is built of promos and banners (its offers,
- * a closing call to action), where a news page's are the site's house ads.
- */
-const LANDING_WORDS_RE = /(?:^|[\s_-])(?:promo|banner)(?=$|[\s_-])/g;
-/** Words that mark a node as probably content: protects it from CHROME_RE (Readability's okMaybeItsACandidate). */
-const CONTENT_RE = /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|main|post|post[-_]*body|post[-_]*content|story|story[-_]*body|text|blog|column|prose|markdown[-_]*body)(?=$|[\s_-])/;
 
 const TRACKER_SRC_RE =
   /(?:doubleclick\.net|google-analytics\.com|googletagmanager\.com|facebook\.com\/tr|scorecardresearch\.com|quantserve\.com|pixel\.|\/pixel[./?]|\/beacon[./?]|analytics\.|chartbeat\.|omtrdc\.net|bat\.bing\.com|adsystem\.|adservice\.|amazon-adsystem|taboola\.com|outbrain\.com)/i;
@@ -103,7 +77,7 @@ export interface CleanOptions {
   keepComments?: boolean;
   /**
    * A service (landing) page: its blocks are named for what they show (`promo-container`, `cta-banner`), and those
-   * words do not make them chrome (see LANDING_WORDS_RE).
+   * words do not make them chrome (see LANDING_CHROME_ALL_RE).
    */
   landing?: boolean;
 }
@@ -266,7 +240,6 @@ export interface Guard {
   landing: boolean;
 }
 
-const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|main[-_]*content)(?=$|[\s_-])/;
 const NO_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg']);
 
 function measure(node: ParentNode, guard: Guard, inLink = false): number {
@@ -292,7 +265,7 @@ function measure(node: ParentNode, guard: Guard, inLink = false): number {
       el.name === 'main' ||
       el.attribs.itemprop === 'articleBody' ||
       (el.name === 'article' && len >= 500) ||
-      (len >= 500 && STRONG_CONTENT_RE.test(classAndId(el)));
+      (len >= 500 && PROTECTED_BODY_RE.test(classAndId(el)));
     if (landmark) for (let p = el.parent; p && isTag(p); p = p.parent) guard.protectedNodes.add(p);
   }
   return len;
@@ -307,9 +280,8 @@ function guarded(el: Element, guard: Guard): boolean {
  * a content section that carries ad slots (`testreport__section--ads`, `cuerpo-ad`, a teaser grid's
  * `section-more-ads`), not an ad; the slots themselves are scripts and frames, dropped anyway.
  */
-const AD_WORDS_RE = /(?:^|[\s_-])(?:ads?|advert|advertisement|advertising|adverts|adslot|ad[-_]*slot|ad[-_]*unit|ad[-_]*container|ad[-_]*wrapper)(?=$|[\s_-])/g;
 function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
-  return (isProse(el, guard) || holdsCardRun(el)) && !JUNK_RE.test(words.replace(AD_WORDS_RE, ' '));
+  return (isProse(el, guard) || holdsCardRun(el)) && !JUNK_RE.test(words.replace(AD_WORDS_ALL_RE, ' '));
 }
 
 /**
@@ -317,9 +289,6 @@ function proseInAdSlot(el: Element, words: string, guard: Guard): boolean {
  * the teaser): page chrome is short or made of links. Main-content selection decides about it later.
  */
 const MIN_PROSE = 800;
-/** Comment threads are prose too, but never the article: their class words keep applying. */
-const COMMENT_WORDS_RE = /(?:^|[\s_-])(?:comments?|comment[-_]*list|disqus|respond|replies)(?=$|[\s_-])/;
-const COMMENT_WORDS_ALL_RE = new RegExp(COMMENT_WORDS_RE.source, 'g');
 function isProse(el: Element, guard: Guard): boolean {
   const text = guard.textLen.get(el) ?? 0;
   return text >= MIN_PROSE && (guard.linkLen.get(el) ?? 0) < text * 0.15;
@@ -392,7 +361,7 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   if (name === 'img' && isTrackerImage(el)) return true;
   const words = classAndId(el);
   if (words && CONSENT_VENDOR_RE.test(words) && !guard.protectedNodes.has(el)) return true;
-  if (words && JUNK_RE.test(without(without(words, guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, 'cmp-'), DRUPAL_PROMOTED_RE, 'promoted')) && !CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
+  if (words && JUNK_RE.test(without(without(words, guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, 'cmp-'), DRUPAL_PROMOTED_RE, 'promoted')) && !MAYBE_CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard)) return true;
   if (isModalDialog(el) && !guarded(el, guard)) return true;
   if (!aggressive) return false;
   if (name === 'main' || name === 'article') return false;
@@ -402,15 +371,16 @@ function shouldDrop(el: Element, aggressive: boolean, guard: Guard): boolean {
   const role = el.attribs.role;
   if (role && CHROME_ROLES.has(role.toLowerCase()) && !(role.toLowerCase() === 'tablist' && holdsTabPanel(el, guard))) return true;
   let chromeWords = without(without(words, CONTENT_HEADER_RE, 'header'), SEARCH_RESULTS_RE, 'search');
-  if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_WORDS_ALL_RE, ' ');
-  if (guard.landing) chromeWords = chromeWords.replace(LANDING_WORDS_RE, ' ');
+  if (guard.keepComments) chromeWords = chromeWords.replace(COMMENT_CHROME_ALL_RE, ' ');
+  if (guard.landing) chromeWords = chromeWords.replace(LANDING_CHROME_ALL_RE, ' ');
   if (chromeWords.includes('header') && isSectionHeader(el, guard)) chromeWords = chromeWords.replace(SECTION_HEADER_RE, ' ');
   if (name === 'header' && !insideArticle(el) && chromeWords === words) return true;
   if (isEntryHeader(el)) return false;
   if (name === 'footer' && !insideArticle(el)) return true;
   // A block named for an FAQ is the page's questions and answers, whatever chrome word its builder adds (`widget
   // widgetFAQ`, `faq_tabs-menu-link`): a CMS's FAQ module is one of the page's sections, not its chrome.
-  if (chromeWords && CHROME_RE.test(chromeWords) && !isFaq(el) && !CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_WORDS_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
+  // Prose is spared too, but comment threads are prose and never the article: their class words keep applying.
+  if (chromeWords && CHROME_RE.test(chromeWords) && !isFaq(el) && !MAYBE_CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_CHROME_RE.test(chromeWords)) && !holdsPageHeading(el, guard)) return true;
   return false;
 }
 

@@ -6,35 +6,10 @@
  * removed: the names are a guess, the amount of text is not.
  */
 import { MIN_CARDS } from '../signals/card-run.js';
+import { BODY_TOKEN_RE, COMMENT_WORDS, JUNK_WORDS, LANDING_JUNK_WORDS, POST_BYLINE_WORDS } from '../signals/vocabulary.js';
 import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
-/** Whole words of class/id names that mark boilerplate inside article containers. */
-const JUNK_WORDS = new Set([
-  // comments
-  'comment', 'comments', 'commentlist', 'disqus', 'respond', 'reply', 'replies',
-  // sharing, likes, ratings
-  'share', 'shares', 'sharing', 'sharedaddy', 'shariff', 'social', 'sociable', 'rating', 'ratings', 'likes', 'like',
-  // related / recommended / navigation between posts
-  'related', 'relatedposts', 'recommended', 'recommendations', 'recirc', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager', 'nav', 'navigation',
-  // bylines, dates, meta lines, author boxes
-  'byline', 'bylines', 'author', 'authors', 'timestamp', 'date', 'datum', 'published', 'posted', 'meta', 'metadata', 'postmeta', 'postmetadata', 'entrymeta', 'infoline',
-  // tags and categories
-  'tags', 'tag', 'taglist', 'tagcloud', 'categories', 'cats',
-  // media credits
-  'credit', 'credits', 'copyright', 'caption', 'captions',
-  // newsletters, subscriptions, promos, ads
-  'newsletter', 'subscribe', 'subscription', 'signup', 'promo', 'advert', 'advertisement', 'ad', 'ads', 'sponsor', 'sponsored', 'affiliate', 'paywall',
-  // page furniture
-  'footer', 'sidebar', 'toolbar', 'button', 'buttons', 'btn', 'popup', 'modal', 'login', 'signin',
-  // forum signatures: the poster's standing footer under every post, not the post
-  'signature', 'signatures', 'signaturecontainer', 'postsignature',
-]);
-/**
- * Comment words: on a forum thread they name the posts, which are the content, when those are written in paragraphs.
- * One-line remarks under a post (Stack Exchange's comments) stay boilerplate.
- */
-const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'respond', 'reply', 'replies']);
 /**
  * Whole class/id tokens that are junk though none of their words is (`toc`, `jp-post-flair`, `most-popular`, an
  * author box, WordPress's card of another post). Embedded tweets stay: articles quote them as sources.
@@ -43,16 +18,12 @@ const JUNK_TOKEN_RE =
   /^(?:toc|toc-container|toc-wrapper|ez-toc-container|table-of-contents|jp-post-flair|most-popular|more-stories|read-next|next-post|prev-post|post-nav|nav-links|post-navigation|wp-embedded-content|saboxplugin-wrap)$/;
 /** Page-builder class prefixes whose names contain the words above (elementor-widget…) but wrap content. */
 const BUILDER_RE = /^(?:elementor|et_pb|et-pb|wp-block|vc_|vc-|wpb_|wpb-|sqs-|tve|fl-|av_|avia|thrv|field--|paragraph--)/;
-/** Class names that say "this is the article body": they win over junk words in the same token. */
-const CONTENT_RE = /(?:articlebody|article-body|article__body|article-content|entry-content|post-content|post-body|story-body|main-content|body-text)/;
 
 /** Never removed by name: the containers themselves and elements whose class says nothing about their role. */
 const KEEP_TAGS = new Set(['html', 'body', 'main', 'article', 'a', 'img', 'picture', 'table', 'tbody', 'thead', 'tr', 'td', 'th', 'pre', 'code']);
 /** Tags that are furniture inside an article. */
 const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'footer', 'address']);
 
-/** On a forum thread, who wrote each post and when is part of the post. */
-const POST_BYLINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp', 'meta', 'metadata', 'postmeta', 'postmetadata', 'posted', 'published']);
 
 /**
  * Byline words that name an entry's date and author line. On an index of entries (a blog's front page, a news
@@ -73,12 +44,6 @@ function besideLink(el: Element): boolean {
 }
 const isLink = (el: Element): boolean => el.name === 'a' && el.attribs.href !== undefined;
 
-/**
- * Junk words that name a service page's own blocks (see removeInnerBoilerplate): a promo is one of its offers, not a
- * house ad beside an article; and a landing page has no byline, so an author is whom a testimonial quotes or who wrote
- * the paper or report it presents.
- */
-const LANDING_WORDS = new Set(['promo', 'author', 'authors']);
 
 /**
  * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
@@ -138,10 +103,10 @@ export function innerJunkReason(el: Element, keepComments = false, landing = fal
   if (el.attribs.itemprop === 'articleBody') return '';
   for (const t of tokens(el)) {
     const lower = t.toLowerCase();
-    if (BUILDER_RE.test(lower) || CONTENT_RE.test(lower)) continue;
+    if (BUILDER_RE.test(lower) || BODY_TOKEN_RE.test(lower)) continue;
     if (JUNK_TOKEN_RE.test(lower.replace(/_/g, '-'))) return t;
     for (const w of classWords(t)) {
-      if (!JUNK_WORDS.has(w) || (landing && LANDING_WORDS.has(w))) continue;
+      if (!JUNK_WORDS.has(w) || (landing && LANDING_JUNK_WORDS.has(w))) continue;
       if (keepComments && ((COMMENT_WORDS.has(w) && holdsParagraphs(el)) || POST_BYLINE_WORDS.has(w))) continue;
       if (META_WORDS.has(w) && holdsHeading(el)) continue;
       if (NAV_WORDS.has(w) && holdsHeading(el) && isUnlinkedText(el)) continue;
@@ -250,7 +215,7 @@ function keptKindTotals(found: Candidate[], total: number, cardKindShare: number
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
  * can put a junk word on every paragraph. `cardKindShare`: on a listing, a kind of at least MIN_CARDS candidates is
  * kept from this share (it names a part of the cards' template). `landing`: the content is a service page's, whose
- * promos are its offers and whose authors are those it quotes (see LANDING_WORDS).
+ * promos are its offers and whose authors are those it quotes (see LANDING_JUNK_WORDS).
  */
 export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE, landing = false): void {
   const total = nodes.reduce((a, n) => a + squashedTextLength(n), 0);

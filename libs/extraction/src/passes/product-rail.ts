@@ -13,8 +13,8 @@ import type { Pass } from './pass.js';
 const MIN_CARD_TEXT = 20;
 const MAX_CARD_TEXT = 300;
 
-/** A price: a currency sign or code next to a number. */
-const PRICE_RE = /(?:[$€£¥₹]|US\$|C\$|A\$|R\$|CHF|zł|kr|лв)\s?\d|\d(?:[.,]\d{2})?\s?(?:€|zł|kr|лв|Kč|CHF|EUR|USD|GBP)(?!\p{L})/u;
+/** A price in text: a currency sign or code next to a number. (A class naming a price: PRICE_CLASS_RE.) */
+const PRICE_TEXT_RE = /(?:[$€£¥₹]|US\$|C\$|A\$|R\$|CHF|zł|kr|лв)\s?\d|\d(?:[.,]\d{2})?\s?(?:€|zł|kr|лв|Kč|CHF|EUR|USD|GBP)(?!\p{L})/u;
 
 function linksElsewhere(el: Element): boolean {
   for (const c of el.children) {
@@ -66,7 +66,7 @@ export function removeProductRails(roots: ParentNode[], url?: string): void {
   const isRailCard = (el: Element): boolean => {
     const text = textLengthUpTo(el, MAX_CARD_TEXT + 1);
     if (text < MIN_CARD_TEXT || text > MAX_CARD_TEXT) return false;
-    return (linksElsewhere(el) && PRICE_RE.test(textContent(el))) || (!!items && !!url && linksToOtherItem(el, items, url));
+    return (linksElsewhere(el) && PRICE_TEXT_RE.test(textContent(el))) || (!!items && !!url && linksToOtherItem(el, items, url));
   };
   const visit = (node: ParentNode): void => {
     const runs = new Map<string, Element[]>();

@@ -12,6 +12,7 @@ import { isPostAuthor, isPostByline, isPostOfRun } from '../signals/post-group.j
 import { sectionRun } from './section-run.js';
 import { withFeed } from './feed.js';
 import { isFaq } from '../signals/faq.js';
+import { COMMENT_THREAD_RE, FORUM_POST_WORDS_ALL_RE, NEGATIVE_WEIGHT_RE, POSITIVE_WEIGHT_RE, STRONG_CONTENT_RE } from '../signals/vocabulary.js';
 import { type Element, contains, findFirst, hasAncestor, isTag, isText, classAndId, HEADING_TAGS, namedBy, relink, type AnyNode, type ChildNode, type ParentNode } from '../dom.js';
 
 interface Stats {
@@ -22,11 +23,6 @@ interface Stats {
   commas: number;
 }
 
-const POSITIVE_RE =
-  /(?:^|[\s_-])(?:article|articlebody|article[-_]*body|body|content|entry|entry[-_]*content|hentry|h-entry|main|page|pagination|post|post[-_]*body|post[-_]*content|text|blog|story|story[-_]*body|prose|rich[-_]*text)(?=$|[\s_-])/;
-const NEGATIVE_RE =
-  /(?:^|[\s_-])(?:hidden|banner|combx|comment|comments|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|sharing|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|byline|author|dateline|date|timestamp|caption|credit|newsletter|subscribe|social|breadcrumb|breadcrumbs|nav|menu|recommend|recommended|trending|popular|teaser|ad|ads|advert)(?=$|[\s_-])/;
-const STRONG_CONTENT_RE = /(?:^|[\s_-])(?:articlebody|article[-_]*body|article[-_]*content|article[-_]*text|entry[-_]*content|post[-_]*content|post[-_]*body|story[-_]*body|story[-_]*content|body[-_]*text|main[-_]*content|content[-_]*body|article__body|c-article-body)(?=$|[\s_-])/;
 
 const SCORE_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'section', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const DIV_LIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center']);
@@ -106,13 +102,13 @@ export class ContentScorer {
   }
 
   static classWeight(el: Element, forum = false): number {
-    const words = forum ? classAndId(el).replace(COMMENT_WORD_ALL_RE, ' ') : classAndId(el);
+    const words = forum ? classAndId(el).replace(FORUM_POST_WORDS_ALL_RE, ' ') : classAndId(el);
     let w = 0;
     if (el.attribs.itemprop === 'articleBody') w += 50;
     if (!words) return w;
     if (STRONG_CONTENT_RE.test(words)) w += 50;
-    else if (POSITIVE_RE.test(words)) w += 25;
-    if (NEGATIVE_RE.test(words)) w -= 25;
+    else if (POSITIVE_WEIGHT_RE.test(words)) w += 25;
+    if (NEGATIVE_WEIGHT_RE.test(words)) w -= 25;
     return w;
   }
 
@@ -526,14 +522,11 @@ const LONG_ITEM = 100;
 /** Text length from which a candidate's score counts in full when picking the top one. */
 const PICK_FULL_TEXT = 1000;
 
-/** On a forum thread, comment and reply names mark posts, and bylines and dates belong to them. */
-const COMMENT_WORD_ALL_RE = /(?:^|[\s_-])(?:comments?|replies|reply|meta|author|byline|date|dateline|timestamp)(?=$|[\s_-])/g;
-const COMMENTS_RE = /(?:^|[\s_-])(?:comments?|commentlist|comment[-_]list|comments[-_](?:area|list|section|wrapper|container)|disqus[-_]thread|dsq[-_]comments|respond)(?=$|[\s_-])/;
 
 /** A comment section or a single comment, by its class/id. */
 export function isCommentSection(el: Element): boolean {
   const words = classAndId(el);
-  return words !== '' && COMMENTS_RE.test(words);
+  return words !== '' && COMMENT_THREAD_RE.test(words);
 }
 
 /**

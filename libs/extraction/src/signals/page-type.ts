@@ -6,6 +6,7 @@
  * how much of the page is content; it is also returned as `metadata.pageType`.
  * Works on the parsed document before cleaning (JSON-LD and navigation are still there).
  */
+import { POST_CLASS_RE, PRICE_CLASS_RE } from './vocabulary.js';
 import { isTag, isText, trimmedLength, type Document, type Element, type ParentNode } from '../dom.js';
 
 export const PAGE_TYPES = ['article', 'service', 'product', 'collection', 'forum', 'listing', 'documentation'] as const;
@@ -49,11 +50,8 @@ const FORUM_LD = /^(?:DiscussionForumPosting|QAPage)$/;
 const LISTING_LD = /^(?:CollectionPage|ItemList|SearchResultsPage|Blog)$/;
 const DOCS_LD = /^(?:TechArticle|APIReference)$/;
 
-/** Class words of posts and of prices (whole words of `a-b_c` and camelCase names). */
-const POST_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]ost|[Mm]essage|[Rr]eply|[Cc]omment|[Aa]nswer|[Qq]uestion|[Pp]ostbit|[Mm]essagelist|[Tt]opic)(?=$|[\s_-]|[A-Z])/;
 /** Ids forum engines number their posts with (SMF `msg123`, phpBB `p123`, vBulletin `post_123`). */
 const POST_ID_RE = /^(?:msg|post|p|comment|reply)[-_]?\d+$/i;
-const PRICE_RE = /(?:^|[\s_-]|[a-z](?=[A-Z]))(?:[Pp]rices?|[Pp]ricing)(?=$|[\s_-]|[A-Z])/;
 /** Path words of manuals and references. Not "learn": sites put their explainers and courses' marketing there too. */
 const DOCS_PATH_RE = /(?:^|\/)(?:docs?|documentation|api|reference|manual|guides?|handbook|man|wiki|kb|knowledge-?base|tutorials?|sdk|developers?)(?:\/|$|\.)/i;
 const DOCS_HOST_RE = /^(?:docs?|developer|developers|devdocs|learn|wiki|api|manual|help|support)\./i;
@@ -172,8 +170,8 @@ export function pageSignals(doc: Document, url: string): PageSignals {
         if (cm.links >= 1) articles++;
       } else if (name === 'time') s.times++;
       const cls = c.attribs.class ?? '';
-      if (c.attribs.itemprop === 'price' || (cls.includes('ric') && PRICE_RE.test(cls))) s.prices++;
-      if (cm.text >= 80 && ((cls && POST_RE.test(cls)) || POST_ID_RE.test(c.attribs.id ?? ''))) posts++;
+      if (c.attribs.itemprop === 'price' || (cls.includes('ric') && PRICE_CLASS_RE.test(cls))) s.prices++;
+      if (cm.text >= 80 && ((cls && POST_CLASS_RE.test(cls)) || POST_ID_RE.test(c.attribs.id ?? ''))) posts++;
       if (name === 'button' || name === 'input' || name === 'a') {
         const label = name === 'input' ? (c.attribs.value ?? '') : textOfShort(c);
         if (ADD_TO_CART_RE.test(label) || namesAddToCart(cls, c.attribs.name, c.attribs.id)) s.carts++;

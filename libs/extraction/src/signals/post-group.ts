@@ -2,6 +2,7 @@
  * A thread is a run of posts built from one template: sibling blocks with the same tag and class names. When the
  * article-style pick is one post (the opening one, usually the longest), the thread is the container of that run.
  */
+import { POSTER_NAME_RE } from './vocabulary.js';
 import { findFirst, isTag, templateKey, textContent, textLengthUpTo, type Document, type Element, type ParentNode } from '../dom.js';
 
 /** Levels above the pick searched for the run of posts it belongs to (post body → post → post wrapper…). */
@@ -98,7 +99,6 @@ export function isPostByline(el: Element, text: string, postOfRun: (el: Element)
  * Marks of a poster's name: the class forum engines give it (XenForo, vBulletin and phpBB `username`, `post-author`,
  * `poster`) or its microdata.
  */
-const POSTER_NAME_RE = /(?:^|[\s_-])(?:username|user-?name|author|poster|post-?author)(?=$|[\s_-])/i;
 const isPosterName = (el: Element): boolean => el.attribs.itemprop === 'author' || el.attribs.rel === 'author' || POSTER_NAME_RE.test(el.attribs.class ?? '');
 /** Characters besides the poster's name a block holding it may print (a flag, an "OP" mark), at most. */
 const NAME_SLACK = 12;

@@ -6,9 +6,8 @@
  * part of the page.
  */
 import { isTag, isText, templateKey, type Element, type ParentNode } from '../dom.js';
+import { REPLY_CLASS_RE } from './vocabulary.js';
 
-/** Class words of the blocks a reply tree nests. */
-export const REPLY_CLASS_RE = /comment|repl(?:y|ies)|post|message|thread/i;
 /** Share of the body's text a reply tree holds from which the page is the discussion. */
 export const MIN_TREE_SHARE = 0.4;
 /** Nested levels of one reply template from which blocks are a tree of replies (a reply to a reply at least). */
