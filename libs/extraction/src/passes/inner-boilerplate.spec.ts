@@ -103,20 +103,6 @@ describe('boilerplate inside the article container', () => {
   });
 });
 
-describe('article lead', () => {
-  it('puts the standfirst from the article header in front of the body', () => {
-    const out = text(`<article><header><h1>Title</h1><p class="article-lead">The short version: the council voted to close the bridge for two years of repairs.</p></header>
-      <div class="article-body">${para(5)}</div></article>`);
-    expect(out).toMatch(/The short version[\s\S]*Body paragraph 0/);
-  });
-
-  it('does not pull a teaser from another article of the page', () => {
-    const out = text(`<div class="teaser"><p class="teaser-text">An unrelated story teaser with plenty of words in it for the test.</p></div>
-      <article><div class="article-body">${para(5)}</div></article>`);
-    expect(out).not.toContain('unrelated story');
-  });
-});
-
 describe('captions of a product grid inside a form', () => {
   it('keeps the cards when their captions carry the grid text, though a <form> wraps them all', () => {
     const cards = Array.from({ length: 12 }, (_, i) => `<div class="cell"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><div class="caption center">Projector model ${i} laser 4K, manufacturer Brand, item number PX-${i}, price $${i}99.00</div></div>`).join('');

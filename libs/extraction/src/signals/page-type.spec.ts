@@ -1,30 +1,11 @@
+// The page type read from what a page declares and how it is built (see page-type.ts).
 import { describe, expect, it } from '@jest/globals';
-import { formatPage, guessPageType, markdownToText, parseHtml, type FormatOptions } from './index.js';
-
-const ALL = { raw_html: false, enhanced_html: false, markdown: true, page_text: true };
-const opts = (url = 'https://site.example/t/topic/1'): FormatOptions => ({ url, formats: ALL });
-const sentence = (i: number): string => `Sentence ${i} of a real post, with enough words, commas, and clauses to read like prose.`;
-const page = (body: string, head = '<title>T</title>'): string => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
-
-describe('page content served in <noscript>', () => {
-  it('reads a thread that a single-page app serves only inside <noscript>', () => {
-    const posts = [1, 2, 3].map((i) => `<div class="topic-body crawler-post"><p>${sentence(i)} ${sentence(i + 10)} ${sentence(i + 20)}</p></div>`).join('');
-    const html = page(`<noscript><img src="https://px.example/p.gif"></noscript><div id="app">Loading…</div><noscript data-path="/t/x"><div id="main-outlet">${posts}</div></noscript>`);
-    const out = formatPage(html, opts());
-    expect(out.page_text).toContain('Sentence 1 of a real post');
-    expect(out.page_text).toContain('Sentence 23 of a real post');
-  });
-
-  it('still drops a short <noscript> notice', () => {
-    const html = page(`<article>${[1, 2, 3, 4, 5].map((i) => `<p>${sentence(i)} ${sentence(i + 10)}</p>`).join('')}</article><noscript><p>Please enable JavaScript to view the comments.</p></noscript>`);
-    expect(formatPage(html, opts()).page_text).not.toContain('enable JavaScript');
-  });
-});
+import { formatPage, guessPageType, parseHtml } from '../index.js';
+import { page, prose } from '#test/support/pages.js';
 
 const ld = (type: string, extra = ''): string => `<script type="application/ld+json">{"@context":"https://schema.org","@type":"${type}"${extra}}</script>`;
 const typeOf = (html: string, url = 'https://site.example/a/b/c'): string | undefined =>
   (formatPage(html, { url, formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: false } }).metadata as { pageType?: string }).pageType;
-const prose = (n: number): string => Array.from({ length: n }, (_, i) => `<p>${sentence(i)} ${sentence(i + 1)}</p>`).join('');
 const cards = (n: number, price = false): string =>
   `<ul>${Array.from({ length: n }, (_, i) => `<li class="card"><a href="/item/${i}">Item number ${i}, a fine thing</a>${price ? `<span class="price">$${i}.99</span>` : ''}</li>`).join('')}</ul>`;
 
@@ -157,103 +138,5 @@ describe('page type (metadata.pageType)', () => {
     expect(typeOf(page(prose(5), head), 'https://site.example/solutions/migration')).toBe('article');
     expect(guessPageType(parseHtml(page(prose(5), head)), 'https://site.example/solutions/migration')).toEqual({ type: 'article', selectAs: 'service', proseLike: false });
     expect(guessPageType(parseHtml(page(prose(14))), 'https://site.example/solutions/migration')).toEqual({ type: 'article', selectAs: 'service', proseLike: true });
-  });
-});
-
-describe('type-aware selection', () => {
-  // A service page: one long section that an article-style pick would choose alone, and many short ones beside it.
-  const sections = [
-    `<section class="hero"><h2>Consulting that ships</h2><p>We help teams plan, build and run their platforms.</p></section>`,
-    `<section class="story">${prose(2)}</section>`,
-    ...['Strategy', 'Delivery', 'Operations', 'Training', 'Support', 'Audits', 'Security', 'Data', 'Hiring', 'Design'].map(
-      (t) => `<section class="feature"><h3>${t}</h3><p>Our ${t.toLowerCase()} offer covers what your team needs to succeed with cloud platforms and data.</p></section>`,
-    ),
-  ].join('');
-  const html = page(`<header><a href="/">Home</a></header><main>${sections}</main><footer>© Site</footer>`);
-
-  it('keeps every section of a service page', () => {
-    const text = formatPage(html, { ...opts('https://site.example/consulting/'), pageType: 'service' }).page_text ?? '';
-    expect(text).toContain('Sentence 2 of a real post');
-    for (const t of ['Consulting that ships', 'Strategy', 'Operations', 'Support', 'Our audits offer covers']) expect(text).toContain(t);
-  });
-
-  it('keeps the article pick on an article', () => {
-    const text = formatPage(html, { ...opts('https://site.example/consulting/'), pageType: 'article' }).page_text ?? '';
-    expect(text).not.toContain('Our audits offer covers');
-  });
-});
-
-describe('product pages', () => {
-  it('widen to the product details but drop rails of links to other products', () => {
-    const rail = `<div class="carousel">${Array.from({ length: 8 }, (_, i) => `<div class="tile"><a href="/p/${i}">Other product number ${i} in stock</a></div>`).join('')}</div>`;
-    const details = ['Materials', 'Care', 'Sizing', 'Shipping', 'Returns', 'Warranty'].map((t) => `<div class="panel"><h3>${t}</h3><p>${t} details for this kettle: stainless steel, 1.7 litres, boils in three minutes.</p></div>`).join('');
-    const html = page(`<div class="pdp"><h1>Kettle</h1><div class="desc">${prose(2)}</div></div>${rail}<div class="tabs">${details}</div>`);
-    const text = formatPage(html, { ...opts('https://site.example/products/kettle'), pageType: 'product' }).page_text ?? '';
-    expect(text).toContain('Warranty details for this kettle');
-    expect(text).not.toContain('Other product number 3');
-  });
-
-  it("keep the product's name in the text, where an article's headline is left to metadata", () => {
-    const body = (heading: string) => `<main><h1>${heading}</h1><p>${sentence(1)} ${sentence(2)}</p><p>${sentence(3)} ${sentence(4)}</p><span class="price">$89</span><button>Add to cart</button></main>`;
-    const product = formatPage(page(body('Linen desk lamp'), '<title>Linen desk lamp | Lampworks</title>'), opts('https://shop.example/product/linen-desk-lamp'));
-    expect(product.metadata.pageType).toBe('product');
-    expect(product.page_text).toMatch(/^Linen desk lamp\n/);
-    const article = formatPage(page(body('Why linen shades soften light').replace(/<span class="price">.*<\/button>/, ''), '<title>Why linen shades soften light</title>'), opts('https://blog.example/2024/05/linen-shades'));
-    expect(article.page_text).not.toContain('Why linen shades soften light');
-  });
-
-  it('add the description their JSON-LD declares when the page hides it, decoded when the shop wrote it URL-encoded', () => {
-    const description = 'An elegant sofa with a curved frame, deep seats and a linen cover that comes off for washing.|Made to order.';
-    const ld = `<script type="application/ld+json">{"@type":"Product","name":"Atelier sofa","description":"${encodeURIComponent(description)}"}</script>`;
-    const html = page(`<div class="pdp"><h1>Atelier sofa</h1><p>${sentence(1)} ${sentence(2)}</p><span class="price">$2,400</span><button>Add to cart</button></div>`, `<title>Atelier sofa</title>${ld}`);
-    const text = formatPage(html, opts('https://shop.example/product/atelier-sofa')).page_text ?? '';
-    expect(text).toContain('An elegant sofa with a curved frame, deep seats');
-    expect(text).not.toContain('%20');
-  });
-});
-
-describe('forum threads', () => {
-  const replies = [1, 2, 3, 4].map((i) => `<div class="comment"><span class="author">user${i}</span><p>Reply ${i}: ${sentence(i)} ${sentence(i + 5)}</p></div>`).join('');
-  const html = page(`<div class="question"><h1>How do I pick a telescope?</h1>${prose(3)}</div><div class="comments">${replies}</div>`);
-
-  it('keeps the posts of a thread whose replies are classed "comment"', () => {
-    const text = formatPage(html, { ...opts(), pageType: 'forum' }).page_text ?? '';
-    expect(text).toContain('Sentence 2 of a real post');
-    for (const i of [1, 2, 3, 4]) expect(text).toContain(`Reply ${i}:`);
-  });
-
-  it('still drops the comments under an article', () => {
-    expect(formatPage(html, { ...opts(), pageType: 'article' }).page_text).not.toContain('Reply 3:');
-  });
-});
-
-describe('forum Markdown', () => {
-  const post = (i: number, who: string): string =>
-    `<div class="topic-body crawler-post"><div class="crawler-post-meta"><span class="creator" itemprop="author">${who}</span> <time datetime="2024-09-0${i}">September ${i}, 2024, 11:15pm</time></div><div class="post"><p>Post ${i}: ${sentence(i)} ${sentence(i + 10)}</p></div></div>`;
-  const html = page(`<div id="main-outlet"><h1>Docker resolver question</h1>${post(1, 'alice')}${post(2, 'bob')}${post(3, 'carol')}</div>`);
-
-  it('gives each post a section headed by its author and date', () => {
-    const out = formatPage(html, { ...opts(), pageType: 'forum' });
-    const md = out.markdown ?? '';
-    expect(md).toMatch(/^## alice · September 1, 2024, 11:15pm\n\nPost 1:/m);
-    expect(md).toMatch(/^## bob · September 2, 2024, 11:15pm\n\nPost 2:/m);
-    expect(md).toMatch(/^## carol · September 3, 2024, 11:15pm\n\nPost 3:/m);
-    expect(md.split('\n---\n')).toHaveLength(4);
-    // page_text keeps who wrote what, in reading order
-    expect(out.page_text).toMatch(/alice\s+September 1, 2024, 11:15pm\s+Post 1:/);
-  });
-
-  it('converts an article with comment-like blocks as one document', () => {
-    expect(formatPage(html, { ...opts(), pageType: 'article' }).markdown).not.toMatch(/^## alice/m);
-  });
-});
-
-describe('Markdown as text', () => {
-  it('drops the tags of raw HTML the converter keeps for nested tables and lists', () => {
-    const md = '| |\n| --- |\n| <table><tr><td>1.</td><td>[Hiring now](https://site.example/jobs)</td></tr></table> |\n\n<ul><li>one</li><li>two</li></ul>';
-    const text = markdownToText(md);
-    expect(text).not.toMatch(/\b(?:table|tr|td|ul|li|href|https)\b/);
-    expect(text).toMatch(/1\.\s+Hiring now/);
-    expect(text).toMatch(/one\s+two/);
   });
 });
