@@ -8,3 +8,8 @@ export const sentence = (i: number): string => `Sentence ${i} of a real post, wi
 /** `n` paragraphs of two sentences each. */
 export const prose = (n: number): string => Array.from({ length: n }, (_, i) => `<p>${sentence(i)} ${sentence(i + 1)}</p>`).join('');
 export const page = (body: string, head = '<title>T</title>'): string => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+
+/** page_text alone. */
+export const TEXT_ONLY: OutputFormats = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
+/** Five paragraphs of an article's body ("Paragraph 0 of the story, …"). */
+export const STORY = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the story, with words, commas, and sentences enough to read like real prose in an article body.</p>`).join('');

@@ -1,13 +1,10 @@
 // What cleaning drops and keeps by the drop rules (drop-rules.ts), on whole pages.
 import { describe, expect, it } from '@jest/globals';
-import { formatPage, type OutputFormats } from '../index.js';
+import { formatPage } from '../index.js';
+import { STORY, TEXT_ONLY } from '#test/support/pages.js';
 import { bodyOf, parseHtml, textContent } from '../dom.js';
 import { cleanDocument } from './clean.js';
 
-const TEXT: OutputFormats = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
-const prose = (i: number): string =>
-  `<p>Paragraph ${i} of the story, with words, commas, and sentences enough to read like real prose in an article body.</p>`;
-const body = Array.from({ length: 5 }, (_, i) => prose(i)).join('');
 const page = (html: string): string => `<!doctype html><html><head><title>T</title></head><body>${html}</body></html>`;
 const services = `<main>${Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the page says what the service does, for whom, and at what price.</p>`).join('')}</main>`;
 const cleanedBody = (html: string): string => {
@@ -19,8 +16,8 @@ const cleanedBody = (html: string): string => {
 describe('hidden AMP components', () => {
   it('ignores an AMP lightbox that repeats a gallery, however long', () => {
     const captions = Array.from({ length: 30 }, (_, i) => `<p>Gallery caption ${i}, with words, commas, and more words describing a photo.</p>`).join('');
-    const html = `<html><body><div id="main"><amp-lightbox layout="nodisplay" id="gallery">${captions}</amp-lightbox>${body}</div></body></html>`;
-    const out = formatPage(html, { url: 'https://amp.example/a', formats: TEXT }).page_text ?? '';
+    const html = `<html><body><div id="main"><amp-lightbox layout="nodisplay" id="gallery">${captions}</amp-lightbox>${STORY}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://amp.example/a', formats: TEXT_ONLY }).page_text ?? '';
     expect(out).toContain('Paragraph 1 of the story');
     expect(out).not.toContain('Gallery caption');
   });
@@ -28,9 +25,9 @@ describe('hidden AMP components', () => {
 
 describe('ad words on content sections', () => {
   it('keeps a long text section whose class says it carries ad slots, and drops a real ad box', () => {
-    const html = `<html><body><article><section class="report__intro">${body}${body}</section><section class="report__section report__section--ads">${body}${body}</section>
+    const html = `<html><body><article><section class="report__intro">${STORY}${STORY}</section><section class="report__section report__section--ads">${STORY}${STORY}</section>
       <div class="ad-container"><p>Buy the new phone today, best price, free shipping and more offers.</p></div></article></body></html>`;
-    const out = formatPage(html, { url: 'https://tests.example/r', formats: TEXT }).page_text ?? '';
+    const out = formatPage(html, { url: 'https://tests.example/r', formats: TEXT_ONLY }).page_text ?? '';
     expect(out.split('Paragraph 2 of the story').length - 1).toBe(4);
     expect(out).not.toContain('Buy the new phone');
   });
@@ -40,8 +37,8 @@ describe('chrome class words on prose', () => {
   it('keeps a long prose block whose class says "readmore" or "sidebar", but not a comment thread', () => {
     const long = Array.from({ length: 8 }, (_, i) => `<p>Sentence ${i} of the description, which tells the reader about the house, the garden and the village nearby.</p>`).join('');
     const comments = Array.from({ length: 8 }, (_, i) => `<p>Comment ${i}: I loved this place, the garden is lovely and the hosts were kind to us.</p>`).join('');
-    const html = `<html><body><div class="object"><div class="intro">${body}${body}</div><div class="box js_readmore">${long}</div><div class="comments">${comments}</div></div></body></html>`;
-    const out = formatPage(html, { url: 'https://rentals.example/h', formats: { ...TEXT, enhanced_html: true } });
+    const html = `<html><body><div class="object"><div class="intro">${STORY}${STORY}</div><div class="box js_readmore">${long}</div><div class="comments">${comments}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://rentals.example/h', formats: { ...TEXT_ONLY, enhanced_html: true } });
     expect(out.enhanced_html).toContain('Sentence 3 of the description');
     expect(out.enhanced_html).not.toContain('Comment 3:');
   });
@@ -51,8 +48,8 @@ describe('article headers', () => {
   it('keeps the lead in an article or recipe header, and still drops the site header', () => {
     const html = `<html><body><div class="site-header"><p>Subscribe to our site for updates and more news every day.</p></div>
       <div class="page"><div class="recipe-header"><p class="m-intro">Soft yeast muffins with a caramel almond crust, ready in under an hour.</p></div>
-      <div class="content">${body}</div></div></body></html>`;
-    const out = formatPage(html, { url: 'https://recipes.example/r', formats: TEXT }).page_text ?? '';
+      <div class="content">${STORY}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://recipes.example/r', formats: TEXT_ONLY }).page_text ?? '';
     expect(out).toContain('Soft yeast muffins');
     expect(out).not.toContain('Subscribe to our site');
   });
@@ -63,7 +60,7 @@ describe('class words that name no chrome', () => {
     const block = (i: number): string =>
       `<div class="cmp-container"><div class="cmp-text"><p>Service ${i}: our consultants plan, build and run your finance systems, from the ledger to the audit, with teams in every region.</p></div></div>`;
     const html = page(`<div class="root cmp-container"><h1 class="cmp-title">Consulting</h1>${[1, 2, 3, 4, 5].map(block).join('')}</div><div class="cmp-banner">We use cookies. Accept all?</div>`);
-    const out = formatPage(html, { url: 'https://corp.example/services/consulting', formats: TEXT });
+    const out = formatPage(html, { url: 'https://corp.example/services/consulting', formats: TEXT_ONLY });
     for (const i of [1, 2, 3, 4, 5]) expect(out.page_text).toContain(`Service ${i}: our consultants`);
     expect(out.page_text).not.toContain('We use cookies');
   });
@@ -74,7 +71,7 @@ describe('class words that name no chrome', () => {
     // The shop's department menu outweighs the grid, so no "half the page's text" guard protects it.
     const departments = `<div class="departments">${Array.from({ length: 60 }, (_, i) => `<a href="/c/dept-${i}">Department number ${i} of the store</a>`).join(' ')}</div>`;
     const html = page(`<div class="site-search"><form><label>Search the shop for gear, clothing and more</label></form></div>${departments}<main>${grid}</main>`);
-    const out = formatPage(html, { url: 'https://shop.example/c/camping-tents', formats: TEXT });
+    const out = formatPage(html, { url: 'https://shop.example/c/camping-tents', formats: TEXT_ONLY });
     for (const i of [0, 5, 11]) expect(out.page_text).toContain(`Camp Tent ${i} for four people`);
     expect(out.page_text).not.toContain('Search the shop');
   });

@@ -9,6 +9,14 @@
 import { findAll, findFirst, fromTextNodes, hasAncestor, isTag, removeNode, squashedTextLength, squashedTextWithin, textLengthUpTo, type Element, type ParentNode, type Text } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const adCards: Pass = {
+  name: 'ad-cards',
+  stage: 'content',
+  // In a listing or a shop's grid, a sponsored result is one of the results (measured: listings lose when it is removed).
+  appliesTo: (p) => !p.feed,
+  run: ({ roots }) => removeAdCards(roots),
+};
+
 /** The whole text of an ad's label (English and a few large languages). */
 const AD_LABEL_RE = /^(?:sponsored|promoted|ad|advertisement|anzeige|gesponsert|sponsorisé|patrocinado|publicidad)$/i;
 
@@ -72,11 +80,3 @@ export function removeAdCards(roots: ParentNode[]): void {
   }
   for (const card of cards) removeNode(card);
 }
-
-export const adCards: Pass = {
-  name: 'ad-cards',
-  stage: 'content',
-  // In a listing or a shop's grid, a sponsored result is one of the results (measured: listings lose when it is removed).
-  appliesTo: (p) => !p.feed,
-  run: ({ roots }) => removeAdCards(roots),
-};

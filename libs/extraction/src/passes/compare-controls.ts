@@ -7,6 +7,14 @@
 import { BLOCK_TAGS, HEADING_TAGS, fromTextNodes, isTag, removeNode, squashedTextWithin, type Element, type ParentNode, type Text } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const compareControls: Pass = {
+  name: 'compare-controls',
+  stage: 'content',
+  // The toggle sits on each card of a grid, and on the product a grid links to.
+  appliesTo: (p) => p.feed || p.selectAs === 'product',
+  run: ({ roots }) => removeCompareControls(roots),
+};
+
 /** A compare toggle's whole text. */
 const COMPARE_RE = /^(?:add to )?(?:compare|comparison)(?: products?| now)?$/i;
 
@@ -41,11 +49,3 @@ export function removeCompareControls(roots: ParentNode[]): void {
     if (parent && (BLOCK_TAGS.has(control.name) || textOf(parent) === textOf(control)) && !roots.includes(control)) removeNode(control);
   }
 }
-
-export const compareControls: Pass = {
-  name: 'compare-controls',
-  stage: 'content',
-  // The toggle sits on each card of a grid, and on the product a grid links to.
-  appliesTo: (p) => p.feed || p.selectAs === 'product',
-  run: ({ roots }) => removeCompareControls(roots),
-};

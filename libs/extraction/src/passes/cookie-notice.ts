@@ -8,6 +8,13 @@
 import { BLOCK_TAGS, holdsBlock, isTag, removeNode, squashedTextLength, textContent, textLengthUpTo, type Element, type ParentNode } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
+export const cookieNotices: Pass = {
+  name: 'cookie-notices',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeCookieNotices(roots),
+};
+
 /** Characters of a notice at most. */
 const MAX_NOTICE = 400;
 /** Share of the content's text the notices hold at most; more, and the page is about cookies. */
@@ -38,10 +45,3 @@ export function removeCookieNotices(roots: ParentNode[]): void {
   if (notices.reduce((a, n) => a + squashedTextLength(n), 0) > total * MAX_SHARE) return;
   for (const el of notices) removeNode(el);
 }
-
-export const cookieNotices: Pass = {
-  name: 'cookie-notices',
-  stage: 'content',
-  appliesTo: everyPage,
-  run: ({ roots }) => removeCookieNotices(roots),
-};

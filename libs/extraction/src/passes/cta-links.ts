@@ -8,6 +8,14 @@
 import { holdsBlock, isTag, removeChildren, textContent, type ChildNode, type Element } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const callsToAction: Pass = {
+  name: 'calls-to-action',
+  stage: 'region',
+  // A service page's lone short links are its buttons (on one read like an article too).
+  appliesTo: (p) => p.selectAs === 'service',
+  run: ({ roots }) => roots.filter(isTag).forEach(removeCallsToAction),
+};
+
 /** Words from which a lone link reads as a label or a title rather than a button. */
 const MAX_CTA_WORDS = 3;
 const ENTRY_TAGS = new Set(['li', 'td', 'th', 'dd', 'dt']);
@@ -34,13 +42,3 @@ export function removeCallsToAction(root: Element): void {
   };
   visit(root);
 }
-
-export const callsToAction: Pass = {
-  name: 'calls-to-action',
-  stage: 'region',
-  // A service page's lone short links are its buttons (on one read like an article too).
-  appliesTo: (p) => p.selectAs === 'service',
-  run: ({ roots }) => {
-    for (const root of roots) if (isTag(root)) removeCallsToAction(root);
-  },
-};

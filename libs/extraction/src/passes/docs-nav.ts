@@ -9,6 +9,14 @@ import { isTag, removeChildren, type ChildNode, type Element } from '../dom.js';
 import { sectionStats } from '../signals/sections.js';
 import type { Pass } from './pass.js';
 
+export const docsNavigation: Pass = {
+  name: 'docs-navigation',
+  stage: 'region',
+  // A docs page's navigation landmarks are its sidebar and table of contents.
+  appliesTo: (p) => p.selectAs === 'documentation',
+  run: ({ roots }) => roots.filter(isTag).forEach(removeDocsNavigation),
+};
+
 /** Link share of a navigation landmark's text from which it is a list of pages rather than content. */
 const NAV_LINK_SHARE = 0.5;
 
@@ -32,13 +40,3 @@ export function removeDocsNavigation(root: Element): void {
   }
   removeChildren(root, doomed);
 }
-
-export const docsNavigation: Pass = {
-  name: 'docs-navigation',
-  stage: 'region',
-  // A docs page's navigation landmarks are its sidebar and table of contents.
-  appliesTo: (p) => p.selectAs === 'documentation',
-  run: ({ roots }) => {
-    for (const root of roots) if (isTag(root)) removeDocsNavigation(root);
-  },
-};

@@ -9,6 +9,21 @@
 import { BLOCK_TAGS, HEADING_TAGS, isTag, isText, removeNode, squashedLength, type AnyNode, type Element } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
+export const edgeTrim: Pass = {
+  name: 'edge-trim',
+  stage: 'pick',
+  appliesTo: everyPage,
+  run: ({ roots }) => trimEdges(roots.filter(isTag)),
+};
+
+/** The widened region's edges hold the same teasers and date lines as a pick's. */
+export const regionEdgeTrim: Pass = {
+  name: 'region-edge-trim',
+  stage: 'region',
+  appliesTo: everyPage,
+  run: ({ roots }) => trimEdges(roots.filter(isTag)),
+};
+
 /** Tags treated as one unit (never descended into): their inside is structure, not a sequence of blocks. */
 const UNIT_TAGS = new Set(['table', 'pre', 'figure', 'ul', 'ol', 'dl']);
 /** At most this many blocks, and this share of the content's text, are trimmed from each end. */
@@ -134,18 +149,3 @@ export function trimEdges(nodes: Element[]): Element[] {
   for (const b of doomed) removeBlock(b.el, roots);
   return nodes;
 }
-
-export const edgeTrim: Pass = {
-  name: 'edge-trim',
-  stage: 'pick',
-  appliesTo: everyPage,
-  run: ({ roots }) => trimEdges(roots.filter(isTag)),
-};
-
-/** The widened region's edges hold the same teasers and date lines as a pick's. */
-export const regionEdgeTrim: Pass = {
-  name: 'region-edge-trim',
-  stage: 'region',
-  appliesTo: everyPage,
-  run: ({ roots }) => trimEdges(roots.filter(isTag)),
-};

@@ -9,6 +9,14 @@ import { findAll, hasAncestor, removeNode, type Element, type ParentNode } from 
 import { renderText } from '../text.js';
 import type { Pass } from './pass.js';
 
+export const filterPanels: Pass = {
+  name: 'filter-panels',
+  stage: 'region',
+  // A category's grid comes with its filter panels; widened to the grid, the panels come too.
+  appliesTo: (p) => p.feed,
+  run: ({ roots }) => removeFilterPanels(roots),
+};
+
 const FILTER_RE = /(?:^|[\s_-])(?:filters?|facets?|refinements?|refine|sort-?by|sorting)(?=$|[\s_-])/i;
 /** Share of the selection's text from which a block named like a filter panel is kept. */
 const MAX_PANEL_SHARE = 0.25;
@@ -21,11 +29,3 @@ export function removeFilterPanels(roots: ParentNode[]): void {
   const panels = roots.flatMap((r) => findAll(r, (e) => named(e) && !hasAncestor(e, named)));
   for (const p of panels) if (!roots.includes(p) && renderText(p).length < total * MAX_PANEL_SHARE) removeNode(p);
 }
-
-export const filterPanels: Pass = {
-  name: 'filter-panels',
-  stage: 'region',
-  // A category's grid comes with its filter panels; widened to the grid, the panels come too.
-  appliesTo: (p) => p.feed,
-  run: ({ roots }) => removeFilterPanels(roots),
-};

@@ -8,6 +8,13 @@
 import { namedBy, removeOutermost, squashedTextLength, type Element, type ParentNode } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const forumNotices: Pass = {
+  name: 'forum-notices',
+  stage: 'content',
+  appliesTo: (p) => p.forum,
+  run: ({ roots }) => removeForumNotices(roots),
+};
+
 /** Whole words of class/id names of notices (`alert-warning`, `p-notices`, `cGuestTeaser`, `membership__cta`). */
 const NOTICE_WORDS = new Set(['alert', 'alerts', 'notice', 'notices', 'banner', 'announcement', 'announcements', 'callout', 'cta', 'guest']);
 
@@ -24,10 +31,3 @@ export function removeForumNotices(roots: ParentNode[]): void {
   const limit = Math.min(MAX_NOTICE, MAX_SHARE * roots.reduce((a, r) => a + squashedTextLength(r), 0));
   removeOutermost(roots, (el) => isNotice(el) && squashedTextLength(el) <= limit);
 }
-
-export const forumNotices: Pass = {
-  name: 'forum-notices',
-  stage: 'content',
-  appliesTo: (p) => p.forum,
-  run: ({ roots }) => removeForumNotices(roots),
-};

@@ -10,6 +10,14 @@ import { classWords, findAll, hasAncestor, isTag, isText, removeNode, type Eleme
 import { renderText } from '../text.js';
 import { everyPage, type Pass } from './pass.js';
 
+export const repeatedQuotes: Pass = {
+  name: 'repeated-quotes',
+  stage: 'content',
+  // Any page: a thread read as an article quotes the same way (see the module comment).
+  appliesTo: everyPage,
+  run: ({ roots }) => removeRepeatedQuotes(roots),
+};
+
 /** Characters (letters and digits only) a line needs to be compared: shorter ones ("Thanks!") repeat by chance. */
 const MIN_LINE = 20;
 /** Share of a quote's comparable lines found elsewhere in the thread from which the quote is a repeat. */
@@ -59,11 +67,3 @@ export function removeRepeatedQuotes(roots: ParentNode[]): void {
   const outside = textOutsideQuotes(roots);
   for (const q of quotes) if (repeats(q, outside)) removeNode(q);
 }
-
-export const repeatedQuotes: Pass = {
-  name: 'repeated-quotes',
-  stage: 'content',
-  // Any page: a thread read as an article quotes the same way (see the module comment).
-  appliesTo: everyPage,
-  run: ({ roots }) => removeRepeatedQuotes(roots),
-};

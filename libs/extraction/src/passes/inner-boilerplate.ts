@@ -11,6 +11,31 @@ import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squ
 import { everyPage, type Pass } from './pass.js';
 
 /**
+ * On a listing or a shop's category, a class word on at least three cards (`new-listing__categories`, a BEM part of the
+ * card template) that holds half the region's text is the cards' own text, not boilerplate among prose.
+ */
+const CARD_KIND_SHARE = 0.5;
+
+export const innerBoilerplate: Pass = {
+  name: 'inner-boilerplate',
+  stage: 'pick',
+  appliesTo: everyPage,
+  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), profile.forum, undefined, profile.landing),
+};
+
+/**
+ * What the article pick would have pruned inside its container is boilerplate in a widened region too: bylines, share
+ * bars, related links. Not on a forum: its posts carry comment and reply class names, and they are the content. A
+ * service page's region keeps its promos and authors, whether or not the page reads like an article.
+ */
+export const regionBoilerplate: Pass = {
+  name: 'region-boilerplate',
+  stage: 'region',
+  appliesTo: (p) => !p.forum,
+  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), false, profile.feed ? CARD_KIND_SHARE : undefined, profile.selectAs === 'service'),
+};
+
+/**
  * Whole class/id tokens that are junk though none of their words is (`toc`, `jp-post-flair`, `most-popular`, an
  * author box, WordPress's card of another post). Embedded tweets stay: articles quote them as sources.
  */
@@ -23,7 +48,6 @@ const BUILDER_RE = /^(?:elementor|et_pb|et-pb|wp-block|vc_|vc-|wpb_|wpb-|sqs-|tv
 const KEEP_TAGS = new Set(['html', 'body', 'main', 'article', 'a', 'img', 'picture', 'table', 'tbody', 'thead', 'tr', 'td', 'th', 'pre', 'code']);
 /** Tags that are furniture inside an article. */
 const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'footer', 'address']);
-
 
 /**
  * Byline words that name an entry's date and author line. On an index of entries (a blog's front page, a news
@@ -43,7 +67,6 @@ function besideLink(el: Element): boolean {
   return false;
 }
 const isLink = (el: Element): boolean => el.name === 'a' && el.attribs.href !== undefined;
-
 
 /**
  * Meta words name a byline or a date line, which carry no heading of their own; a block with a heading whose class says
@@ -272,28 +295,3 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
   }
   for (const [parent, set] of doomed) relink(parent, parent.children.filter((c) => !set.has(c)));
 }
-
-export const innerBoilerplate: Pass = {
-  name: 'inner-boilerplate',
-  stage: 'pick',
-  appliesTo: everyPage,
-  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), profile.forum, undefined, profile.landing),
-};
-
-/**
- * On a listing or a shop's category, a class word on at least three cards (`new-listing__categories`, a BEM part of the
- * card template) that holds half the region's text is the cards' own text, not boilerplate among prose.
- */
-const CARD_KIND_SHARE = 0.5;
-
-/**
- * What the article pick would have pruned inside its container is boilerplate in a widened region too: bylines, share
- * bars, related links. Not on a forum: its posts carry comment and reply class names, and they are the content. A
- * service page's region keeps its promos and authors, whether or not the page reads like an article.
- */
-export const regionBoilerplate: Pass = {
-  name: 'region-boilerplate',
-  stage: 'region',
-  appliesTo: (p) => !p.forum,
-  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), false, profile.feed ? CARD_KIND_SHARE : undefined, profile.selectAs === 'service'),
-};

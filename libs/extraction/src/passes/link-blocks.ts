@@ -7,6 +7,13 @@
 import { isTag, removeChildren, squashedLength, type ChildNode, type Element } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const linkBlocks: Pass = {
+  name: 'link-blocks',
+  stage: 'region',
+  appliesTo: (p) => p.selectAs === 'product' || p.forum,
+  run: ({ roots }) => roots.filter(isTag).forEach(removeLinkBlocks),
+};
+
 /** Link share of a block's text above which it is navigation rather than content. */
 const LINK_BLOCK_SHARE = 0.6;
 const LINK_BLOCK_TAGS = new Set(['div', 'ul', 'ol', 'section', 'table', 'dl', 'header', 'footer', 'form']);
@@ -36,12 +43,3 @@ export function removeLinkBlocks(root: Element): void {
   };
   visit(root, false);
 }
-
-export const linkBlocks: Pass = {
-  name: 'link-blocks',
-  stage: 'region',
-  appliesTo: (p) => p.selectAs === 'product' || p.forum,
-  run: ({ roots }) => {
-    for (const root of roots) if (isTag(root)) removeLinkBlocks(root);
-  },
-};

@@ -7,6 +7,13 @@
 import { isTag, isText, removeNode, squashedTextWithin, type Element, type ParentNode } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
+export const marquees: Pass = {
+  name: 'marquees',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeMarquees(roots),
+};
+
 /** Copies of one phrase from which sibling elements are a ticker, not a list (a rating's five stars, a table row). */
 const MIN_COPIES = 8;
 /** A ticker's phrase is a slogan or a call to action: at most this many characters. */
@@ -44,10 +51,3 @@ export function removeMarquees(nodes: ParentNode[]): void {
   for (const n of nodes) walk(n);
   for (const el of doomed) removeNode(el);
 }
-
-export const marquees: Pass = {
-  name: 'marquees',
-  stage: 'content',
-  appliesTo: everyPage,
-  run: ({ roots }) => removeMarquees(roots),
-};

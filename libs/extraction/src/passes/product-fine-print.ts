@@ -7,6 +7,13 @@
 import { findFirst, namedBy, removeOutermost, squashedTextLength, type ParentNode } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const finePrint: Pass = {
+  name: 'fine-print',
+  stage: 'content',
+  appliesTo: (p) => p.selectAs === 'product',
+  run: ({ roots }) => removeFinePrint(roots),
+};
+
 /** Whole words of class/id names of the small print. */
 const FINE_PRINT_WORDS = new Set(['disclaimer', 'disclaimers']);
 
@@ -18,10 +25,3 @@ export function removeFinePrint(roots: ParentNode[]): void {
   const total = roots.reduce((a, r) => a + squashedTextLength(r), 0);
   removeOutermost(roots, (el) => namedBy(el, FINE_PRINT_WORDS) && !findFirst(el, (e) => e.name === 'h1') && squashedTextLength(el) <= total * MAX_SHARE);
 }
-
-export const finePrint: Pass = {
-  name: 'fine-print',
-  stage: 'content',
-  appliesTo: (p) => p.selectAs === 'product',
-  run: ({ roots }) => removeFinePrint(roots),
-};

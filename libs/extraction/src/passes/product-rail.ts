@@ -9,6 +9,13 @@ import { MIN_CARDS } from '../signals/card-run.js';
 import { isTag, removeChildren, templateKey, textContent, textLengthUpTo, type ChildNode, type Element, type ParentNode } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const productRails: Pass = {
+  name: 'product-rails',
+  stage: 'content',
+  appliesTo: (p) => p.selectAs === 'product',
+  run: ({ roots, profile }) => removeProductRails(roots, profile.url),
+};
+
 /** Characters a rail card holds at least (a name and a price) and at most (a roundup's product section is longer). */
 const MIN_CARD_TEXT = 20;
 const MAX_CARD_TEXT = 300;
@@ -84,10 +91,3 @@ export function removeProductRails(roots: ParentNode[], url?: string): void {
   };
   for (const r of roots) visit(r);
 }
-
-export const productRails: Pass = {
-  name: 'product-rails',
-  stage: 'content',
-  appliesTo: (p) => p.selectAs === 'product',
-  run: ({ roots, profile }) => removeProductRails(roots, profile.url),
-};

@@ -9,6 +9,14 @@ import { cardRun, MIN_CARDS } from '../signals/card-run.js';
 import { findFirst, namedBy, isTag, removeChildren, templateKey, textContent, textLengthUpTo, type ChildNode, type Element, type ParentNode } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const productReviews: Pass = {
+  name: 'product-reviews',
+  stage: 'content',
+  // A shop's category shows reviews of the shop or of its best sellers beside its grid, as a product page does.
+  appliesTo: (p) => p.selectAs === 'product' || p.selectAs === 'collection',
+  run: ({ roots, profile }) => removeProductReviews(roots, profile.selectAs === 'collection'),
+};
+
 /** Whole words of class/id names of review sections and review widgets. */
 const REVIEW_WORDS = new Set(['review', 'reviews', 'yotpo', 'bazaarvoice', 'bv', 'okendo', 'stamped', 'jdgm', 'judgeme', 'powerreviews', 'trustpilot', 'feefo', 'testimonials', 'qa', 'qna', 'questions']);
 
@@ -81,11 +89,3 @@ export function removeProductReviews(roots: ParentNode[], tiles = false): void {
     removeDatedPostRuns(r);
   }
 }
-
-export const productReviews: Pass = {
-  name: 'product-reviews',
-  stage: 'content',
-  // A shop's category shows reviews of the shop or of its best sellers beside its grid, as a product page does.
-  appliesTo: (p) => p.selectAs === 'product' || p.selectAs === 'collection',
-  run: ({ roots, profile }) => removeProductReviews(roots, profile.selectAs === 'collection'),
-};

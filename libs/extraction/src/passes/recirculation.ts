@@ -9,6 +9,13 @@
 import { HEADING_TAGS, isTag, removeChildren, squashedTextLength, textContent, type ChildNode, type Element, type ParentNode } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
+export const recirculation: Pass = {
+  name: 'recirculation',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeRecirculation(roots),
+};
+
 /**
  * Headings of recommendation rails (shops and publishers, English and a few large languages), and of the rails of blog
  * posts, reports and case studies that close a service page ("From our blog", "Featured insights", "Featured client
@@ -115,10 +122,3 @@ export function removeRecirculation(roots: ParentNode[]): void {
     }
   }
 }
-
-export const recirculation: Pass = {
-  name: 'recirculation',
-  stage: 'content',
-  appliesTo: everyPage,
-  run: ({ roots }) => removeRecirculation(roots),
-};

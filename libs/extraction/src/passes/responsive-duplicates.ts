@@ -10,6 +10,21 @@
 import { BLOCK_TAGS, contains, holdsBlock, isTag, removeNode, textContent, type Element, type ParentNode } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
+export const responsiveDuplicates: Pass = {
+  name: 'responsive-duplicates',
+  stage: 'content',
+  appliesTo: everyPage,
+  run: ({ roots }) => removeResponsiveDuplicates(roots),
+};
+
+export const repeatedBlocks: Pass = {
+  name: 'repeated-blocks',
+  stage: 'content',
+  // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
+  appliesTo: (p) => p.selectAs === 'product',
+  run: ({ roots }) => removeRepeatedBlocks(roots),
+};
+
 /**
  * Class tokens that show or hide a block by screen size. `ssr-variant` is how a site builder marks each of the
  * per-breakpoint variants it server-renders (the browser's script keeps one).
@@ -66,7 +81,6 @@ export function removeResponsiveDuplicates(nodes: ParentNode[]): void {
   for (const el of doomed) removeNode(el);
 }
 
-
 /**
  * Remove the later copies of repeated text blocks from `nodes`, in place, whatever their class names: a shop prints its
  * product's blocks more than once (for each breakpoint, in a sticky bar, in a quick-view drawer), and the product's
@@ -91,18 +105,3 @@ export function removeRepeatedBlocks(nodes: ParentNode[]): void {
   for (const n of nodes) walk(n);
   for (const el of doomed) removeNode(el);
 }
-
-export const responsiveDuplicates: Pass = {
-  name: 'responsive-duplicates',
-  stage: 'content',
-  appliesTo: everyPage,
-  run: ({ roots }) => removeResponsiveDuplicates(roots),
-};
-
-export const repeatedBlocks: Pass = {
-  name: 'repeated-blocks',
-  stage: 'content',
-  // A shop prints some blocks twice (per breakpoint, in a sticky bar or a drawer): one copy is the product's.
-  appliesTo: (p) => p.selectAs === 'product',
-  run: ({ roots }) => removeRepeatedBlocks(roots),
-};

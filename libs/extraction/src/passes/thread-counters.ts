@@ -10,6 +10,13 @@
 import { BLOCK_TAGS, findAll, findFirst, hasAncestor, isTag, isText, removeNode, textContent, textLengthUpTo, type Element, type ParentNode } from '../dom.js';
 import type { Pass } from './pass.js';
 
+export const threadCounters: Pass = {
+  name: 'thread-counters',
+  stage: 'content',
+  appliesTo: (p) => p.forum,
+  run: ({ roots }) => removeThreadCounters(roots),
+};
+
 const COUNTER_RE = /^#?\d{1,6}$/;
 /** Cells and items hold data: a number there is a value. */
 const DATA_TAGS = new Set(['td', 'th', 'li', 'dd', 'dt', 'code', 'pre']);
@@ -61,10 +68,3 @@ export function removeThreadCounters(roots: ParentNode[]): void {
   for (const el of roots.flatMap((r) => findAll(r, (e) => isCounter(e) || isPostNumberLink(e)))) removeNode(el);
   for (const el of roots.flatMap((r) => findAll(r, (e) => isStatLine(e) && !hasAncestor(e, isStatLine)))) removeNode(el);
 }
-
-export const threadCounters: Pass = {
-  name: 'thread-counters',
-  stage: 'content',
-  appliesTo: (p) => p.forum,
-  run: ({ roots }) => removeThreadCounters(roots),
-};

@@ -1,17 +1,13 @@
 // The lead of an article, found outside the container of its body (see lead.ts).
 import { describe, expect, it } from '@jest/globals';
-import { formatPage, type OutputFormats } from '../index.js';
-
-const TEXT: OutputFormats = { raw_html: false, enhanced_html: false, markdown: false, page_text: true };
-const prose = (i: number): string =>
-  `<p>Paragraph ${i} of the story, with words, commas, and sentences enough to read like real prose in an article body.</p>`;
-const body = Array.from({ length: 5 }, (_, i) => prose(i)).join('');
+import { formatPage } from '../index.js';
+import { STORY, TEXT_ONLY } from '#test/support/pages.js';
 
 describe('leads outside the article element', () => {
   it('finds the standfirst in an article header that sits outside the <article> holding the body', () => {
     const html = `<html><body><main><header class="entry-header"><h1>Always tired?</h1><div class="lead"><p>Many people feel tired all the time in winter, and the reasons are often simple.</p></div></header>
-      <div class="wrap"><article class="post"><div class="entry-content">${body}</div></article></div></main></body></html>`;
-    const out = formatPage(html, { url: 'https://mag.example/t', formats: TEXT }).page_text ?? '';
+      <div class="wrap"><article class="post"><div class="entry-content">${STORY}</div></article></div></main></body></html>`;
+    const out = formatPage(html, { url: 'https://mag.example/t', formats: TEXT_ONLY }).page_text ?? '';
     expect(out).toContain('Many people feel tired');
   });
 
@@ -19,8 +15,8 @@ describe('leads outside the article element', () => {
     const sub = 'The governor signed the bill after a long night of debate in the chamber';
     const html = `<html><body><div class="top"><h1><a href="/">Blog of things</a></h1><h2>The blog of small and large things, since 2004</h2></div>
       <div class="page"><div class="head"><div class="article-header"><h1>Bill signed</h1><h2>${sub}</h2></div></div>
-      <div class="content"><div class="photo"><img src="/a.jpg" alt=""></div><div class="article-body">${body}</div></div></div></body></html>`;
-    const out = formatPage(html, { url: 'https://news.example/b', formats: TEXT }).page_text ?? '';
+      <div class="content"><div class="photo"><img src="/a.jpg" alt=""></div><div class="article-body">${STORY}</div></div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://news.example/b', formats: TEXT_ONLY }).page_text ?? '';
     expect(out).toContain(sub);
     expect(out).not.toContain('since 2004');
   });
@@ -29,7 +25,7 @@ describe('leads outside the article element', () => {
 const para = (n: number): string =>
   Array.from({ length: n }, (_, i) => `<p>Body paragraph ${i} of the article, with enough words, commas, and sentences to read like real prose. It keeps going for a while.</p>`).join('');
 const text = (html: string): string =>
-  formatPage(`<!doctype html><html><head><title>T</title></head><body>${html}</body></html>`, { url: 'https://site.example/a', formats: TEXT }).page_text ?? '';
+  formatPage(`<!doctype html><html><head><title>T</title></head><body>${html}</body></html>`, { url: 'https://site.example/a', formats: TEXT_ONLY }).page_text ?? '';
 
 describe('article lead', () => {
   it('puts the standfirst from the article header in front of the body', () => {
