@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { TrawlError } from '#contracts';
 import { loadConfig } from '#config';
 import { migrate } from '#db';
-import { runExtractCommand } from '#extraction/cli/extract-command.js';
+import { runExtractCommand } from './extract-command.js';
 import { runSerpParseCommand } from './serp-parse-command.js';
 import { runMapsParseCommand } from './maps-parse-command.js';
 import { createLogger, ensureLocalServices } from '#platform';
