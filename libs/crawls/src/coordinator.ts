@@ -86,8 +86,9 @@ export class CrawlCoordinator {
   }
 
   start(): void {
+    const connection = duplicateRedis(this.connection, 'trawl-crawl-coordinator');
     this.worker = new Worker(QueueName.crawl, (job, token) => this.process(job, token), {
-      connection: duplicateRedis(this.connection, 'trawl-crawl-coordinator'),
+      connection,
       prefix: this.settings.prefix,
       concurrency: this.settings.concurrency,
       lockDuration: this.settings.lockMs,
@@ -95,6 +96,8 @@ export class CrawlCoordinator {
       maxStalledCount: 2,
     });
     this.worker.on('error', (error) => this.ports.onError(error, 'crawl coordinator'));
+    // The worker does not own a connection it was given: drop it once the worker has closed.
+    this.worker.on('closed', () => connection.disconnect());
   }
 
   async close(): Promise<void> {

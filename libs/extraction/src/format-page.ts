@@ -17,6 +17,7 @@ import { runPasses } from './passes/index.js';
 import type { PageType } from './signals/page-type.js';
 import { pageAddress } from './page-address.js';
 import { missingDescription } from './product-description.js';
+import { pageLinks } from './links.js';
 import { pageProfile } from './profile.js';
 import { selectMainContent } from './selection/select.js';
 
@@ -32,6 +33,8 @@ export interface FormatOptions {
   markdownConverter?: MarkdownConverterName;
   /** The page type, when the caller knows it; detected from the page otherwise. */
   pageType?: PageType;
+  /** The page's links and canonical (site crawls, map), read before cleaning drops navigation. */
+  links?: boolean;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -93,6 +96,7 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     if (holdsText(bodyOf(doc))) (metadata as ExtractedMetadata).pageType = profile.type;
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
+    if (options.links) Object.assign(page, pageLinks(doc, options.url));
     // A thread's posts carry comment names, and a landing page's promos and banners are its sections (see clean.ts).
     cleanDocument(doc, { url, aggressive: true, keepComments: profile.forum, landing: profile.landing });
     if (formats.enhanced_html) {
