@@ -38,6 +38,8 @@ export const ErrorCode = {
   NETWORK_ERROR: 'NETWORK_ERROR',
   /** A site crawl's URL the site's robots.txt does not allow (never fetched, never charged). */
   ROBOTS_DISALLOWED: 'ROBOTS_DISALLOWED',
+  /** A site crawl's URL redirected out of the crawl's scope (another site, an excluded path): the target is not requested. */
+  OUT_OF_SCOPE: 'OUT_OF_SCOPE',
   // /serp-maps: a placeId / cid lookup the maps provider has no place for (never charged)
   PLACE_NOT_FOUND: 'PLACE_NOT_FOUND',
 } as const;
