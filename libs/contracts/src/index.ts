@@ -7,3 +7,4 @@ export * from './proxy.js';
 export * from './trawl-error.js';
 export * from './error-status.js';
 export * from './api/index.js';
+export * from './console.js';
