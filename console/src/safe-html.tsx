@@ -1,7 +1,7 @@
 /**
  * The only way HTML reaches the page: Markdown rendered by marked, then sanitised by DOMPurify into a TrustedHTML
  * (the page's CSP requires Trusted Types from the `dompurify` policy for every HTML sink). Scripts, event handlers,
- * `javascript:` URLs, SVG handlers, forms and frames are removed; links open without a referrer or opener.
+ * `javascript:` URLs, SVG and MathML, forms and frames are removed; links open without a referrer or opener.
  */
 import DOMPurify, { type Config } from 'dompurify';
 import { marked } from 'marked';
@@ -19,6 +19,8 @@ type TrustedHTML = import('trusted-types/lib/index.js').TrustedHTML;
 
 const OPTIONS: Config & { RETURN_TRUSTED_TYPE: true } = {
   RETURN_TRUSTED_TYPE: true,
+  // HTML only: no SVG or MathML (their own ways to carry script and styles are not worth allowing for page text).
+  USE_PROFILES: { html: true },
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'object', 'embed', 'link', 'meta', 'base'],
   FORBID_ATTR: ['style'],
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#|\/(?!\/))/i,

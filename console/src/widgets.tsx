@@ -39,7 +39,7 @@ export function Snippet({ title, text }: { title: string; text: string }) {
         <span>{title}</span>
         <CopyButton text={text} label={`Copy ${title}`} />
       </div>
-      <pre>
+      <pre tabIndex={0} aria-label={title}>
         <code>{text}</code>
       </pre>
     </div>

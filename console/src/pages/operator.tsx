@@ -61,16 +61,14 @@ export function OperatorAccounts() {
         <label>
           Name <input name="name" required maxLength={200} autocomplete="off" />
         </label>
-        <label>
-          Plan
-          <select name="plan">
+        <label for="new-account-plan">Plan</label>
+        <select id="new-account-plan" name="plan">
             {plans.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
               </option>
             ))}
-          </select>
-        </label>
+        </select>
         <button type="submit">Create account</button>
       </form>
       {created ? (

@@ -75,16 +75,14 @@ export function Playground({ apiKey, setApiKey }: { apiKey: string; setApiKey: (
           void send();
         }}
       >
-        <label>
-          Endpoint
-          <select value={operation.path} onChange={(e) => setPath(e.currentTarget.value)}>
+        <label for="endpoint">Endpoint</label>
+        <select id="endpoint" value={operation.path} onChange={(e) => setPath(e.currentTarget.value)}>
             {operations.map((o) => (
               <option key={o.path} value={o.path}>
                 GET {o.path}
               </option>
             ))}
-          </select>
-        </label>
+        </select>
         <p class="muted">{operation.summary}</p>
         <label>
           API key
@@ -223,7 +221,7 @@ function AnswerView({ answer }: { answer: Answer }) {
       ))}
       <details open={items.length === 0}>
         <summary>JSON</summary>
-        <pre class="json">
+        <pre class="json" tabIndex={0}>
           <code>{json.length > MAX_JSON_CHARS ? `${json.slice(0, MAX_JSON_CHARS)}\n… (${json.length - MAX_JSON_CHARS} more characters)` : json}</code>
         </pre>
       </details>

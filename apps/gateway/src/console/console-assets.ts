@@ -70,7 +70,8 @@ export function registerConsoleAssets(fastify: FastifyInstance, index: ApiIndex,
     if (/\btext\/html\b/.test(accept)) return reply.redirect(index.console, 302);
     return reply.header('cache-control', 'no-cache').send(index);
   });
-  fastify.get('/console', (_request, reply) => reply.redirect('/console/', 301));
+  // `/console/` too: the router ignores trailing slashes.
+  fastify.get('/console', (_request, reply) => page(reply));
   fastify.get('/console/*', (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
     const file = files.get(rest);
