@@ -61,14 +61,16 @@ export function OperatorAccounts() {
         <label>
           Name <input name="name" required maxLength={200} autocomplete="off" />
         </label>
-        <label for="new-account-plan">Plan</label>
-        <select id="new-account-plan" name="plan">
-            {plans.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-        </select>
+        <div class="stack">
+          <label for="new-account-plan">Plan</label>
+          <select id="new-account-plan" name="plan">
+              {plans.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+          </select>
+        </div>
         <button type="submit">Create account</button>
       </form>
       {created ? (

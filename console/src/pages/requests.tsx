@@ -29,21 +29,25 @@ export function Requests() {
           setFilter({ endpoint: String(data.get('endpoint') ?? ''), outcome: String(data.get('outcome') ?? '') });
         }}
       >
-        <label for="filter-endpoint">Endpoint</label>
-        <select id="filter-endpoint" name="endpoint" value={filter.endpoint}>
-            <option value="">all</option>
-            {(page?.endpoints ?? []).map((e) => (
-              <option key={e} value={e}>
-                {e}
-              </option>
-            ))}
-        </select>
-        <label for="filter-outcome">Outcome</label>
-        <select id="filter-outcome" name="outcome" value={filter.outcome}>
-            <option value="">all</option>
-            <option value="ok">successful</option>
-            <option value="error">errors</option>
-        </select>
+        <div class="stack">
+          <label for="filter-endpoint">Endpoint</label>
+          <select id="filter-endpoint" name="endpoint" value={filter.endpoint}>
+              <option value="">all</option>
+              {(page?.endpoints ?? []).map((e) => (
+                <option key={e} value={e}>
+                  {e}
+                </option>
+              ))}
+          </select>
+        </div>
+        <div class="stack">
+          <label for="filter-outcome">Outcome</label>
+          <select id="filter-outcome" name="outcome" value={filter.outcome}>
+              <option value="">all</option>
+              <option value="ok">successful</option>
+              <option value="error">errors</option>
+          </select>
+        </div>
         <button type="submit">Filter</button>
       </form>
       {error ? <ErrorNote error={error} /> : null}
