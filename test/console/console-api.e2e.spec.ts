@@ -4,8 +4,10 @@
  * once (its console session too), the request log with a crawl's per-URL outcomes, and `GET /`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { ConsoleRepository } from '#db';
 import { consoleLinkUrl, issueSignInLink, type CreatedAccount } from '#billing';
+import { REPO_ROOT } from '../support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/poll.js';
@@ -120,6 +122,25 @@ describe('the console session', () => {
     expect((await call('POST', '/console/session', { body: { link: token } })).status).toBe(401);
     const old = await issueSignInLink(repo, account.accountId, new Date(Date.now() - 16 * 60_000));
     expect((await call('POST', '/console/session', { body: { link: old.token } })).status).toBe(401);
+  });
+
+  it('comes from the CLI: npm run trawl -- console:link prints a link that signs in once', async () => {
+    const cli = (...args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const env = { ...process.env, DATABASE_URL: trawl.config.DATABASE_URL, LOG_LEVEL: 'silent' };
+        execFile(process.execPath, ['dist/apps/cli/src/main.js', ...args], { cwd: REPO_ROOT, env }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        );
+      });
+    const printed = await cli('console:link', '--id', account.accountId, '--url', trawl.baseUrl);
+    expect(printed.code).toBe(0);
+    expect(printed.stderr).toMatch(/works once, within 15 minutes/);
+    const link = printed.stdout.trim();
+    expect(link).toMatch(new RegExp(`^${trawl.baseUrl}/console/#link=[A-Za-z0-9_-]{43}$`));
+    const token = link.split('#link=')[1];
+    expect((await call('POST', '/console/session', { body: { link: token } })).status).toBe(200);
+    expect((await call('POST', '/console/session', { body: { link: token } })).status).toBe(401);
+    expect((await cli('console:link', '--id', '00000000-0000-0000-0000-000000000000')).code).toBe(2);
   });
 
   it('signs the operator in with ADMIN_TOKEN, for the admin API and the queue dashboard', async () => {
