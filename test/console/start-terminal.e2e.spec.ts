@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** Runs the built standalone main (under `script` for a terminal) until it listens; its whole output then. */
 async function start(terminal: boolean): Promise<{ output: string; url: string }> {
-  const env = { ...process.env, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `trawl-test-${randomUUID().slice(0, 8)}`, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'auto' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `trawl-test-${randomUUID().slice(0, 8)}`, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'auto' };
   delete env.LOG_LEVEL;
   const main = 'node dist/apps/standalone/src/main.js';
   const child = terminal
