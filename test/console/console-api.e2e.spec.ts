@@ -244,6 +244,16 @@ describe('GET / and the console page', () => {
     expect(client.body.openapi).toBe('/openapi.json');
   });
 
+  it('documents its JSON endpoints in /openapi.json, tagged console, with parameters from the same schemas', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    for (const path of ['/console/session', '/account', '/account/usage', '/account/requests', '/account/requests/{id}', '/account/keys', '/account/keys/{id}/revoke', '/admin/usage', '/admin/health']) {
+      expect({ path, tagged: Object.values(doc.paths[path] ?? {}).every((op: any) => op.tags?.includes('console')) }).toEqual({ path, tagged: true });
+    }
+    const limit = doc.paths['/account/requests'].get.parameters.find((p: any) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
+    expect((await call('GET', '/docs')).body).toContain('/account/requests');
+  });
+
   it('serves the page with a strict CSP and no caching, the hashed assets for a year', async () => {
     const page = await fetch(`${trawl.baseUrl}/console/requests`);
     expect(page.status).toBe(200);
