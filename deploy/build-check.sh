@@ -57,6 +57,6 @@ for dev in jest eslint @swc/cli; do [ ! -e "node_modules/$dev" ] || fail "dev de
 node dist/apps/cli/src/main.js help >/dev/null || fail "the CLI does not start with production dependencies"
 node --input-type=module -e '
   for (const m of ["./dist/apps/gateway/src/bootstrap.js", "./dist/apps/standalone/src/standalone.js",
-                   "./dist/libs/engines/src/index.js", "./dist/libs/queue/src/worker-probe.js"]) await import(m);
+                   "./dist/libs/worker/src/index.js", "./dist/libs/queue/src/worker-probe.js"]) await import(m);
 ' || fail "an entry point's modules do not load with production dependencies"
 echo "build-check: OK ($(du -sh node_modules | cut -f1) of production node_modules)" >&2

@@ -1,6 +1,7 @@
 /**
- * The shape of the code base, checked on every run: no import cycles between files (what `madge --circular` checks),
- * no worker or lib importing the gateway app, libs reached only through their package aliases, and no async hooks.
+ * The shape of the code base, checked on every run: no import cycles between files (what `madge --circular` checks)
+ * nor between libs taken as units, no worker or lib importing the gateway app, a gateway whose module graph loads
+ * neither a browser nor a worker lib, libs reached only through their package aliases, and no async hooks.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -46,6 +47,36 @@ function graph(files: string[]): Map<string, { spec: string; to: string }[]> {
   return edges;
 }
 
+/** Packages a file loads at runtime (bare specifiers, `node:` builtins left out). */
+function packagesOf(file: string): string[] {
+  const found: string[] = [];
+  for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    if (!m[1] && !m[2].startsWith('.') && !m[2].startsWith('#') && !m[2].startsWith('node:')) found.push(m[2]);
+  }
+  return found;
+}
+
+/** Every file `entry` loads at runtime, following relative and alias imports. */
+function reachable(entry: string, edges: Map<string, { to: string }[]>): Set<string> {
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
+  while (queue.length) {
+    for (const { to } of edges.get(queue.pop()!) ?? []) {
+      if (!seen.has(to) && edges.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return seen;
+}
+
+/** The lib a runtime file belongs to (`libs/<lib>/src/…`), or null (apps, specs, test helpers). */
+function libOf(file: string): string | null {
+  const rel = path.relative(REPO_ROOT, file).split(path.sep);
+  return rel[0] === 'libs' && rel[2] === 'src' && !file.endsWith('.spec.ts') ? rel[1] : null;
+}
+
 /** Strongly connected components with more than one file (Tarjan). */
 function cycles(edges: Map<string, { to: string }[]>): string[][] {
   let index = 0;
@@ -84,9 +115,41 @@ function cycles(edges: Map<string, { to: string }[]>): string[][] {
 const files = ['apps', 'libs'].flatMap((d) => sourceFiles(path.join(REPO_ROOT, d)));
 const edges = graph(files);
 
+/** The libs that make up a worker's runtime: none of them belongs in a gateway process. */
+const WORKER_LIBS = ['worker', 'browser', 'fetch', 'extraction', 'serp'];
+/** Packages that start or drive a browser: a gateway never loads them. */
+const BROWSER_PACKAGES = /^(playwright-core|playwright|puppeteer)(\/|$)/;
+
 describe('architecture', () => {
   it('has no import cycles between files', () => {
     expect(cycles(edges)).toEqual([]);
+  });
+
+  it('has no cycle between libs taken as units (runtime imports of their src/, specs left out)', () => {
+    const libEdges = new Map<string, { to: string }[]>();
+    for (const [file, out] of edges) {
+      const from = libOf(file);
+      if (!from) continue;
+      const key = path.join(REPO_ROOT, 'libs', from);
+      const list = libEdges.get(key) ?? [];
+      for (const e of out) {
+        const to = libOf(e.to);
+        if (to && to !== from && !list.some((x) => x.to === path.join(REPO_ROOT, 'libs', to))) list.push({ to: path.join(REPO_ROOT, 'libs', to) });
+      }
+      libEdges.set(key, list);
+    }
+    expect(cycles(libEdges)).toEqual([]);
+  });
+
+  it("keeps a browser and the worker libs out of the gateway's module graph", () => {
+    const loaded = [...reachable(path.join(REPO_ROOT, 'apps/gateway/src/main.ts'), edges)];
+    const workerFiles = loaded.filter((file) => WORKER_LIBS.includes(libOf(file) ?? '')).map((file) => path.relative(REPO_ROOT, file));
+    const browserImports = loaded.flatMap((file) => packagesOf(file).filter((p) => BROWSER_PACKAGES.test(p)).map((p) => `${path.relative(REPO_ROOT, file)} → ${p}`));
+    expect({ workerFiles, browserImports }).toEqual({ workerFiles: [], browserImports: [] });
+    // The check itself can fail: the standalone process hosts the workers, and its graph reaches both.
+    const standalone = [...reachable(path.join(REPO_ROOT, 'apps/standalone/src/main.ts'), edges)];
+    expect(standalone.some((file) => libOf(file) === 'worker')).toBe(true);
+    expect(standalone.some((file) => packagesOf(file).some((p) => BROWSER_PACKAGES.test(p)))).toBe(true);
   });
 
   it('keeps the gateway app out of every worker and lib', () => {

@@ -1,6 +1,6 @@
 /**
  * The MCP tools over /search, /serp-maps and /headful-browser, end to end: the SDK client against the standalone app
- * (http and headful workers), a fixture Bing (libs/serp/src/testing/bing-fixture.ts) whose results link to a loopback
+ * (http and headful workers), a fixture Bing (bench/support/bing-fixture.ts) whose results link to a loopback
  * site, a Nominatim stand-in (MAPS_PROVIDER=osm), and a loopback "residential" proxy for headed Chromium on Xvfb.
  * Each tools/call is charged exactly like the REST call it stands for.
  */
@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { WorkerRegistry } from '#queue';
-import { bingPage } from '#serp/testing/bing-fixture.js';
+import { bingPage } from '#bench/support/bing-fixture.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';

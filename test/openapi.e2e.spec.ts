@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { WorkerRegistry } from '#queue';
-import { bingPage, BING_CHALLENGE } from '#serp/testing/bing-fixture.js';
+import { bingPage, BING_CHALLENGE } from '#bench/support/bing-fixture.js';
 import { CORPUS_DIR } from './support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';

@@ -1,10 +1,10 @@
 /**
  * `/search` end to end: the real gateway and workers, Postgres and Redis, against a fixture Bing on 127.0.0.1 that
- * serves Bing-markup result pages (libs/serp/src/testing/bing-fixture.ts) whose links point at a loopback fixture site, and two
+ * serves Bing-markup result pages (bench/support/bing-fixture.ts) whose links point at a loopback fixture site, and two
  * recording proxies for `geolocation`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { bingPage, BING_CHALLENGE, type FixtureResult } from '#serp/testing/bing-fixture.js';
+import { bingPage, BING_CHALLENGE, type FixtureResult } from '#bench/support/bing-fixture.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';

@@ -6,19 +6,24 @@
  * concurrency gate, credit reservation/settlement, BullMQ, fetch and the default formats (enhanced_html + markdown).
  * Two client shapes: one URL per request at C requests in flight, and batches of 20 URLs per request.
  *
- * Crawlee (in this process): CheerioCrawler at a fixed concurrency (minConcurrency = maxConcurrency = C, so its
- * autoscaler does not start at 1 and ramp up by 5 % every 10 s), no retries, default storage (persisted to a temp
- * CRAWLEE_STORAGE_DIR). Handlers, each a separate pass:
+ * Crawlee (in this process), at its best rather than its defaults: CheerioCrawler at a fixed concurrency
+ * (minConcurrency = maxConcurrency = C, so its autoscaler does not start at 1 and ramp up by 5 % every 10 s), no
+ * retries, its request queue and statistics in memory (`persistStorage: false`: by default Crawlee writes every
+ * request to disk). Handlers, each a separate pass:
  *   parse     - Crawlee fetches and cheerio-parses the page; the handler reads <title> (no output formats);
  *   turndown  - plus `$.html()` (the whole document re-serialised) and turndown + GFM Markdown of `$('body').html()`;
  *   mdream    - plus `$.html()` and Markdown of `$('body').html()` with Trawl's own mdream converter.
  *
+ * Every measured run lasts at least --duration seconds (default 20), so that start-up (the crawler's, the first
+ * connections) does not count: the page list is crawled again as many times as the side's last measured rate says
+ * fills the duration (Crawlee gets each pass under its own uniqueKey, since its queue drops URLs it has seen).
+ *
  *   npm run build && node dist/bench/crawl/crawlee-compare.js [--pages=200] [--rounds=2] [--concurrency=20,50]
- *     [--batch-clients=2,10] [--handlers=parse,turndown,mdream] [--extraction-threads=N] [--trawl-node-args=...]
+ *     [--batch-clients=2,10] [--handlers=parse,turndown,mdream] [--duration=20] [--extraction-threads=N]
+ *     [--trawl-node-args=...]
  * Needs the corpus (../shared/corpus), Postgres and Redis: BENCH_PG_ADMIN_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default redis://127.0.0.1:6379).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +51,8 @@ const { values } = parseArgs({
     'batch-clients': { type: 'string', default: '2,10' },
     'batch-size': { type: 'string', default: '20' },
     handlers: { type: 'string', default: 'parse,turndown,mdream' },
+    /** Minimum seconds per measured run (each side crawls the pages again as often as that takes). */
+    duration: { type: 'string', default: '20' },
     'extraction-threads': { type: 'string' },
     /** Node flags for the Trawl process only, space-separated: `--cpu-prof --cpu-prof-dir=/tmp/prof` shows where its CPU goes. */
     'trawl-node-args': { type: 'string' },
@@ -56,6 +63,7 @@ const ROUNDS = Number(values.rounds);
 const CONCURRENCY = values.concurrency.split(',').map(Number);
 const BATCH_CLIENTS = values['batch-clients'].split(',').filter(Boolean).map(Number);
 const BATCH_SIZE = Number(values['batch-size']);
+const DURATION_S = Number(values.duration);
 type HandlerName = 'parse' | 'turndown' | 'mdream';
 const HANDLERS = values.handlers.split(',').filter(Boolean) as HandlerName[];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -75,9 +83,14 @@ const trawl = await startTrawlStandalone({
   nodeArgs: values['trawl-node-args']?.split(' ').filter(Boolean),
 });
 const api = new Pool(trawl.baseUrl, { connections: Math.max(...CONCURRENCY, ...BATCH_CLIENTS, 1) });
-// Crawlee's storage (request queues, statistics) goes to a temp dir, removed at the end.
-const storageDir = mkdtempSync(path.join(os.tmpdir(), 'crawlee-compare-'));
-process.env.CRAWLEE_STORAGE_DIR = storageDir;
+
+/** Pages/s last measured per side and configuration: how many passes over the pages fill DURATION_S next time. */
+const lastRate = new Map<string, number>();
+function passesFor(key: string): number {
+  const rate = lastRate.get(key) ?? 0;
+  // 10 % over the estimate, so a run that goes a little faster still lasts the duration.
+  return Math.max(1, Math.ceil((DURATION_S * rate * 1.1) / site.urls.length));
+}
 
 interface Row {
   round: number;
@@ -133,8 +146,12 @@ function cpuColumns(ok: number, w: Window): Pick<Row, 'trawl cpu s' | 'bench cpu
 }
 
 async function trawlRow(round: number, shape: 'per-url' | 'batch', conc: number, urls: string[]): Promise<Row> {
-  const groups = shape === 'per-url' ? urls.map((u) => [u]) : chunk(urls, BATCH_SIZE);
+  const rateKey = `trawl|${shape}|${conc}`;
+  const repeated = Array.from({ length: passesFor(rateKey) }, () => urls).flat();
+  const groups = shape === 'per-url' ? repeated.map((u) => [u]) : chunk(repeated, BATCH_SIZE);
   const { result: r, ...window } = await measured(() => crawlThroughTrawl(api, trawl.apiKey, groups, conc));
+  lastRate.set(rateKey, r.pagesPerSecond);
+  if (r.seconds < DURATION_S) console.error(`trawl ${shape} c${conc}: a short run (${r.seconds.toFixed(1)} s)`);
   if (r.errors.length > 0) console.error(`trawl ${shape} c${conc}: ${r.failed} failed, e.g. ${r.errors.join(' | ')}`);
   return {
     round,
@@ -157,25 +174,26 @@ turndown.use(gfmPlugin.gfm);
 turndown.remove(['script', 'style', 'noscript', 'template', 'iframe']);
 const mdream = markdownConverter('mdream');
 
-let crawleeRuns = 0;
 let sink = 0; // keeps the handlers' outputs observable
-async function crawleeRow(round: number, handler: HandlerName, conc: number, urls: string[]): Promise<Row> {
-  const started = new Map<string, number>();
+async function crawleeRow(round: number, handler: HandlerName, conc: number, urls: string[], passes?: number): Promise<Row> {
+  const rateKey = `crawlee|${handler}|${conc}`;
+  // Each pass under its own uniqueKey: the request queue skips a URL it has already handled.
+  const requests = Array.from({ length: passes ?? passesFor(rateKey) }, (_, pass) =>
+    urls.map((url) => ({ url, uniqueKey: `${pass}|${url}` })),
+  ).flat();
+  const started = new Map<string, number>(); // by uniqueKey
   const latencies: number[] = [];
   let markdownChars = 0;
   let failed = 0;
-  // A storage of its own per run: Crawlee shares one persisted MemoryStorage per directory between Configurations,
-  // and a request queue that already handled these URLs would skip them.
-  const config = new Configuration({
-    storageClient: new MemoryStorage({ localDataDirectory: path.join(storageDir, `run-${++crawleeRuns}`) }),
-  });
+  // In memory, and a storage of its own per run: a request queue that already handled these URLs would skip them.
+  const config = new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false }) });
   const crawler = new CheerioCrawler(
     {
       minConcurrency: conc,
       maxConcurrency: conc,
       maxRequestRetries: 0,
       requestHandlerTimeoutSecs: 60,
-      preNavigationHooks: [({ request }) => void started.set(request.url, performance.now())],
+      preNavigationHooks: [({ request }) => void started.set(request.uniqueKey, performance.now())],
       requestHandler: ({ $, request }) => {
         if (handler === 'parse') {
           sink += $('title').text().length; // parse only: no output formats
@@ -184,7 +202,7 @@ async function crawleeRow(round: number, handler: HandlerName, conc: number, url
           const body = $('body').html() ?? '';
           markdownChars += (handler === 'turndown' ? turndown.turndown(body) : mdream.convert(body)).length;
         }
-        latencies.push(performance.now() - (started.get(request.url) ?? performance.now()));
+        latencies.push(performance.now() - (started.get(request.uniqueKey) ?? performance.now()));
       },
       failedRequestHandler: ({ request }, error) => {
         failed++;
@@ -195,10 +213,12 @@ async function crawleeRow(round: number, handler: HandlerName, conc: number, url
   );
   const { result: seconds, ...window } = await measured(async () => {
     const t0 = performance.now();
-    await crawler.run(urls);
+    await crawler.run(requests);
     return (performance.now() - t0) / 1000;
   });
+  if (passes === undefined && seconds < DURATION_S) console.error(`crawlee ${handler} c${conc}: a short run (${seconds.toFixed(1)} s)`);
   const ok = latencies.length;
+  if (passes === undefined) lastRate.set(rateKey, ok / seconds);
   return {
     round,
     side: `crawlee cheerio/${handler}`,
@@ -223,7 +243,6 @@ const cleanup = (): Promise<void> =>
     await api.close().catch(() => undefined);
     await trawl.stop();
     await site.close();
-    rmSync(storageDir, { recursive: true, force: true });
   })());
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -234,10 +253,21 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const rows: Row[] = [];
 try {
-  console.log(`corpus: ${site.urls.length} URLs over ${site.distinct} distinct Zyte pages, ${(site.totalBytes / 1e6).toFixed(1)} MB; uptime: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
-  // Warm-up (not reported): JIT, connection pools, the auth cache, the converters.
-  await crawlThroughTrawl(api, trawl.apiKey, site.urls.map((u) => [u]), CONCURRENCY[0]);
-  for (const h of HANDLERS) await crawleeRow(0, h, CONCURRENCY[0], site.urls.slice(0, 40));
+  console.log(`corpus: ${site.urls.length} URLs over ${site.distinct} distinct Zyte pages, ${(site.totalBytes / 1e6).toFixed(1)} MB; runs of ≥ ${DURATION_S} s; uptime: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  // Warm-up (not reported): JIT, connection pools, the auth cache, the converters; and a first rate per
+  // configuration, from which the measured runs take their number of passes.
+  for (const conc of CONCURRENCY) {
+    const w = await crawlThroughTrawl(api, trawl.apiKey, site.urls.map((u) => [u]), conc);
+    lastRate.set(`trawl|per-url|${conc}`, w.pagesPerSecond);
+    for (const h of HANDLERS) {
+      const row = await crawleeRow(0, h, conc, site.urls, 2);
+      lastRate.set(`crawlee|${h}|${conc}`, row['pages/s']);
+    }
+  }
+  for (const clients of BATCH_CLIENTS) {
+    const w = await crawlThroughTrawl(api, trawl.apiKey, chunk(site.urls, BATCH_SIZE), clients);
+    lastRate.set(`trawl|batch|${clients}`, w.pagesPerSecond);
+  }
 
   for (let round = 1; round <= ROUNDS; round++) {
     const trawlFirst = round % 2 === 1; // alternate which side goes first so drifting load does not favour one

@@ -23,7 +23,7 @@ import { AccountsRepository, Database, LedgerRepository, migrate } from '#db';
 import { formatPage } from '#extraction';
 import { UndiciHttpClient } from '#fetch';
 import { parseBingSearchPage } from '#serp';
-import { bingPage } from '#serp/testing/bing-fixture.js';
+import { bingPage } from '#bench/support/bing-fixture.js';
 import { closedLoop, type LoadResult } from '../support/load.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, 'slow-ms': { type: 'string', default: '400' } } });

@@ -6,14 +6,14 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngines, detectVerdict, parseGoogleSerp } from '#serp';
+import { createSearchProviders, detectVerdict, parseGoogleSerp } from '#serp';
 import {
   allPages, bingReferenceCases, corpusRoot, DUCKDUCKGO_PINNED_COUNTS, googleReferenceCases, readPage, serpSpiderCases, VERDICT_CASES,
-} from '#serp/conformance/corpus.js';
-import { scoreReferenceCase, totalsBySource } from '#serp/conformance/reference-score.js';
-import { scoreSpiderCase } from '#serp/conformance/serp-spider-score.js';
-import { bingReferenceFigures, duckDuckGoFigures } from '#serp/web/search-figures.js';
-import { fallbackAloneScore, googleGenerationReport } from '#serp/conformance/google-generations.js';
+} from '#bench/serp/conformance/corpus.js';
+import { scoreReferenceCase, totalsBySource } from '#bench/serp/conformance/reference-score.js';
+import { scoreSpiderCase } from '#bench/serp/conformance/serp-spider-score.js';
+import { bingReferenceFigures, duckDuckGoFigures } from '#bench/serp/conformance/search-figures.js';
+import { fallbackAloneScore, googleGenerationReport } from '#bench/serp/conformance/google-generations.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -69,11 +69,11 @@ for (const strip of ['classes', 'headings'] as const) {
 }
 
 // DuckDuckGo pinned counts
-const engines = createEngines({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/' });
+const engines = createSearchProviders({ googleBaseUrl: 'http://127.0.0.1/', bingBaseUrl: 'http://127.0.0.1/', duckduckgoBaseUrl: 'http://127.0.0.1/' });
 let ddgOk = 0;
 const ddgPages = Object.entries(DUCKDUCKGO_PINNED_COUNTS);
 for (const [rel, expected] of ddgPages) {
-  const got = engines.duckduckgo.parseWeb?.(readPage(path.join(root, 'duckduckgo', rel)), { query: '', page: 1 }).page?.search_results.length ?? 0;
+  const got = engines.duckduckgo.parseSearchPage?.(readPage(path.join(root, 'duckduckgo', rel)), { query: '', page: 1 }).page?.search_results.length ?? 0;
   if (got === expected) ddgOk++;
   else console.log(`   duckduckgo ${rel}: ${got} results, pinned ${expected}`);
 }
@@ -102,7 +102,7 @@ console.log(`== no-results / block pages classified as such: ${verdictOk}/${VERD
 const pages = allPages(root).map((p) => ({ ...p, html: readPage(p.file) }));
 const parseOnce = (p: (typeof pages)[number]) => {
   if (p.engine === 'google') parseGoogleSerp(p.html, { type: 'search', page: 1, num: 10 });
-  else engines[p.engine].parseWeb?.(p.html, { query: '', page: 1 });
+  else engines[p.engine].parseSearchPage?.(p.html, { query: '', page: 1 });
 };
 for (let i = 0; i < 2; i++) pages.forEach(parseOnce);
 // Per page: 7 timed runs after warm-up; the page's median run and its fastest run (the fastest is the parse cost

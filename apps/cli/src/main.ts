@@ -8,10 +8,10 @@ import { TrawlError } from '#contracts';
 import { loadConfig } from '#config';
 import { migrate } from '#db';
 import { runExtractCommand } from '#extraction/cli/extract-command.js';
-import { runSerpParseCommand } from '#serp/cli/serp-parse-command.js';
-import { runMapsParseCommand } from '#serp/cli/maps-parse-command.js';
+import { runSerpParseCommand } from './serp-parse-command.js';
+import { runMapsParseCommand } from './maps-parse-command.js';
 import { createLogger, ensureLocalServices } from '#platform';
-import { createRedis } from '#queue';
+import { createRedis } from '#platform';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
 import { CONSOLE_USAGE, runConsoleLinkCommand } from './console-command.js';
 

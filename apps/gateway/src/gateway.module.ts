@@ -7,25 +7,25 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
 import { AuthService, BillingModule, BillingReconciler, RequestLogWriter } from '#billing';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { DatabaseModule, REDIS, RedisModule } from '#platform';
-import { createRedis, JobDispatcher } from '#queue';
+import { createRedis, DatabaseModule, REDIS, RedisModule } from '#platform';
+import { JobDispatcher, QueueModule } from '#queue';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminController } from './admin/admin.controller.js';
 import { CrawlController } from './crawl/crawl.controller.js';
 import { CrawlService } from './crawl/crawl.service.js';
-import { HeadfulBrowserController } from './headful/headful-browser.controller.js';
-import { HEADFUL_GATEWAY_PROVIDERS } from './headful/headful.providers.js';
-import { ScreenshotController } from './headful/screenshot.controller.js';
+import { HeadfulBrowserController } from './headful-browser/headful-browser.controller.js';
+import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.js';
+import { ScreenshotController } from './headful-browser/screenshot.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { McpEndpoint } from './mcp/mcp.endpoint.js';
 import { McpService } from './mcp/mcp.service.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
-import { SerpSearchController } from './serp/serp-search.controller.js';
-import { SerpSearchService } from './serp/serp-search.service.js';
-import { SerpMapsController } from './maps/serp-maps.controller.js';
-import { SerpMapsService } from './maps/serp-maps.service.js';
+import { SerpSearchController } from './serp-search/serp-search.controller.js';
+import { SerpSearchService } from './serp-search/serp-search.service.js';
+import { SerpMapsController } from './serp-maps/serp-maps.controller.js';
+import { SerpMapsService } from './serp-maps/serp-maps.service.js';
 import { SearchController } from './search/search.controller.js';
 import { SearchService } from './search/search.service.js';
 
@@ -47,7 +47,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
   static forRoot(config: TrawlConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forRoot(config), RedisModule, DatabaseModule, BillingModule, TerminusModule],
+      imports: [ConfigModule.forRoot(config), RedisModule, QueueModule, DatabaseModule, BillingModule, TerminusModule],
       controllers: [
         CrawlController,
         SerpSearchController,

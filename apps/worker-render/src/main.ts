@@ -2,7 +2,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '#config';
-import { EngineId, EngineWorkerModule } from '#engines';
+import { EngineId } from '#contracts';
+import { EngineWorkerModule } from '#worker';
 import { createLogger, nestLogger } from '#platform';
 
 const config = loadConfig();

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ErrorCode } from '#contracts';
-import { createRedis } from '#queue';
+import { createRedis } from '#platform';
 import { pollUntil, within } from '#test/support/poll.js';
 import { startPrivateRedis, type PrivateRedis } from '#test/support/private-redis.js';
 import { ConcurrencyGate } from './concurrency-gate.js';

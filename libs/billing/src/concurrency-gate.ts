@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { assertRedisUp, isRedisDown } from '#queue/redis.js';
+import { assertRedisUp, isRedisDown } from '#platform';
 
 const ACQUIRE = `
 local now = redis.call('TIME')

@@ -7,7 +7,7 @@
 import { Global, Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
-import { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir } from './screenshot-store.js';
+import { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir } from '#storage';
 import { XvfbDisplay } from './xvfb.js';
 import { poolLimitsFromConfig } from './pool-limits.js';
 

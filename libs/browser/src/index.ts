@@ -18,7 +18,4 @@ export { BrowserModule } from './browser.module.js';
 export { HEADLESS_SHELL_PATH, renderExecutable } from './render-executable.js';
 export { HeadfulBrowserModule, HEADFUL_POOL, HEADFUL_CHROMIUM_ARGS } from './headful-browser.module.js';
 export { XvfbDisplay, type XvfbOptions } from './xvfb.js';
-export { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir, type ScreenshotStore } from './screenshot-store.js';
-export { S3ScreenshotStore, presignS3Url, type S3Options } from './s3-screenshot-store.js';
-export { ScreenshotLinks } from './screenshot-links.js';
 export { countryProfile, type CountryProfile } from './country-profile.js';

@@ -2,7 +2,7 @@
  * The environment Trawl reads, validated once at boot. Nothing else in the code base reads process.env.
  */
 import { z } from 'zod';
-import { MAPS_PROVIDERS, SEARCH_ENGINES, SERP_SEARCH_ENGINES } from '#contracts/jobs.js';
+import { MAPS_PROVIDERS, SEARCH_PROVIDERS, SERP_SEARCH_PROVIDERS } from '#contracts/jobs.js';
 import { parseProxyList } from '#contracts/proxy.js';
 
 const bool = z
@@ -103,13 +103,13 @@ export const configSchema = z.object({
   SEARXNG_BASE_URL: z.string().url().optional(),
   /** `/serp-search` engine: only engines with a Google-shaped result parser (Bing and DuckDuckGo serve `/search` only). */
   SERP_ENGINE: z
-    .enum(SERP_SEARCH_ENGINES, { error: `must be one of ${SERP_SEARCH_ENGINES.join(', ')} (bing and duckduckgo serve /search only: see SEARCH_ENGINE)` })
+    .enum(SERP_SEARCH_PROVIDERS, { error: `must be one of ${SERP_SEARCH_PROVIDERS.join(', ')} (bing and duckduckgo serve /search only: see SEARCH_ENGINE)` })
     .default('google'),
   /** A blocked SERP fetch is retried through another proxy this many times in all. */
   SERP_PROXY_ATTEMPTS: int(1, 10).default(3),
   SERP_TIMEOUT_MS: int(1_000, 120_000).default(20_000),
   /** `/search`: the engine result pages come from (SearXNG needs SEARXNG_BASE_URL; Google goes through GOOGLE_TRANSPORT). */
-  SEARCH_ENGINE: z.enum(SEARCH_ENGINES).default('bing'),
+  SEARCH_ENGINE: z.enum(SEARCH_PROVIDERS).default('bing'),
   /** `/search` auto-crawl: crawls in flight per call, each result's own budget, and the one deadline for all of them. */
   SEARCH_CRAWL_CONCURRENCY: int(1, 100).default(10),
   SEARCH_CRAWL_TIMEOUT_MS: int(500, 120_000).default(10_000),

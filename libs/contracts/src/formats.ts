@@ -26,3 +26,31 @@ export interface FormattedPage {
   /** Set when the page cannot be extracted (e.g. nested too deeply): why, and every format is left out. */
   unextractable?: string;
 }
+
+/** A page's content in the formats that were asked for: a key is present only for an asked-for format. */
+export type PageContent = Partial<Record<OutputFormat, string>>;
+
+/** The formats a request's flags ask for (`raw_html=true&markdown=true` …), each one explicitly on or off. */
+export function formatsOf(flags: Partial<Record<OutputFormat, boolean>>): OutputFormats {
+  return Object.fromEntries(OUTPUT_FORMATS.map((format) => [format, flags[format] === true])) as OutputFormats;
+}
+
+/**
+ * The content to hand back for a formatted page: `raw_html` is the page as fetched (when asked for), the other
+ * formats what the pipeline produced. The one place the four formats are copied.
+ */
+export function contentOf(formats: OutputFormats, html: string, formatted: PageContent): PageContent {
+  const content: PageContent = {};
+  for (const format of OUTPUT_FORMATS) {
+    const value = format === 'raw_html' ? (formats.raw_html ? html : undefined) : formatted[format];
+    if (value !== undefined) content[format] = value;
+  }
+  return content;
+}
+
+/** The formats present on `source` (a job result, a formatted page), and nothing else of it. */
+export function presentContent(source: PageContent): PageContent {
+  const content: PageContent = {};
+  for (const format of OUTPUT_FORMATS) if (source[format] !== undefined) content[format] = source[format];
+  return content;
+}

@@ -8,3 +8,4 @@ export * from './trawl-error.js';
 export * from './error-status.js';
 export * from './api/index.js';
 export * from './console.js';
+export * from './engines.js';

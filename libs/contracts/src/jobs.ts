@@ -4,15 +4,16 @@
  */
 import type { DeviceKind } from './devices.js';
 import type { OutputFormat, OutputFormats, PageMetadata } from './formats.js';
-import type { SearchPage, SerpSearchResponse, WebSearchResult } from './api/serp-results.js';
+import type { SearchPage, SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
-import type { MapsQuery, Place } from './api/maps-place.js';
+import type { MapsParams, Place } from './api/maps-place.js';
 
-/** One queue per worker kind. */
+/** One queue per worker kind, and the crawl coordinator's (consumed by gateways: it meters and stores). */
 export const QueueName = {
   http: 'trawl-http',
   render: 'trawl-render',
   headful: 'trawl-headful',
+  crawl: 'trawl-crawl',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -22,6 +23,10 @@ export const JobName = {
   mapsSearch: 'maps.search',
   serpWeb: 'serp.web',
   headfulPage: 'headful.page',
+  /** A resource that is not a page (robots.txt, a sitemap), as bytes. */
+  fetchResource: 'fetch.resource',
+  /** One signed webhook POST, retried with backoff by the queue. */
+  webhookDeliver: 'webhook.deliver',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -40,6 +45,8 @@ export interface CrawlPagePayload {
   geolocation?: string;
   screenshot?: boolean;
   screenshotFullPage?: boolean;
+  /** The page's outgoing links and its rel=canonical, from the parse the formats already did (site crawls, map). */
+  links?: boolean;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }
@@ -56,6 +63,9 @@ export interface CrawlPageSuccess {
   /** base64 PNG */
   screenshot?: string;
   metadata?: PageMetadata;
+  /** With `links`: the page's links (absolute, document order, no duplicates) and its rel=canonical. */
+  links?: string[];
+  canonical?: string;
 }
 
 export interface CrawlPageFailure {
@@ -67,11 +77,11 @@ export interface CrawlPageFailure {
 
 export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
 
-/** The search engines Trawl can fetch result pages from (SERP_ENGINE, SEARCH_ENGINE). */
-export const SEARCH_ENGINES = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
-export type SearchEngineName = (typeof SEARCH_ENGINES)[number];
+/** The search providers Trawl can fetch result pages from (chosen by SERP_ENGINE and SEARCH_ENGINE). */
+export const SEARCH_PROVIDERS = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 /** Those of them with a `/serp-search` parser (Google's result shape); Bing and DuckDuckGo serve `/search` only. */
-export const SERP_SEARCH_ENGINES = ['google', 'searxng'] as const satisfies readonly SearchEngineName[];
+export const SERP_SEARCH_PROVIDERS = ['google', 'searxng'] as const satisfies readonly SearchProviderName[];
 
 /** `/serp-search` verticals (`type`). */
 export const SERP_TYPES = ['search', 'news', 'images', 'places', 'shopping'] as const;
@@ -81,8 +91,9 @@ export type SerpType = (typeof SERP_TYPES)[number];
 export interface SerpSearchPayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
-  engine: SearchEngineName;
-  query: {
+  provider: SearchProviderName;
+  /** The result page's parameters (`q` is the query string). */
+  params: {
     q: string;
     gl: string;
     hl: string;
@@ -112,7 +123,7 @@ export interface MapsSearchPayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
   provider: MapsProviderName;
-  query: MapsQuery;
+  params: MapsParams;
   timeoutMs: number;
 }
 
@@ -158,6 +169,31 @@ export type HeadfulPageResult =
       error: SerializedError;
     };
 
+/** A resource that is not a page (robots.txt, a sitemap): any content type, as base64 bytes, bounded. */
+export interface FetchResourcePayload {
+  callId: string;
+  url: string;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export type FetchResourceResult =
+  | { ok: true; finalUrl: string; status: number; contentType: string; /** base64 */ body: string }
+  | { ok: false; error: SerializedError };
+
+/** One webhook POST of a crawl event: `body` is the exact JSON signed in `headers`. */
+export interface WebhookDeliverPayload {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface WebhookDeliverResult {
+  ok: true;
+  status: number;
+}
+
 /** Job name → queue, payload and result. Producers and consumers are typed from this one table. */
 export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
@@ -165,6 +201,8 @@ export interface JobContracts {
   [JobName.mapsSearch]: { payload: MapsSearchPayload; result: MapsSearchResult };
   [JobName.serpWeb]: { payload: WebSearchPayload; result: WebSearchJobResult };
   [JobName.headfulPage]: { payload: HeadfulPagePayload; result: HeadfulPageResult };
+  [JobName.fetchResource]: { payload: FetchResourcePayload; result: FetchResourceResult };
+  [JobName.webhookDeliver]: { payload: WebhookDeliverPayload; result: WebhookDeliverResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];
@@ -172,16 +210,14 @@ export type JobResult<N extends JobName> = JobContracts[N]['result'];
 
 // ---- `/search` (issue 11): one result page per `serp.web` job. ----
 
-/** A `/search` result item and page object (§2.1) are `WebSearchResult` and `SearchPage` in api/serp-results.ts. */
-export type WebResultObject = WebSearchResult;
-export type WebSearchPageObject = SearchPage;
 
 /** Fetch and parse one `/search` result page, rotating proxies on blocks and soft failures. */
 export interface WebSearchPayload {
   /** The metered call this job belongs to (for logs and the ledger). */
   callId: string;
-  engine: SearchEngineName;
-  query: {
+  provider: SearchProviderName;
+  /** The result page's parameters (`query` is the query string). */
+  params: {
     query: string;
     /** 1-based page number. */
     page: number;
@@ -202,7 +238,7 @@ export interface WebSearchPayload {
 }
 
 /** Where the page sits in the result list, as the page itself says. */
-export interface WebSearchPagination {
+export interface SearchPagination {
   offset: number | null;
   hasNext: boolean;
   nextParams?: Record<string, string>;
@@ -211,8 +247,8 @@ export interface WebSearchPagination {
 export type WebSearchJobResult =
   | {
       ok: true;
-      page: WebSearchPageObject;
-      pagination: WebSearchPagination;
+      page: SearchPage;
+      pagination: SearchPagination;
       /** The result page in the asked-for formats. */
       content?: { raw_html?: string; enhanced_html?: string; markdown?: string; page_text?: string };
       /** Fetch attempts it took (proxy rotations + 1). */

@@ -69,3 +69,27 @@ function parseProxyUrl(raw: string, where: string): ProxyEntry {
   if (url.password !== '') entry.password = decodeURIComponent(url.password);
   return entry;
 }
+
+/** Which countries a proxy configuration serves: the one answer the gateway (validation) and the workers (leasing) share. */
+export interface ProxyCoverage {
+  serves(country: string): boolean;
+  /** The configured countries, for messages ("any country" when a `*` entry or a provider template serves every one). */
+  describe(): string;
+}
+
+/** The coverage of the residential proxies: per-country lists (`RESIDENTIAL_PROXIES`) and/or a provider template. */
+export function residentialCoverage(lists: string, template?: string): ProxyCoverage {
+  const countries = parseProxyList(lists);
+  const everyCountry = template !== undefined || countries.has(ANY_COUNTRY);
+  return {
+    serves: (country) => {
+      const c = country.toLowerCase();
+      return isCountryCode(c) && (everyCountry || countries.has(c));
+    },
+    describe: () => {
+      if (everyCountry) return 'any country';
+      const named = [...countries.keys()].sort();
+      return named.length > 0 ? named.join(', ') : 'none (set RESIDENTIAL_PROXIES or RESIDENTIAL_PROXY_URL)';
+    },
+  };
+}

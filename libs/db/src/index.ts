@@ -4,3 +4,4 @@ export * from './ledger.repository.js';
 export * from './migrator.js';
 export * from './request-log.repository.js';
 export * from './console.repository.js';
+export * from './crawls.repository.js';

@@ -14,5 +14,5 @@ export { extractMainContent } from './main-content.js';
 export { renderText } from './text.js';
 export { markdownToText } from './markdown/to-text.js';
 export { parseHtml, serialize } from './dom.js';
-export { assertExtractable, toCrawlPageSuccess, type FetchedPage } from './crawl-result.js';
+export { assertExtractable, toCrawlPageSuccess } from './crawl-result.js';
 export { ExtractionModule } from './extraction.module.js';

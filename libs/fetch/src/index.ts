@@ -7,7 +7,7 @@ export { UndiciHttpClient, type UndiciHttpClientOptions } from './http-client.js
 export { AddressGuard, type AddressGuardOptions, type AddressKind } from './address-guard.js';
 export { classifyIp, describeAddressKind } from './ip-address.js';
 export type { DnsResolver } from './guarded-lookup.js';
-export { StaticProxyPool, ANY_COUNTRY, proxyForCountry, redactProxy } from './proxy-pool.js';
+export { StaticProxyPool, ANY_COUNTRY, proxyFor, redactProxy } from './proxy-pool.js';
 export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
 export { parseContentEncoding } from './body.js';
 export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ErrorCode, TrawlError } from '#contracts';
-import { StaticProxyPool, proxyForCountry, redactProxy } from './proxy-pool.js';
+import { StaticProxyPool, proxyFor, redactProxy } from './proxy-pool.js';
 
 const SPEC = 'us=http://user:p%40ss@127.0.0.1:8001|http://127.0.0.1:8002,DE=http://127.0.0.1:8003';
 
@@ -58,13 +58,13 @@ describe('StaticProxyPool', () => {
   });
 });
 
-describe('proxyForCountry', () => {
-  it('is a clear permanent per-URL error when no proxy serves the country', () => {
+describe('proxyFor', () => {
+  it('a required country: its proxy, else a clear permanent per-URL error', () => {
     const pool = StaticProxyPool.parse(SPEC);
-    expect(proxyForCountry(pool, 'DE').server).toBe('http://127.0.0.1:8003');
+    expect(proxyFor(pool, 'DE', { required: true })?.server).toBe('http://127.0.0.1:8003');
     let caught: unknown;
     try {
-      proxyForCountry(pool, 'fr');
+      proxyFor(pool, 'fr', { required: true });
     } catch (error) {
       caught = error;
     }
@@ -72,6 +72,17 @@ describe('proxyForCountry', () => {
     expect((caught as TrawlError).code).toBe(ErrorCode.PROXY_UNAVAILABLE);
     expect((caught as TrawlError).message).toContain('"fr"');
     expect((caught as TrawlError).retryable).toBe(false);
+  });
+
+  it('a country that is only a hint, or none: that country, else the `*` entry, else direct', () => {
+    const pool = StaticProxyPool.parse('de=http://127.0.0.1:8003');
+    expect(proxyFor(pool, 'de')?.server).toBe('http://127.0.0.1:8003');
+    expect(proxyFor(pool, 'fr')).toBeNull();
+    expect(proxyFor(pool, null)).toBeNull();
+    expect(proxyFor(null, 'de', { required: false })).toBeNull();
+    const withAny = StaticProxyPool.parse('de=http://127.0.0.1:8003,*=http://127.0.0.1:8009');
+    expect(proxyFor(withAny, 'fr', { required: true })?.server).toBe('http://127.0.0.1:8009');
+    expect(proxyFor(withAny, null)?.server).toBe('http://127.0.0.1:8009');
   });
 });
 

@@ -67,17 +67,16 @@ export class StaticProxyPool implements ProxyProvider {
 }
 
 /**
- * The next proxy for a requested geolocation, or PROXY_UNAVAILABLE — the per-URL error for a country the operator
- * has not configured (a retry cannot fix it, so it is permanent).
+ * The one rule for which proxy a fetch goes through. With a `country` the caller asked for (a `geolocation`):
+ * a proxy of that country, else the pool's `*` entry, else PROXY_UNAVAILABLE — the permanent per-URL error for a
+ * country the operator has not configured. With a country that is only a hint (`required: false`, a search's market):
+ * the same, else direct. Without a country: a `*` proxy, else direct.
  */
-export function proxyForCountry(provider: ProxyProvider, country: string): ProxyInfo {
-  const proxy = provider.next(country.toLowerCase());
-  if (proxy === null) {
-    throw new TrawlError(
-      ErrorCode.PROXY_UNAVAILABLE,
-      `No proxy is configured for geolocation "${country.slice(0, 10).toLowerCase()}"`,
-      'permanent',
-    );
+export function proxyFor(pool: ProxyProvider | null, country: string | null, options: { required?: boolean } = {}): ProxyInfo | null {
+  const wanted = country?.toLowerCase() ?? ANY_COUNTRY;
+  const proxy = pool?.next(wanted) ?? null;
+  if (proxy === null && options.required && country !== null) {
+    throw new TrawlError(ErrorCode.PROXY_UNAVAILABLE, `No proxy is configured for geolocation "${wanted.slice(0, 10)}"`, 'permanent');
   }
   return proxy;
 }

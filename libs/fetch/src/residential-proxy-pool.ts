@@ -7,7 +7,7 @@
  * the browser, never in `label` (which is what logs may show).
  */
 import { randomBytes } from 'node:crypto';
-import { isCountryCode, type ProxyInfo } from '#contracts';
+import { residentialCoverage, type ProxyCoverage, type ProxyInfo } from '#contracts';
 import { ANY_COUNTRY, StaticProxyPool } from './proxy-pool.js';
 
 export type ProxyOutcome = 'ok' | 'blocked' | 'failed';
@@ -44,6 +44,7 @@ export class ResidentialProxyPool {
   private readonly health = new Map<string, Health>();
   private readonly byCountry = new Map<string, Candidate[]>();
   private readonly template: Candidate | null;
+  private readonly coverage: ProxyCoverage;
   private readonly restMs: number;
   private readonly now: () => number;
   private turn = 0;
@@ -61,19 +62,17 @@ export class ResidentialProxyPool {
       this.byCountry.set(country, dedupe(candidates));
     }
     this.template = options.template ? templateCandidate(options.template) : null;
+    this.coverage = residentialCoverage(options.lists ?? '', options.template);
   }
 
   /** Whether any proxy can serve `country` (lower-case alpha-2). */
   serves(country: string): boolean {
-    const c = country.toLowerCase();
-    return isCountryCode(c) && (this.template !== null || this.byCountry.has(c) || this.byCountry.has(ANY_COUNTRY));
+    return this.coverage.serves(country);
   }
 
   /** For messages: the configured countries, or "any country" with a template. */
   describe(): string {
-    if (this.template || this.byCountry.has(ANY_COUNTRY)) return 'any country';
-    const countries = [...this.byCountry.keys()].sort();
-    return countries.length > 0 ? countries.join(', ') : 'none (set RESIDENTIAL_PROXIES or RESIDENTIAL_PROXY_URL)';
+    return this.coverage.describe();
   }
 
   /**

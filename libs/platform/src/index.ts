@@ -3,6 +3,7 @@ export * from './clock.js';
 export * from './database.module.js';
 export * from './logger.js';
 export * from './nest-logger.js';
+export * from './redis.js';
 export * from './redis.module.js';
 export * from './tokens.js';
 export * from './local-services.js';

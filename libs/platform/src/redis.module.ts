@@ -1,9 +1,9 @@
-/** One shared ioredis connection per process (BullMQ duplicates it for blocking clients), plus the worker registry. */
+/** One shared ioredis connection per process (BullMQ duplicates it for blocking clients), and the clock. */
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { closeUnlessRedisDown, createRedis, WorkerRegistry } from '#queue';
 import { systemClock } from './clock.js';
+import { closeUnlessRedisDown, createRedis } from './redis.js';
 import { CLOCK, REDIS } from './tokens.js';
 
 @Global()
@@ -17,14 +17,9 @@ import { CLOCK, REDIS } from './tokens.js';
         return createRedis(config.REDIS_URL, 'trawl');
       },
     },
-    {
-      provide: WorkerRegistry,
-      inject: [REDIS, TRAWL_CONFIG],
-      useFactory: (redis: Redis, config: TrawlConfig) => new WorkerRegistry(redis, config.REDIS_PREFIX),
-    },
     { provide: CLOCK, useValue: systemClock },
   ],
-  exports: [REDIS, WorkerRegistry, CLOCK],
+  exports: [REDIS, CLOCK],
 })
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}

@@ -8,7 +8,7 @@ import { TEST_REDIS_URL } from '#test/support/env.js';
 import { pollUntil } from '#test/support/poll.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { startJobWorker } from './job-worker.js';
-import { createRedis } from './redis.js';
+import { createRedis } from '#platform';
 
 const prefix = `trawl-test-${randomUUID().slice(0, 8)}`;
 const redis = createRedis(TEST_REDIS_URL, 'dispatcher-spec');

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
-import { assertRedisUp, closeUnlessRedisDown } from './redis.js';
+import { assertRedisUp, closeUnlessRedisDown } from '#platform';
 import { ReplyInbox, type Reply } from './reply-channel.js';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };

@@ -9,7 +9,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 import { metrics } from '#metrics';
-import { closeUnlessRedisDown, duplicateRedis } from './redis.js';
+import { closeUnlessRedisDown, duplicateRedis } from '#platform';
 import { replyGateway, sendReply } from './reply-channel.js';
 
 /** How many times a job may be taken back from a worker that stopped (died, lost its lock) before it is given up. */

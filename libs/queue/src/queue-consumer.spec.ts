@@ -10,7 +10,7 @@ import { pollUntil, within } from '#test/support/poll.js';
 import { startPrivateRedis, type PrivateRedis } from '#test/support/private-redis.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { startQueueConsumer } from './queue-consumer.js';
-import { closeUnlessRedisDown, createRedis } from './redis.js';
+import { closeUnlessRedisDown, createRedis } from '#platform';
 import { WorkerRegistry } from './worker-registry.js';
 
 const quiet = { log: { warn: () => undefined } };

@@ -7,7 +7,7 @@ import { TEST_REDIS_URL } from '#test/support/env.js';
 import { pollUntil } from '#test/support/poll.js';
 import { JobDispatcher } from './job-dispatcher.js';
 import { startJobWorker, type JobWorker } from './job-worker.js';
-import { createRedis } from './redis.js';
+import { createRedis } from '#platform';
 import { INBOX_TTL_MS, inboxKey, replyGateway, sendReply } from './reply-channel.js';
 
 const prefix = `trawl-test-${randomUUID().slice(0, 8)}`;

@@ -17,7 +17,7 @@
  */
 import type { Redis } from 'ioredis';
 import { TrawlError } from '#contracts';
-import { duplicateRedis } from './redis.js';
+import { duplicateRedis } from '#platform';
 
 /** How long an inbox outlives its last push: a dead gateway's replies are gone after this. */
 export const INBOX_TTL_MS = 300_000;

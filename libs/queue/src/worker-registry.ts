@@ -1,7 +1,7 @@
 /** Workers announce themselves every few seconds; /health reports the kinds seen recently. */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { closeUnlessRedisDown } from './redis.js';
+import { closeUnlessRedisDown } from '#platform';
 
 const BEAT_MS = 5_000;
 export const WORKER_SEEN_WINDOW_MS = 20_000;

@@ -1,37 +1,34 @@
 /**
- * Shapes shared by every search-engine adapter: the queries the gateway hands in, the upstream request an adapter
- * builds, the verdict a detector gives on a page, and the two response bodies (`/serp-search` §2.2, `/search` §2.1).
- * Field names of the enriched blocks and the vertical items follow Serper's public shapes so clients can switch.
+ * Shapes shared by every search provider: the parameters of one result page the worker hands in, the upstream request
+ * a provider builds, the verdict a detector gives on a page, and what a provider makes of a page for `/serp-search`
+ * (§2.2) and `/search` (§2.1). The response shapes themselves live in libs/contracts (they cross the queue); field
+ * names of the enriched blocks and the vertical items follow Serper's public shapes so clients can switch.
  */
-import type { DeviceKind, SerpSearchPayload, SerpType as ContractSerpType, SearchEngineName } from '#contracts';
-import type { AnswerBox, KnowledgeGraph, PeopleAlsoAskItem, SerpParser, SerpSearchResponse, WebSearchResult, SearchPage } from '#contracts';
+import type { SearchPage, SearchPagination, SearchProviderName, SerpSearchPayload, SerpSearchResponse, SerpType as ContractSerpType, WebSearchPayload } from '#contracts';
 
 export type SerpType = ContractSerpType;
 
-/** A `/serp-search` query: the same shape the gateway puts in the `serp.search` job. */
-export type SerpQuery = SerpSearchPayload['query'];
+/** One `/serp-search` result page: the parameters the gateway puts in the `serp.search` job. */
+export type SerpPageParams = SerpSearchPayload['params'];
 
-/** A `/search` query (Bing, DuckDuckGo, SearXNG, Google). */
-export interface WebQuery {
-  query: string;
-  page: number;
-  setLang?: string;
-  cc?: string;
-  device?: DeviceKind;
-}
+/** One `/search` result page (Bing, DuckDuckGo, SearXNG, Google): the parameters of the `serp.web` job. */
+export type SearchPageParams = Omit<WebSearchPayload['params'], 'device'> & Partial<Pick<WebSearchPayload['params'], 'device'>>;
 
-/** `http` = plain request through worker-http; `render` = a rendered page through worker-render. */
+/** The request for one upstream page (which engine fetches it is the contracts' `searchEngineNeeds`). */
 export interface UpstreamRequest {
   url: string;
   headers: Record<string, string>;
-  transport: 'http' | 'render';
+  /** The provider checks TLS fingerprints (JA3/JA4): fetch with a browser's handshake, not Node's. */
+  browserTls?: boolean;
+  /** Default GET. A POST carries `body` (form-encoded, with its content-type in `headers`). */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export type BlockReason = 'captcha' | 'consent' | 'unusual_traffic' | 'rate_limited' | 'unknown';
 
 export type SerpVerdict = { kind: 'ok' } | { kind: 'no_results' } | { kind: 'blocked'; reason: BlockReason };
 
-/** Response shapes live in libs/contracts (they cross the queue); re-exported for the adapters. */
 export type {
   SerpParser,
   Sitelink,
@@ -54,45 +51,11 @@ export type {
   LocalResult,
   Sidebar,
   SearchPage,
+  SearchPagination,
 } from '#contracts';
 
-/** One page of the `/search` body (§2.1). */
-export interface WebSearchPage {
-  total_results: string;
-  search_results: WebSearchResult[];
-  related_queries: string[];
-  /** Direct answer / featured snippet, when the engine shows one. */
-  answer?: AnswerBox;
-  /** Knowledge panel, when the engine shows one. */
-  sidebar?: KnowledgeGraph;
-  questions_answers?: PeopleAlsoAskItem[];
-  /** Diagnostic: set when the engine's own reader did not find every organic result (see SerpParser). */
-  parser?: SerpParser;
-}
-
-export interface SerpEngine {
-  name: SearchEngineName;
-  buildSerpRequest?(q: SerpQuery): UpstreamRequest;
-  buildWebRequest?(q: WebQuery): UpstreamRequest;
-  parseSerp?(body: string, q: SerpQuery): { verdict: SerpVerdict; result?: SerpSearchResponse };
-  parseWeb?(body: string, q: WebQuery): { verdict: SerpVerdict; page?: WebSearchPage };
-}
-
-// ---- `/search` page object and page report (issue 11). Interfaces named above are extended by declaration merging,
-// so the blocks above stay untouched. ----
-
-/** What a page says about where it sits in the result list; for the gateway's pagination and repeat checks. */
-export interface SearchPagination {
-  /** 0-based offset of the page's first result as the page itself reports it; null when the page does not say. */
-  offset: number | null;
-  /** The page links or posts to a next page. */
-  hasNext: boolean;
-  /** Engine parameters for the next page taken from the page (DuckDuckGo's next-page form: s, dc, vqd, ...). */
-  nextParams?: Record<string, string>;
-}
-
-/** A parsed `/search` page: the verdict, the page object when there are results, and the pagination facts. */
-export interface ParsedSearchPage {
+/** What a provider makes of one `/search` result page: the verdict, the page object when there are results, and where it sits. */
+export interface SearchPageParse {
   verdict: SerpVerdict;
   page?: SearchPage;
   pagination: SearchPagination;
@@ -105,22 +68,15 @@ export interface UpstreamResponseMeta {
   finalUrl?: string;
 }
 
-export interface WebQuery {
-  /** Results per page, where the engine takes it (Bing `count`, 1..50, a suggestion); ignored elsewhere. */
-  count?: number;
-  /** `SearchPagination.nextParams` of the previous page (DuckDuckGo needs its `vqd` token for page 2+). */
-  nextParams?: Record<string, string>;
-}
-
-export interface UpstreamRequest {
-  /** The engine checks TLS fingerprints (JA3/JA4): fetch with a browser's handshake, not Node's. */
-  browserTls?: boolean;
-  /** Default GET. A POST carries `body` (form-encoded, with its content-type in `headers`). */
-  method?: 'GET' | 'POST';
-  body?: string;
-}
-
-export interface SerpEngine {
-  /** The `/search` page object, verdict and pagination facts for one result page. Pure; never throws. */
-  parseSearchPage?(body: string, q: WebQuery, meta?: UpstreamResponseMeta): ParsedSearchPage;
+/**
+ * A search provider (Google, Bing, DuckDuckGo, SearXNG): builds the upstream request for a result page and parses the
+ * page it gets back. `/serp-search` needs the `Serp` pair (a Google-shaped result), `/search` the `SearchPage` pair.
+ * Parsers are pure and never throw.
+ */
+export interface SearchProvider {
+  name: SearchProviderName;
+  buildSerpRequest?(params: SerpPageParams): UpstreamRequest;
+  parseSerp?(body: string, params: SerpPageParams): { verdict: SerpVerdict; result?: SerpSearchResponse };
+  buildSearchPageRequest?(params: SearchPageParams): UpstreamRequest;
+  parseSearchPage?(body: string, params: SearchPageParams, meta?: UpstreamResponseMeta): SearchPageParse;
 }

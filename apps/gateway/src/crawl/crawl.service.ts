@@ -9,14 +9,16 @@ import {
   ErrorCode,
   JobName,
   crawlParamsSchema,
+  formatsOf,
   parseQuery,
+  presentContent,
+  selectEngine,
   type CrawlPagePayload,
   type CrawlPageResult,
   type CrawlParams,
   type CrawlResponse,
   type CrawlResultItem,
 } from '#contracts';
-import { selectEngine } from '#engines/engine-table.js';
 import { JobDispatcher, type JobOutcome } from '#queue';
 
 @Injectable()
@@ -48,12 +50,7 @@ export class CrawlService {
           accountId: call.principal.accountId,
           url,
           device: 'desktop',
-          formats: {
-            raw_html: params.raw_html,
-            enhanced_html: params.enhanced_html,
-            markdown: params.markdown,
-            page_text: params.page_text,
-          },
+          formats: formatsOf(params),
           geolocation: params.geolocation,
           screenshot: params.screenshot,
           screenshotFullPage: params.screenshot && params.screenshot_full_page,
@@ -79,11 +76,7 @@ function toResultItem(url: string, outcome: JobOutcome<typeof JobName.crawlPage>
     failed.error = `${result.error.code}: ${result.error.message}`;
     return failed;
   }
-  const item: CrawlResultItem = { url, status_code: result.status_code };
-  if (result.raw_html !== undefined) item.raw_html = result.raw_html;
-  if (result.enhanced_html !== undefined) item.enhanced_html = result.enhanced_html;
-  if (result.markdown !== undefined) item.markdown = result.markdown;
-  if (result.page_text !== undefined) item.page_text = result.page_text;
+  const item: CrawlResultItem = { url, status_code: result.status_code, ...presentContent(result) };
   if (result.screenshot !== undefined) item.screenshot = result.screenshot;
   if (result.metadata !== undefined) item.metadata = result.metadata;
   return item;

@@ -33,13 +33,13 @@ import {
   type SerpMapsResponse,
   type SerpSearchBody,
   type SerpSearchParams,
+  residentialCoverage,
 } from '#contracts';
-import { residentialPoolFromConfig } from '#fetch';
 import { CrawlService } from '../crawl/crawl.service.js';
-import { HeadfulBrowserService } from '../headful/headful-browser.service.js';
-import { SerpMapsService } from '../maps/serp-maps.service.js';
+import { HeadfulBrowserService } from '../headful-browser/headful-browser.service.js';
+import { SerpMapsService } from '../serp-maps/serp-maps.service.js';
 import { SearchService } from '../search/search.service.js';
-import { SerpSearchService } from '../serp/serp-search.service.js';
+import { SerpSearchService } from '../serp-search/serp-search.service.js';
 import { singleUrlJsonSchema, singleUrlSchema } from './single-url.js';
 import { crawlContent, headfulBrowserContent, serpMapsContent, serpSearchContent, webSearchContent } from './tool-content.js';
 
@@ -151,7 +151,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     annotations: { title: 'Headful browser', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
     endpoint: headfulBrowserEndpoint,
     schema: (config) =>
-      singleUrlSchema(headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS, residentialPoolFromConfig(config))).transform((params) => ({ ...params, screenshot: false })),
+      singleUrlSchema(headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS, residentialCoverage(config.RESIDENTIAL_PROXIES, config.RESIDENTIAL_PROXY_URL))).transform((params) => ({ ...params, screenshot: false })),
     inputSchema: (limits) => {
       const json = singleUrlJsonSchema(paramsJsonSchema(headfulBrowserEndpoint, limits), 'The page to load: one absolute http(s) URL.');
       const properties = json.properties as Record<string, JsonSchema>;

@@ -4,7 +4,7 @@ import type { ModuleRef } from '@nestjs/core';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CrawlPagePayload } from '#contracts';
 import { CrawlService } from '../crawl/crawl.service.js';
-import { SerpSearchService } from '../serp/serp-search.service.js';
+import { SerpSearchService } from '../serp-search/serp-search.service.js';
 import { fakeDispatcher, fakeLifecycle, principal, testConfig } from '../testing/fakes.js';
 import { MCP_TOOLS } from './mcp-tools.js';
 import { McpService } from './mcp.service.js';

@@ -5,8 +5,8 @@
  * carries its content. Counts the crawls that succeeded (each costs what a `/crawl` URL over HTTP costs).
  */
 import type { CallContext } from '#billing';
-import { JobName, type CrawlPagePayload, type DeviceKind, type OutputFormats, type SearchPageBody, type SearchResultItem } from '#contracts';
-import { selectEngine } from '#engines/engine-table.js';
+import { JobName, type CrawlPagePayload, type DeviceKind, type OutputFormats, type SearchResponsePage, type SearchResultItem } from '#contracts';
+import { selectEngine } from '#contracts';
 import type { JobDispatcher, JobOutcome } from '#queue';
 import { pageContent } from './search-page.js';
 
@@ -44,7 +44,7 @@ export class AutoCrawl {
     this.deadline = call.deadline - 250;
   }
 
-  add(page: SearchPageBody): void {
+  add(page: SearchResponsePage): void {
     page.search_results.forEach((item, i) => {
       if (i < AUTO_CRAWL_MAX_PER_PAGE) this.queue.push(item);
       else item.error = `NOT_CRAWLED: auto-crawling takes the first ${AUTO_CRAWL_MAX_PER_PAGE} results of a page`;

@@ -33,7 +33,7 @@ function service(answer: Parameters<typeof fakeDispatcher>[0], env: Record<strin
 }
 
 const serpPages = (last: number) => (_q: QueueName, p: any) =>
-  ({ ok: true, result: 'query' in p && typeof p.query === 'object' ? page((p as WebSearchPayload).query.page, last) : { ok: false, url: p.url, error: { code: 'X', message: 'x', kind: 'permanent' } } }) as never;
+  ({ ok: true, result: 'params' in p ? page((p as WebSearchPayload).params.page, last) : { ok: false, url: p.url, error: { code: 'X', message: 'x', kind: 'permanent' } } }) as never;
 
 describe('SearchService', () => {
   it('fetches one Bing page over the http engine with every block; 10 credits', async () => {
@@ -41,7 +41,7 @@ describe('SearchService', () => {
     const body = await svc.search(principal, svc.parse({ query: 'coffee', setLang: 'de', cc: 'de', device: 'mobile', count: '20' }));
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ queue: QueueName.http, name: JobName.serpWeb });
-    expect((jobs[0].payload as WebSearchPayload).query).toEqual({ query: 'coffee', page: 1, device: 'mobile', setLang: 'de', cc: 'DE', count: 20 });
+    expect((jobs[0].payload as WebSearchPayload).params).toEqual({ query: 'coffee', page: 1, device: 'mobile', setLang: 'de', cc: 'DE', count: 20 });
     expect(body).toMatchObject({ query: 'coffee', pages_fetched: 1, credits: 10 });
     expect(Object.keys(body.pages)).toEqual(['1']);
     expect(Object.keys(body.pages['1'])).toEqual(['total_results', 'search_results', 'related_queries', 'ai_answer', 'questions_answers', 'sidebar', 'direct_answer']);
@@ -52,9 +52,9 @@ describe('SearchService', () => {
   it('stops when a page has no next page, passing the previous page along; charges only pages fetched', async () => {
     const { svc, settled, jobs } = service(serpPages(2));
     const body = await svc.search(principal, svc.parse({ query: 'coffee', max_pages: '5' }));
-    expect(jobs.map((j) => (j.payload as WebSearchPayload).query.page)).toEqual([1, 2]);
+    expect(jobs.map((j) => (j.payload as WebSearchPayload).params.page)).toEqual([1, 2]);
     const second = jobs[1].payload as WebSearchPayload;
-    expect(second.query.nextParams).toEqual({ s: '10' });
+    expect(second.params.nextParams).toEqual({ s: '10' });
     expect(second.previousLinks).toEqual([result(11).link, result(12).link]);
     expect(body).toMatchObject({ pages_fetched: 2, credits: 20 });
     expect(Object.keys(body.pages)).toEqual(['1', '2']);
@@ -78,7 +78,7 @@ describe('SearchService', () => {
 
   it('returns the pages before a blocked later page, reports it in page_errors and charges 0 for it', async () => {
     const { svc, settled } = service((_q, p: WebSearchPayload) =>
-      ({ ok: true, result: p.query.page === 2 ? { ok: false, error: { code: ErrorCode.UPSTREAM_BLOCKED, message: 'page 1 again', kind: 'blocked' } } : page(1, 9) }) as never);
+      ({ ok: true, result: p.params.page === 2 ? { ok: false, error: { code: ErrorCode.UPSTREAM_BLOCKED, message: 'page 1 again', kind: 'blocked' } } : page(1, 9) }) as never);
     const body = await svc.search(principal, svc.parse({ query: 'coffee', max_pages: '3' }));
     expect(body).toMatchObject({ pages_fetched: 1, credits: 10, page_errors: { '2': 'UPSTREAM_BLOCKED: page 1 again' } });
     expect(settled[0]).toMatchObject({ reserved: 30, charged: 10 });
@@ -93,7 +93,7 @@ describe('SearchService', () => {
 
   it('auto-crawls every result: content for the ones that load, error for the one that fails, 1 credit per success', async () => {
     const { svc, settled, jobs } = service((queue, p) => {
-      if (p.query) return { ok: true, result: page(1, 1) } as never;
+      if (p.params) return { ok: true, result: page(1, 1) } as never;
       return (p.url === result(11).link
         ? { ok: true, result: { ok: true, url: p.url, finalUrl: p.url, status_code: 200, markdown: '# One', metadata: { title: 'One' } } }
         : { ok: true, result: { ok: false, url: p.url, status_code: 404, error: { code: 'UNSUPPORTED_CONTENT', message: 'not html', kind: 'permanent' } } }) as never;
@@ -113,9 +113,9 @@ describe('SearchService', () => {
 
   it('crawls page 1 results while the next page is fetched, and charges every page and successful crawl', async () => {
     const { svc, jobs, settled } = service((_q, p) =>
-      (p.query ? { ok: true, result: page(p.query.page, 2) } : { ok: true, result: { ok: true, url: p.url, finalUrl: p.url, status_code: 200, metadata: {} } }) as never);
+      (p.params ? { ok: true, result: page(p.params.page, 2) } : { ok: true, result: { ok: true, url: p.url, finalUrl: p.url, status_code: 200, metadata: {} } }) as never);
     const body = await svc.search(principal, svc.parse({ query: 'coffee', max_pages: '2', auto_crawling: 'true' }));
-    expect(jobs.map((j) => (j.name === JobName.serpWeb ? `page ${(j.payload as WebSearchPayload).query.page}` : 'crawl'))).toEqual(['page 1', 'crawl', 'crawl', 'page 2', 'crawl', 'crawl']);
+    expect(jobs.map((j) => (j.name === JobName.serpWeb ? `page ${(j.payload as WebSearchPayload).params.page}` : 'crawl'))).toEqual(['page 1', 'crawl', 'crawl', 'page 2', 'crawl', 'crawl']);
     expect(body.pages['2'].search_results[0]).toMatchObject({ metadata: {}, status_code: 200 });
     expect(body.pages['2'].search_results[0]).not.toHaveProperty('page_content.page_markdown');
     expect(settled[0]).toMatchObject({ reserved: 2 * 60, charged: 2 * 10 + 4 });

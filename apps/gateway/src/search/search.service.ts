@@ -10,29 +10,24 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
-  ErrorCode, JobName, TrawlError, parseQuery, searchParamsSchema,
-  type OutputFormats, type SearchPageBody, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
+  ANY_COUNTRY, ErrorCode, formatsOf, JobName, TrawlError, parseProxyList, parseQuery, searchEngineNeeds, searchParamsSchema, selectEngine,
+  type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
-import { selectEngine } from '#engines/engine-table.js';
-import { StaticProxyPool } from '#fetch';
 import { JobDispatcher } from '#queue';
-import type { SerpEngine } from '#serp';
-import { enginesFromConfig } from '#serp/engines-from-config.js';
 import { AUTO_CRAWL_MAX_PER_PAGE, AutoCrawl } from './auto-crawl.js';
 import { shapePage } from './search-page.js';
 
 @Injectable()
 export class SearchService {
-  private readonly searchEngine: SerpEngine;
-  private readonly proxies: StaticProxyPool;
+  /** The countries PROXIES names (`*` included when it has an entry for every other country). */
+  private readonly proxyCountries: ReadonlySet<string>;
 
   constructor(
     private readonly lifecycle: CallLifecycle,
     private readonly dispatcher: JobDispatcher,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
   ) {
-    this.searchEngine = enginesFromConfig(config)[config.SEARCH_ENGINE];
-    this.proxies = StaticProxyPool.parse(config.PROXIES);
+    this.proxyCountries = new Set(parseProxyList(config.PROXIES).keys());
   }
 
   /** Validates raw query parameters (400 naming the parameter, before anything is charged). */
@@ -74,19 +69,18 @@ export class SearchService {
   }
 
   /** Pages 1..max_pages in order; each page's next-page facts and links go into the next page's job; `onPage` as each is in. */
-  private async fetchPages(call: CallContext, params: SearchParams, proxyCountry: string | undefined, onPage: (page: SearchPageBody) => void) {
-    const transport = this.searchEngine.buildWebRequest?.({ query: params.query, page: 1 }).transport ?? 'http';
-    const queue = selectEngine({ renders: transport === 'render' }).queue;
+  private async fetchPages(call: CallContext, params: SearchParams, proxyCountry: string | undefined, onPage: (page: SearchResponsePage) => void) {
+    const queue = selectEngine(searchEngineNeeds(this.config.SEARCH_ENGINE, this.config.GOOGLE_TRANSPORT)).queue;
     const formats = formatsOf(params);
-    const pages: Record<string, SearchPageBody> = {};
+    const pages: Record<string, SearchResponsePage> = {};
     const pageErrors: Record<string, string> = {};
     let fetched = 0;
     let previous: Extract<WebSearchJobResult, { ok: true }> | undefined;
     for (let n = 1; n <= params.max_pages; n++) {
       const payload: WebSearchPayload = {
         callId: call.callId,
-        engine: this.config.SEARCH_ENGINE,
-        query: {
+        provider: this.config.SEARCH_ENGINE,
+        params: {
           query: params.query,
           page: n,
           device: params.device,
@@ -122,19 +116,16 @@ export class SearchService {
   private proxyCountry(geolocation: string | undefined): string | undefined {
     if (!geolocation) return undefined;
     if (geolocation === 'random') {
-      const countries = this.proxies.countries();
+      const countries = [...this.proxyCountries].filter((c) => c !== ANY_COUNTRY);
       if (!countries.length) {
         throw new TrawlError(ErrorCode.INVALID_PARAMETER, 'geolocation=random needs proxies of named countries in PROXIES; none is configured');
       }
       return countries[Math.floor(Math.random() * countries.length)];
     }
-    if (!this.proxies.countries().includes(geolocation) && !this.proxies.servesAnyCountry()) {
+    if (!this.proxyCountries.has(geolocation) && !this.proxyCountries.has(ANY_COUNTRY)) {
       throw new TrawlError(ErrorCode.INVALID_PARAMETER, `geolocation: no proxy is configured for "${geolocation}"`);
     }
     return geolocation;
   }
 }
 
-function formatsOf(params: SearchParams): OutputFormats {
-  return { raw_html: params.raw_html, enhanced_html: params.enhanced_html, markdown: params.markdown, page_text: params.page_text };
-}

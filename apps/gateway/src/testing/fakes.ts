@@ -13,7 +13,7 @@ export const principal: Principal = {
 };
 
 export function testConfig(env: Record<string, string> = {}): TrawlConfig {
-  return loadConfig({ SERP_ENGINE: 'bing', BING_BASE_URL: 'http://127.0.0.1:9/', ...env });
+  return loadConfig({ GOOGLE_TRANSPORT: 'http', BING_BASE_URL: 'http://127.0.0.1:9/', ...env });
 }
 
 /** A lifecycle whose ledger is a list of settled charges. */

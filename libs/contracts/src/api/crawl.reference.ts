@@ -21,7 +21,7 @@ export const crawlEndpoint: ApiEndpoint = {
     },
     render_js: { description: 'Render in headless Chromium (runs JavaScript): 10 credits per successful URL instead of 1.' },
     geolocation: {
-      description: 'ISO 3166-1 alpha-2 country code: fetch through a proxy of that country (URLs fail with PROXY_UNAVAILABLE when none is configured).',
+      description: 'ISO 3166-1 alpha-2 country code: fetch through a proxy of that country, with a matching Accept-Language (URLs fail with PROXY_UNAVAILABLE when none is configured).',
       schema: { pattern: '^[A-Za-z]{2}$', examples: ['us', 'de'] },
     },
     raw_html: { description: 'Return the HTML as fetched or rendered.' },

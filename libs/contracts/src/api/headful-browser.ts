@@ -1,16 +1,13 @@
 /** `GET /headful-browser` parameters (spec §4.5), validated before anything is charged, and its response (§2.5). */
 import { z } from 'zod';
 import type { OutputFormat } from '../formats.js';
+import type { ProxyCoverage } from '../proxy.js';
 import { normaliseUrl } from './crawl.js';
 import { countryCode } from './fields.js';
 import { flag } from './query.js';
 
-/** Which countries the operator's residential proxies serve (the gateway reads it from the same config as the workers). */
-export interface ResidentialCoverage {
-  serves(country: string): boolean;
-  /** The configured countries, for the 400 message ("any" when a provider template serves every country). */
-  describe(): string;
-}
+/** Which countries the operator's residential proxies serve (`residentialCoverage`, from the same config as the workers). */
+export type ResidentialCoverage = ProxyCoverage;
 
 /** The formats `output_format` takes, in the contract's order (§4.5). */
 export const HEADFUL_OUTPUT_FORMATS = ['markdown', 'enhanced_html', 'raw_html', 'page_text'] as const satisfies readonly OutputFormat[];

@@ -12,4 +12,6 @@ export * from './maps-place.js';
 export * from './ll.js';
 export * from './search.js';
 export * from './reference.js';
+export * from './param-table.js';
 export * from './headful-browser.js';
+export * from './crawl-jobs.js';

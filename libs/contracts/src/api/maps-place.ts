@@ -16,7 +16,7 @@ export interface LatLngZoom {
  * identifier alone names the place, and `q` is only echoed in `parameters`. With both `placeId` and `cid`, the
  * lookup goes by `placeId` and the place found must also carry that `cid`, otherwise the verdict is `not_found`.
  */
-export interface MapsQuery {
+export interface MapsParams {
   q: string;
   /** ISO 639-1 language code. */
   hl?: string;

@@ -21,7 +21,7 @@ export const searchEndpoint: ApiEndpoint = {
     'structured search-engine data (ranks, verticals); /crawl for URLs you already have.',
   params: () => searchParamsSchema,
   paramDocs: {
-    query: { description: 'The search query.', schema: { minLength: 1, maxLength: MAX_QUERY_LENGTH } },
+    query: { description: 'The search query (trimmed before its length is checked).', schema: { minLength: 1, maxLength: MAX_QUERY_LENGTH } },
     max_pages: { description: `Result pages to fetch, in order, 1 to ${MAX_SEARCH_PAGES}; stops early when the engine shows no next page.` },
     setLang: {
       description: 'Language of the results, a code such as en, de or pt-BR (Bing setlang and market, DuckDuckGo region, Accept-Language).',

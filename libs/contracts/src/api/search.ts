@@ -1,12 +1,12 @@
 /**
  * `GET /search` parameters (spec §4.1) and response (§2.1), validated before anything is charged. The decisions the
  * contract leaves open (where the enrichment blocks sit, the `raw_html`/`page_text` keys, `count`, the maximum
- * `max_pages`) are written down here and in the README's `/search` section.
+ * `max_pages`) are written down here and in docs/api.md's `/search` section.
  */
 import { z } from 'zod';
 import type { DeviceKind } from '../devices.js';
 import type { PageMetadata } from '../formats.js';
-import type { WebSearchPageObject } from '../jobs.js';
+import type { SearchPage } from './serp-results.js';
 import { countryCode } from './fields.js';
 import { flag, integer } from './query.js';
 
@@ -109,7 +109,7 @@ export interface SearchResultItem {
 }
 
 /** One page of `/search` (§2.1): the page object with the toggled-off blocks removed, and `page_content` when asked. */
-export type SearchPageBody = Omit<WebSearchPageObject, 'search_results' | 'related_queries'> & {
+export type SearchResponsePage = Omit<SearchPage, 'search_results' | 'related_queries'> & {
   search_results: SearchResultItem[];
   related_queries?: string[];
   page_content?: SearchPageContent;
@@ -118,7 +118,7 @@ export type SearchPageBody = Omit<WebSearchPageObject, 'search_results' | 'relat
 export interface SearchResponse {
   query: string;
   pages_fetched: number;
-  pages: Record<string, SearchPageBody>;
+  pages: Record<string, SearchResponsePage>;
   credits: number;
   /** Trawl's addition: a page after the first that failed (blocked, unreachable), keyed like `pages`; absent when none did. */
   page_errors?: Record<string, string>;

@@ -15,7 +15,7 @@ export const serpSearchEndpoint: ApiEndpoint = {
     'their links to /crawl.',
   params: () => serpSearchParamsSchema,
   paramDocs: {
-    q: { description: 'The search query.', schema: { minLength: 1, maxLength: 2048 } },
+    q: { description: 'The search query (trimmed before its length is checked).', schema: { minLength: 1, maxLength: 2048 } },
     gl: { description: 'Country of the search, ISO 3166-1 alpha-2.', schema: { default: 'us', pattern: '^[A-Za-z]{2}$' } },
     hl: { description: 'Result language, an IETF language tag such as en, de or pt-BR.', schema: { pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$' } },
     tbs: {

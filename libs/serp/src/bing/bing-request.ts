@@ -5,14 +5,14 @@
  * sometimes repeats page 1). User agent (device), Accept-Language and market always name the same locale.
  */
 import { DEVICE_PROFILES, acceptLanguage, primaryLanguage } from '#contracts';
-import type { UpstreamRequest, WebQuery } from '../types.js';
+import type { UpstreamRequest, SearchPageParams } from '../types.js';
 
-export interface BingEngineOptions {
+export interface BingProviderOptions {
   baseUrl: string;
 }
 
 /** Bing takes 1..50 results per page ("only a suggestion"); 10 when not asked. */
-export function bingCount(q: Pick<WebQuery, 'count'>): number {
+export function bingCount(q: Pick<SearchPageParams, 'count'>): number {
   return q.count && Number.isFinite(q.count) ? Math.min(Math.max(Math.trunc(q.count), 1), 50) : 10;
 }
 
@@ -21,7 +21,7 @@ export function bingOffset(page: number, count: number): number {
   return (Math.max(page, 1) - 1) * count;
 }
 
-export function buildBingWebRequest(opts: BingEngineOptions, q: WebQuery): UpstreamRequest {
+export function buildBingWebRequest(opts: BingProviderOptions, q: SearchPageParams): UpstreamRequest {
   const url = new URL('search', opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`);
   const [lang, region] = (q.setLang?.toLowerCase().split(/[-_]/) ?? []) as Array<string | undefined>;
   // `setLang=pt-BR` without `cc` names the market too.
@@ -47,6 +47,5 @@ export function buildBingWebRequest(opts: BingEngineOptions, q: WebQuery): Upstr
       'user-agent': profile.userAgent,
       'accept-language': acceptLanguage(lang ?? (cc ? primaryLanguage(cc) : 'en'), cc),
     },
-    transport: 'http',
   };
 }

@@ -78,8 +78,8 @@ export function blockReason(html: string): BlockReason | null {
   return null;
 }
 
-export function saysNoResults(engine: string, html: string): boolean {
-  return (NO_RESULTS_PHRASES[engine] ?? []).some((p) => html.includes(p));
+export function saysNoResults(provider: string, html: string): boolean {
+  return (NO_RESULTS_PHRASES[provider] ?? []).some((p) => html.includes(p));
 }
 
 /**
@@ -89,23 +89,23 @@ export function saysNoResults(engine: string, html: string): boolean {
  * block page when a marker says so, and, when nothing does, `ok` for Google (an unknown layout, flagged by the
  * parser) and blocked/'unknown' for the other engines.
  */
-export function pageVerdict(engine: string, html: string, resultCount: number, visible?: string): SerpVerdict {
+export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string): SerpVerdict {
   // `visible`: the page's text when the caller has it — far less to search than the markup, and no i18n strings
   // from scripts that could contain a "no results" sentence.
   const text = visible ?? html;
   if (resultCount > 0) {
     // With results on the page, a "no results" sentence only counts next to a substitution notice; alone it may be
     // a snippet quoting such a sentence.
-    return saysNoResults(engine, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p)) ? { kind: 'no_results' } : { kind: 'ok' };
+    return saysNoResults(provider, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p)) ? { kind: 'no_results' } : { kind: 'ok' };
   }
-  if (saysNoResults(engine, text)) return { kind: 'no_results' };
+  if (saysNoResults(provider, text)) return { kind: 'no_results' };
   const reason = blockReason(html);
-  if (!reason && EMPTY_STATE_MARKERS[engine]?.test(html)) return { kind: 'no_results' };
-  if (!reason && UNMARKED_EMPTY_PAGE_IS_OK.has(engine)) return { kind: 'ok' };
+  if (!reason && EMPTY_STATE_MARKERS[provider]?.test(html)) return { kind: 'no_results' };
+  if (!reason && UNMARKED_EMPTY_PAGE_IS_OK.has(provider)) return { kind: 'ok' };
   return { kind: 'blocked', reason: reason ?? 'unknown' };
 }
 
 /** Verdict for a page on which the parser found nothing (or could not parse). */
-export function verdictWithoutResults(engine: string, html: string): SerpVerdict {
-  return pageVerdict(engine, html, 0);
+export function verdictWithoutResults(provider: string, html: string): SerpVerdict {
+  return pageVerdict(provider, html, 0);
 }

@@ -2,14 +2,14 @@
  * DuckDuckGo HTML-endpoint requests (UPSTREAMS.md B): `html/` with `q`, `b`, `kl` (region) on page 1; later pages
  * repeat the previous page's next-page form (`s`, `dc`, `nextParams`, `v`, `o`, `api`, `vqd`) — DuckDuckGo reads a
  * page-2 request without the page-1 `vqd` as a bot signal, so the gateway passes `SearchPagination.nextParams` back
- * as `WebQuery.nextParams`. Without them the offsets are derived (s=10 for page 2, +15 after, dc=s+1).
+ * as `SearchPageParams.nextParams`. Without them the offsets are derived (s=10 for page 2, +15 after, dc=s+1).
  * GET by default (what worker-http sends today); `form: 'post'` sends the form as a browser and SearXNG do, and
  * needs a fetcher that sends `UpstreamRequest.body`. No results-per-page parameter exists: `count` is ignored.
  */
 import { DEVICE_PROFILES, acceptLanguage, primaryLanguage } from '#contracts';
-import type { UpstreamRequest, WebQuery } from '../types.js';
+import type { UpstreamRequest, SearchPageParams } from '../types.js';
 
-export interface DuckDuckGoEngineOptions {
+export interface DuckDuckGoProviderOptions {
   baseUrl: string;
   form?: 'get' | 'post';
 }
@@ -46,7 +46,7 @@ export function duckDuckGoOffset(page: number): number {
   return page <= 1 ? 0 : 10 + (page - 2) * 15;
 }
 
-export function buildDuckDuckGoWebRequest(opts: DuckDuckGoEngineOptions, q: WebQuery): UpstreamRequest {
+export function buildDuckDuckGoWebRequest(opts: DuckDuckGoProviderOptions, q: SearchPageParams): UpstreamRequest {
   const base = opts.baseUrl.endsWith('/') ? opts.baseUrl : `${opts.baseUrl}/`;
   const url = new URL('html/', base);
   const page = Math.max(q.page, 1);
@@ -76,9 +76,9 @@ export function buildDuckDuckGoWebRequest(opts: DuckDuckGoEngineOptions, q: WebQ
   if (opts.form === 'post') {
     return {
       url: url.toString(), method: 'POST', body: form.toString(),
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, transport: 'http', browserTls: true,
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, browserTls: true,
     };
   }
   url.search = form.toString();
-  return { url: url.toString(), method: 'GET', headers, transport: 'http', browserTls: true };
+  return { url: url.toString(), method: 'GET', headers, browserTls: true };
 }

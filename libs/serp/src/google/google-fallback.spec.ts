@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { detectVerdict } from '../index.js';
 import type { OrganicResult } from '../types.js';
 import { loadDom } from '../dom/serp-dom.js';
-import { parseGoogleSerp } from './google-engine.js';
+import { parseGoogleSerp } from './google-provider.js';
 import { fallbackOrganicEntries } from './google-fallback.js';
 
 const q = { type: 'search' as const, page: 1, num: 10 };

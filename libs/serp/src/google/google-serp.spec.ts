@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { createEngines, detectVerdict } from '../index.js';
+import { createSearchProviders, detectVerdict } from '../index.js';
 import type { OrganicResult } from '../types.js';
-import { parseGoogleSerp } from './google-engine.js';
+import { parseGoogleSerp } from './google-provider.js';
 
 const q = { type: 'search' as const, page: 1, num: 10 };
 
@@ -96,9 +96,9 @@ describe('Google verdicts', () => {
     expect(out.result).toEqual({ serp_search_results: [], parser: 'none' });
   });
 
-  it('maps a Google page to the /search page shape for parseWeb', () => {
-    const engines = createEngines({ googleBaseUrl: 'http://127.0.0.1:9/', bingBaseUrl: 'http://127.0.0.1:9/', duckduckgoBaseUrl: 'http://127.0.0.1:9/' });
-    const { page } = engines.google.parseWeb?.(PAGE, { query: 'x', page: 1 }) ?? {};
+  it('maps a Google page to the /search page object', () => {
+    const providers = createSearchProviders({ googleBaseUrl: 'http://127.0.0.1:9/', bingBaseUrl: 'http://127.0.0.1:9/', duckduckgoBaseUrl: 'http://127.0.0.1:9/' });
+    const { page } = providers.google.parseSearchPage?.(PAGE, { query: 'x', page: 1 }) ?? {};
     expect(page?.total_results).toBe('1230');
     expect(page?.search_results[0]).toEqual({ title: 'First & best', link: 'https://one.example/a', date: 'Apr 9, 2022', snippet: 'One snippet text.', source: 'one.example' });
     expect(page?.related_queries).toEqual(['example inc']);

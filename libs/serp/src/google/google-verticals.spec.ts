@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseGoogleSerp } from './google-engine.js';
+import { parseGoogleSerp } from './google-provider.js';
 
 // Hand-made pages shaped like Google's vertical markup (the corpus has few vertical pages).
 const NEWS = `<div id="main"><div id="rso">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createGoogleMapsProvider, parseGoogleMaps, stripXssi, viewportMetres } from './google-maps.js';
-import type { MapsQuery } from './types.js';
+import type { MapsParams } from './types.js';
 
 const google = createGoogleMapsProvider({ baseUrl: 'http://127.0.0.1:9/g' });
 
@@ -21,7 +21,7 @@ function placeArray(over: Record<number, unknown> = {}): unknown[] {
 }
 const searchPayload = (...places: unknown[][]) => `)]}'\n${JSON.stringify([['q', [['meta'], ...places.map((p) => [null, null, null, null, null, null, null, null, null, null, null, null, null, null, p])]]])}`;
 const placePayload = (place: unknown[]) => `)]}'\n${JSON.stringify([null, [], null, null, null, null, place])}`;
-const Q: MapsQuery = { q: 'kipriakon' };
+const Q: MapsParams = { q: 'kipriakon' };
 
 describe('Google Maps requests', () => {
   it('search: tbm=map with q, hl and the ll bias in the pb viewport', () => {

@@ -9,7 +9,7 @@ import { DEVICE_PROFILES, acceptLanguage } from '#contracts';
 import { blockReason } from '../detect/page-markers.js';
 import { unwrapGoogleLink } from '../util/urls.js';
 import { cidFromFeatureId, featureIdFromCid, featureIdFromPlaceId, placeIdFromFeatureId } from './google-ids.js';
-import type { LatLngZoom, MapsParseResult, MapsProvider, MapsQuery, MapsRequest, MapsVerdict, Place } from './types.js';
+import type { LatLngZoom, MapsParseResult, MapsProvider, MapsParams, MapsRequest, MapsVerdict, Place } from './types.js';
 import { WEEKDAYS } from './types.js';
 
 export interface GoogleMapsOptions {
@@ -58,20 +58,20 @@ function headers(hl: string | undefined): Record<string, string> {
   };
 }
 
-export function buildGoogleMapsSearchRequest(opts: GoogleMapsOptions, q: MapsQuery): MapsRequest {
+export function buildGoogleMapsSearchRequest(opts: GoogleMapsOptions, q: MapsParams): MapsRequest {
   const url = buildUrl(opts.baseUrl, 'search', { tbm: 'map', authuser: '0', hl: q.hl, q: q.q, pb: searchPb(q.ll) });
   return { url, headers: headers(q.hl) };
 }
 
 /** The feature id a lookup asks for: from a `ChIJ…` placeId when given (it wins over cid), else from the cid. */
-export function lookupFeatureId(q: MapsQuery): string | undefined {
+export function lookupFeatureId(q: MapsParams): string | undefined {
   if (q.placeId) return featureIdFromPlaceId(q.placeId);
   return q.cid ? featureIdFromCid(q.cid) : undefined;
 }
 
 export function buildGoogleMapsLookupRequest(
   opts: GoogleMapsOptions,
-  q: MapsQuery,
+  q: MapsParams,
 ): MapsRequest | { verdict: Extract<MapsVerdict, { kind: 'not_found' }> } {
   const featureId = lookupFeatureId(q);
   if (!featureId) {
@@ -224,12 +224,12 @@ function placeArrays(data: unknown): { places: unknown[]; rootCid?: string } | u
   return undefined;
 }
 
-function notFound(q: MapsQuery): MapsParseResult {
+function notFound(q: MapsParams): MapsParseResult {
   const what = q.placeId ? `placeId ${q.placeId}` : `cid ${q.cid}`;
   return { verdict: { kind: 'not_found', reason: `Google Maps has no place with ${what}` }, places: [] };
 }
 
-export function parseGoogleMaps(body: string, q: MapsQuery): MapsParseResult {
+export function parseGoogleMaps(body: string, q: MapsParams): MapsParseResult {
   const isLookup = !!(q.placeId || q.cid);
   try {
     const text = stripXssi(typeof body === 'string' ? body : '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { clockText, weeklyOpeningHours } from './osm-hours.js';
 import { createOsmProvider, humanizeTag, parseNominatim, viewboxFor } from './osm.js';
-import type { MapsQuery } from './types.js';
+import type { MapsParams } from './types.js';
 
 const osm = createOsmProvider({ nominatimBaseUrl: 'http://127.0.0.1:9/nominatim', overpassBaseUrl: 'http://127.0.0.1:9/overpass' });
 const LICENCE = 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright';
@@ -33,7 +33,7 @@ const bench = {
   place_rank: 24, importance: 0.2, addresstype: 'park', name: 'Stadtpark', display_name: 'Stadtpark, Wien, Österreich',
   extratags: { opening_hours: 'Mo-Fr 25:00-99; Tu sometimes', website: 'javascript:alert(1)' },
 };
-const Q: MapsQuery = { q: 'cafe wien' };
+const Q: MapsParams = { q: 'cafe wien' };
 
 describe('Nominatim requests', () => {
   it('search: jsonv2 with extratags, address and name details, 20 results, hl and the ll viewbox', () => {

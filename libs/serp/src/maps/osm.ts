@@ -10,7 +10,7 @@
  */
 import { blockReason } from '../detect/page-markers.js';
 import { weeklyOpeningHours } from './osm-hours.js';
-import type { LatLngZoom, MapsParseResult, MapsProvider, MapsQuery, MapsRequest, MapsVerdict, Place } from './types.js';
+import type { LatLngZoom, MapsParseResult, MapsProvider, MapsParams, MapsRequest, MapsVerdict, Place } from './types.js';
 
 export interface OsmOptions {
   /** e.g. `https://nominatim.openstreetmap.org` (NOMINATIM_BASE_URL). */
@@ -62,7 +62,7 @@ function headers(opts: OsmOptions, hl: string | undefined): Record<string, strin
 
 const DETAIL_PARAMS = { format: 'jsonv2', extratags: '1', addressdetails: '1', namedetails: '1' };
 
-export function buildNominatimSearchRequest(opts: OsmOptions, q: MapsQuery): MapsRequest {
+export function buildNominatimSearchRequest(opts: OsmOptions, q: MapsParams): MapsRequest {
   return {
     url: url(opts.nominatimBaseUrl, 'search', {
       q: q.q,
@@ -77,7 +77,7 @@ export function buildNominatimSearchRequest(opts: OsmOptions, q: MapsQuery): Map
 
 export function buildNominatimLookupRequest(
   opts: OsmOptions,
-  q: MapsQuery,
+  q: MapsParams,
 ): MapsRequest | { verdict: Extract<MapsVerdict, { kind: 'not_found' }> } {
   if (!q.placeId) {
     const reason = q.cid ? 'OpenStreetMap has no cid; look places up by placeId (N123, W456, R789)' : 'neither placeId nor cid given';
@@ -156,7 +156,7 @@ export function placeFromNominatim(r: unknown): Omit<Place, 'position'> | undefi
   return p;
 }
 
-export function parseNominatim(body: string, q: MapsQuery): MapsParseResult {
+export function parseNominatim(body: string, q: MapsParams): MapsParseResult {
   const isLookup = !!(q.placeId || q.cid);
   try {
     const text = (typeof body === 'string' ? body : '').replace(/^\uFEFF/, '').trim();

@@ -4,8 +4,8 @@
  */
 
 /** Query and place shapes live in libs/contracts (they cross the queue); re-exported for the providers. */
-export type { LatLngZoom, MapsQuery, Place } from '#contracts';
-import type { MapsQuery, Place } from '#contracts';
+export type { LatLngZoom, MapsParams, Place } from '#contracts';
+import type { MapsParams, Place } from '#contracts';
 
 export type MapsBlockReason = 'captcha' | 'consent' | 'unusual_traffic' | 'rate_limited' | 'unknown';
 
@@ -31,14 +31,14 @@ export interface MapsParseResult {
 
 export interface MapsProvider {
   name: 'google' | 'osm';
-  buildSearchRequest(query: MapsQuery): MapsRequest;
+  buildSearchRequest(query: MapsParams): MapsRequest;
   /**
    * The request for a `placeId` / `cid` lookup. A value the provider can never resolve (e.g. a `cid` for OSM, or a
    * Google place id that is not of the `ChIJ…` form) yields `{ verdict: not_found }` instead of a request.
    */
-  buildLookupRequest(query: MapsQuery): MapsRequest | { verdict: Extract<MapsVerdict, { kind: 'not_found' }> };
+  buildLookupRequest(query: MapsParams): MapsRequest | { verdict: Extract<MapsVerdict, { kind: 'not_found' }> };
   /** Pure and total: never throws, whatever the body. */
-  parse(body: string, query: MapsQuery): MapsParseResult;
+  parse(body: string, query: MapsParams): MapsParseResult;
 }
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;

@@ -8,7 +8,7 @@
 import { blockReason, pageVerdict } from '../detect/page-markers.js';
 import type { BlockReason, SerpVerdict, UpstreamResponseMeta } from '../types.js';
 
-const ENGINE_BLOCK_MARKERS: Record<'bing' | 'duckduckgo', Array<{ reason: BlockReason; pattern: RegExp }>> = {
+const PROVIDER_BLOCK_MARKERS: Record<'bing' | 'duckduckgo', Array<{ reason: BlockReason; pattern: RegExp }>> = {
   bing: [
     { reason: 'captcha', pattern: /\/turing\/captcha\/challenge|One last step|Please solve the challenge below to continue|challenges\.cloudflare\.com\/turnstile/i },
   ],
@@ -18,23 +18,23 @@ const ENGINE_BLOCK_MARKERS: Record<'bing' | 'duckduckgo', Array<{ reason: BlockR
 };
 
 /** Block evidence outside the markup: the status and the URL the request ended on. */
-export function blockFromResponse(engine: 'bing' | 'duckduckgo', meta?: UpstreamResponseMeta): BlockReason | null {
+export function blockFromResponse(provider: 'bing' | 'duckduckgo', meta?: UpstreamResponseMeta): BlockReason | null {
   if (!meta) return null;
   if (meta.status === 429) return 'rate_limited';
-  if (engine === 'duckduckgo' && meta.status === 202) return 'captcha'; // DDG answers distrusted clients 202 + anomaly page
+  if (provider === 'duckduckgo' && meta.status === 202) return 'captcha'; // DDG answers distrusted clients 202 + anomaly page
   if (meta.finalUrl && /\/turing\/captcha\/|\/challenge\b|[?&]captcha=/i.test(meta.finalUrl)) return 'captcha';
   if (meta.status === 403 || meta.status === 503) return 'unknown';
   return null;
 }
 
 export function searchPageVerdict(
-  engine: 'bing' | 'duckduckgo', html: string, resultCount: number, visible?: string, meta?: UpstreamResponseMeta,
+  provider: 'bing' | 'duckduckgo', html: string, resultCount: number, visible?: string, meta?: UpstreamResponseMeta,
 ): SerpVerdict {
-  const fromResponse = blockFromResponse(engine, meta);
+  const fromResponse = blockFromResponse(provider, meta);
   if (fromResponse) return { kind: 'blocked', reason: fromResponse };
   if (resultCount === 0) {
-    const marker = ENGINE_BLOCK_MARKERS[engine].find((m) => m.pattern.test(html));
+    const marker = PROVIDER_BLOCK_MARKERS[provider].find((m) => m.pattern.test(html));
     if (marker && !blockReason(html)) return { kind: 'blocked', reason: marker.reason };
   }
-  return pageVerdict(engine, html, resultCount, visible);
+  return pageVerdict(provider, html, resultCount, visible);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseSearxngSearchPage } from '../searxng/searxng-engine.js';
-import { buildSearchPage, searchPageFromSerp, toLegacyWebPage } from './search-page.js';
+import { parseSearxngSearchPage } from '../searxng/searxng-provider.js';
+import { buildSearchPage, searchPageFromSerp } from './search-page.js';
 
 describe('/search page object', () => {
   it('has the enrichment keys only when they carry something; related queries de-duplicated', () => {
@@ -31,8 +31,6 @@ describe('/search page object', () => {
       },
       direct_answer: { answer: '42', snippet: 'The answer is 42.', source: 'a.example', link: 'https://a.example/' },
     });
-    expect(toLegacyWebPage({ verdict: { kind: 'ok' }, page, pagination: { offset: 0, hasNext: false } }).page?.answer)
-      .toEqual({ answer: '42', snippet: 'The answer is 42.', link: 'https://a.example/' });
   });
 
   it('SearXNG JSON: the same page object; no offset reported, a next page possible while results come', () => {

@@ -1,11 +1,10 @@
 /**
  * The `/search` page object (§2.1 plus the enrichment blocks `ai_answer`, `questions_answers`, `sidebar`,
- * `direct_answer`) shared by every engine: small builders the parsers use, the mapping from a Google `/serp-search`
- * result, and the adapter to the older `WebSearchPage` shape that `SerpEngine.parseWeb` still returns.
+ * `direct_answer`) shared by every provider: small builders the parsers use, and the mapping from a Google
+ * `/serp-search` result.
  */
 import type {
-  DirectAnswer, OrganicResult, ParsedSearchPage, QuestionAnswer, SearchPage, SearchPagination, SerpSearchResponse, Sidebar,
-  WebSearchPage, WebSearchResult,
+  DirectAnswer, OrganicResult, QuestionAnswer, SearchPage, SearchPagination, SerpSearchResponse, Sidebar, WebSearchResult,
 } from '../types.js';
 import { hostOf } from '../util/urls.js';
 
@@ -91,20 +90,4 @@ export function searchPageFromSerp(result: SerpSearchResponse): SearchPage {
     sidebar,
     direct_answer: direct,
   });
-}
-
-/** The older `WebSearchPage` shape (`answer` instead of `direct_answer`) for callers of `SerpEngine.parseWeb`. */
-export function toLegacyWebPage(parsed: ParsedSearchPage): { verdict: ParsedSearchPage['verdict']; page?: WebSearchPage } {
-  const p = parsed.page;
-  if (!p) return { verdict: parsed.verdict };
-  const page: WebSearchPage = { total_results: p.total_results, search_results: p.search_results, related_queries: p.related_queries };
-  if (p.direct_answer) {
-    const { answer, snippet, link } = p.direct_answer;
-    page.answer = { answer, ...(snippet ? { snippet } : {}), ...(link ? { link } : {}) };
-  }
-  if (p.sidebar) page.sidebar = p.sidebar.link ? { ...p.sidebar, website: p.sidebar.link } : p.sidebar;
-  if (p.questions_answers) {
-    page.questions_answers = p.questions_answers.map((q) => ({ question: q.question, snippet: q.snippet ?? '', title: '', link: q.link ?? '' }));
-  }
-  return { verdict: parsed.verdict, page };
 }

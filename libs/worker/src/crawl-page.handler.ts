@@ -1,0 +1,58 @@
+/**
+ * The one `crawl.page` job handler, shared by every worker kind: fetch the page with the worker's engine (through a
+ * proxy of the asked-for country, with a matching Accept-Language), then run the format pipeline. An anti-bot page
+ * (block detector tiers 1–2: vendor challenges, walls, refusing statuses) is a per-URL UPSTREAM_BLOCKED error, not
+ * content; structurally empty pages (tier 3) stay results here, since /crawl returns what a page is. Expected failures
+ * (bad address, refused by the guard, oversize, unsupported content, a timeout that used the URL's budget) are
+ * returned as values; faults a retry can fix (resets, a crashed browser) are thrown so the queue retries them — a
+ * render failure only once.
+ */
+import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageResult, type ProxyProvider } from '#contracts';
+import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
+import { acceptLanguageForCountry, detectBlock, proxyFor } from '#fetch';
+import type { PageEngine } from './page-engine.js';
+
+export class CrawlPageHandler {
+  constructor(
+    private readonly engine: PageEngine,
+    private readonly proxies: ProxyProvider,
+    private readonly extraction: ExtractionPool,
+  ) {}
+
+  /** `attemptsMade`: earlier attempts of this job that failed (BullMQ's count; 0 on the first run). */
+  async handle(payload: CrawlPagePayload, attemptsMade = 0): Promise<CrawlPageResult> {
+    try {
+      const page = await this.engine.fetchPage({
+        url: payload.url,
+        timeoutMs: payload.timeoutMs,
+        device: payload.device,
+        acceptLanguage: acceptLanguageForCountry(payload.geolocation),
+        proxy: payload.geolocation ? proxyFor(this.proxies, payload.geolocation, { required: true }) : null,
+        screenshot: payload.screenshot ? (payload.screenshotFullPage ? 'full' : 'viewport') : false,
+        target: 'crawl',
+        ...(payload.accountId ? { isolationKey: payload.accountId } : {}),
+      });
+      const verdict = detectBlock({ status: page.status, html: page.html, headers: page.headers });
+      if (verdict.blocked && verdict.tier !== 3) {
+        return {
+          ok: false,
+          url: payload.url,
+          status_code: page.status,
+          error: { code: ErrorCode.UPSTREAM_BLOCKED, message: `The site answered with an anti-bot page (${verdict.reason})`, kind: 'blocked' },
+        };
+      }
+      return await toCrawlPageSuccess(payload, page, this.extraction);
+    } catch (error) {
+      // A timeout spent the URL's whole budget: retrying would run past it (CRAWL_TIMEOUT_MS is per URL, across attempts).
+      if (error instanceof TrawlError && (!error.retryable || error.code === ErrorCode.TIMEOUT)) {
+        return { ok: false, url: payload.url, error: error.toJSON() };
+      }
+      // A crashed page or browser (a memory limit included) gets one more attempt: that saves the innocent pages
+      // a dying browser took down with it, while a page that crashes its renderer every time is not run again and again.
+      if (error instanceof TrawlError && error.code === ErrorCode.RENDER_FAILED && attemptsMade >= 1) {
+        return { ok: false, url: payload.url, error: error.toJSON() };
+      }
+      throw error;
+    }
+  }
+}
