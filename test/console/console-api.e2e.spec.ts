@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { ConsoleRepository } from '#db';
+import { randomUUID } from 'node:crypto';
+import { ConsoleRepository, CrawlsRepository } from '#db';
 import { consoleLinkUrl, issueSignInLink, type CreatedAccount } from '#billing';
 import { REPO_ROOT } from '../support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
@@ -223,6 +224,19 @@ describe('the account API (by key, as scripts use it)', () => {
     expect((await call('GET', '/account/requests/not-an-id', { headers: { 'x-api-key': account.apiKey } })).status).toBe(404);
   });
 
+  it('lists crawls in progress with their counts, never their options', async () => {
+    const crawls = new CrawlsRepository(trawl.db);
+    const id = randomUUID();
+    await crawls.create({ id, accountId: account.accountId, kind: 'site', url: `${site.url}/a`, options: { webhook: { secret: 'hush-hush' } }, discovered: 7, expiresAt: new Date(Date.now() + 3_600_000) });
+    await crawls.start(id);
+    await crawls.addCounts(id, { failed: 1, skipped: 2 });
+    const res = await call('GET', '/account/crawls', { headers: { 'x-api-key': account.apiKey } });
+    expect(res.body).toEqual([expect.objectContaining({ id, kind: 'site', status: 'running', url: `${site.url}/a`, discovered: 7, failed: 1, skipped: 2 })]);
+    expect(JSON.stringify(res.body)).not.toContain('hush-hush');
+    await crawls.finish(id, 'completed', null, 60_000);
+    expect((await call('GET', '/account/crawls', { headers: { 'x-api-key': account.apiKey } })).body).toEqual([]);
+  });
+
   it('keeps other accounts out', async () => {
     const other = await trawl.createAccount();
     const keys = await call('GET', '/account/keys', { headers: { 'x-api-key': other.apiKey } });
@@ -246,7 +260,7 @@ describe('GET / and the console page', () => {
 
   it('documents its JSON endpoints in /openapi.json, tagged console, with parameters from the same schemas', async () => {
     const doc = (await call('GET', '/openapi.json')).body;
-    for (const path of ['/console/session', '/account', '/account/usage', '/account/requests', '/account/requests/{id}', '/account/keys', '/account/keys/{id}/revoke', '/admin/usage', '/admin/health']) {
+    for (const path of ['/console/session', '/account', '/account/usage', '/account/requests', '/account/requests/{id}', '/account/crawls', '/account/keys', '/account/keys/{id}/revoke', '/admin/usage', '/admin/health']) {
       expect({ path, tagged: Object.values(doc.paths[path] ?? {}).every((op: any) => op.tags?.includes('console')) }).toEqual({ path, tagged: true });
     }
     const limit = doc.paths['/account/requests'].get.parameters.find((p: any) => p.name === 'limit');

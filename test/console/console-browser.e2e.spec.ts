@@ -13,6 +13,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DEFAULT_CHROMIUM_ARGS } from '#browser';
 import type { CreatedAccount } from '#billing';
+import { CrawlsRepository } from '#db';
 import { REPO_ROOT } from '../support/env.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -195,8 +196,15 @@ describe('the console in Chromium', () => {
     await shot('04-playground-crawl');
   });
 
-  it('shows the charge in the request log, its detail, and the chart', async () => {
+  it('shows the charge in the request log, its detail, and the chart; and a crawl in progress', async () => {
+    const crawls = new CrawlsRepository(trawl.db);
+    const crawlId = '5b1f6a5e-2c1e-4c4e-9a0e-3c7f0d9b1a01';
+    await crawls.create({ id: crawlId, accountId: account.accountId, kind: 'site', url: `${site.url}/`, options: {}, discovered: 40, expiresAt: new Date(Date.now() + 3_600_000) });
+    await crawls.start(crawlId);
+    await crawls.addCounts(crawlId, { failed: 3, skipped: 7 });
     await visit('Request log', 'Request log');
+    await page.getByRole('heading', { name: 'Crawls in progress' }).waitFor();
+    await page.getByText('0 stored, 3 failed, 7 skipped of 40 found').waitFor();
     const row = page.locator('table.log tbody tr', { hasText: '/crawl' }).first();
     await row.waitFor();
     expect(await row.locator('td').nth(3).textContent()).toBe('1');
@@ -204,6 +212,7 @@ describe('the console in Chromium', () => {
     await page.locator('.detail td.url', { hasText: `${site.url}/article` }).waitFor();
     await accessibility('request-log');
     await shot('05-request-log');
+    await crawls.finish(crawlId, 'completed', null, 60_000);
     await visit('Overview', 'Overview');
     await expect(page.getByTestId('balance').textContent()).resolves.toBe('9,999 credits');
     const today = new Date().toISOString().slice(0, 10);

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { n, when } from '../format.js';
 import { ErrorNote, Loading } from '../widgets.js';
+import { CrawlsPanel } from './crawls-panel.js';
 
 export function Requests() {
   const [filter, setFilter] = useState({ endpoint: '', outcome: '' });
@@ -20,6 +21,7 @@ export function Requests() {
   return (
     <>
       <h1>Request log</h1>
+      <CrawlsPanel />
       <form
         class="filters"
         onSubmit={(e) => {

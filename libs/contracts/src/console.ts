@@ -93,6 +93,21 @@ export interface RequestDetailView extends RequestView {
   detail: { urls: Array<{ url: string; status_code?: number; error?: string }>; more?: number } | null;
 }
 
+/** A site crawl or batch still queued or running (`GET /account/crawls`): its progress, never its options. */
+export interface CrawlProgressView {
+  id: string;
+  kind: 'site' | 'batch';
+  status: string;
+  url: string | null;
+  discovered: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  credits: number;
+  createdAt: string;
+  startedAt: string | null;
+}
+
 export interface KeyView {
   id: string;
   name: string | null;

@@ -34,6 +34,12 @@ export class AccountController {
     return this.service.request(caller.accountId, id);
   }
 
+  @Get('crawls')
+  @Header('cache-control', 'no-store')
+  crawls(@CurrentAccount() caller: AccountCaller) {
+    return this.service.activeCrawls(caller.accountId);
+  }
+
   @Get('keys')
   @Header('cache-control', 'no-store')
   keys(@CurrentAccount() caller: AccountCaller) {

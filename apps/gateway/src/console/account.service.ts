@@ -5,8 +5,8 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthService, ConcurrencyGate, generateApiKey } from '#billing';
-import { ErrorCode, TrawlError, type AccountOverview, type CreatedKeyView, type KeyView, type RequestDetailView, type RequestPage, type RequestView, type UsageView } from '#contracts';
-import { AccountsRepository, ConsoleRepository, type KeyRow, type RequestRow } from '#db';
+import { ErrorCode, TrawlError, type AccountOverview, type CrawlProgressView, type CreatedKeyView, type KeyView, type RequestDetailView, type RequestPage, type RequestView, type UsageView } from '#contracts';
+import { AccountsRepository, ConsoleRepository, CrawlsRepository, type KeyRow, type RequestRow } from '#db';
 import { CLOCK } from '#platform';
 import type { Clock } from '#platform/clock.js';
 
@@ -30,6 +30,7 @@ export class AccountService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly repo: ConsoleRepository,
+    private readonly crawls: CrawlsRepository,
     private readonly gate: ConcurrencyGate,
     private readonly auth: AuthService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -73,6 +74,23 @@ export class AccountService {
     const row = UUID.test(id) ? await this.repo.request(accountId, id) : null;
     if (!row) throw new TrawlError(ErrorCode.NOT_FOUND, `No request ${id.slice(0, 64)} in this account's log`);
     return { ...requestView(row), detail: row.detail };
+  }
+
+  /** Crawls still queued or running, newest first, with their counts (their options hold a webhook secret: left out). */
+  async activeCrawls(accountId: string): Promise<CrawlProgressView[]> {
+    return (await this.crawls.active(accountId, 50)).map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      status: c.status,
+      url: c.url,
+      discovered: c.discovered,
+      done: c.done,
+      failed: c.failed,
+      skipped: c.skipped,
+      credits: Number(c.credits),
+      createdAt: new Date(c.createdAt).toISOString(),
+      startedAt: iso(c.startedAt ? new Date(c.startedAt) : null),
+    }));
   }
 
   async keys(accountId: string): Promise<KeyView[]> {

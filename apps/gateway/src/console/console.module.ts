@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { API_ENDPOINTS } from '#contracts';
-import { ConsoleRepository, Database } from '#db';
+import { ConsoleRepository, CrawlsRepository, Database } from '#db';
 import { REDIS } from '#platform';
 import { AccountController } from './account.controller.js';
 import { AccountGuard } from './account.guard.js';
@@ -28,6 +28,7 @@ import { SignInService } from './sign-in.service.js';
   controllers: [SessionController, AccountController, OperatorController],
   providers: [
     { provide: ConsoleRepository, inject: [Database], useFactory: (db: Database) => new ConsoleRepository(db) },
+    { provide: CrawlsRepository, inject: [Database], useFactory: (db: Database) => new CrawlsRepository(db) },
     { provide: SessionStore, inject: [REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new SessionStore(redis, c.REDIS_PREFIX) },
     { provide: SignInLimiter, inject: [REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new SignInLimiter(redis, c.REDIS_PREFIX) },
     { provide: QueueStats, inject: [REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new QueueStats(redis, c.REDIS_PREFIX) },

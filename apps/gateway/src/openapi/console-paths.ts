@@ -36,6 +36,7 @@ export function consolePaths(): Record<string, unknown> {
     '/account/requests/{id}': {
       get: op('One call, with a crawl’s per-URL outcomes', { security: sessionOrKey, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }] }),
     },
+    '/account/crawls': { get: op('Site crawls and batches still queued or running, with their progress', { security: sessionOrKey }) },
     '/account/keys': {
       get: op('The account’s API keys (prefixes only)', { security: sessionOrKey }),
       post: op('Create a key: the only response that carries it', { security: sessionOrKey, requestBody: body(createKeyBodySchema) }),
