@@ -15,6 +15,8 @@ export const ErrorCode = {
   /** The resource is not in a state that allows the request (cancelling a crawl that already finished). */
   CONFLICT: 'CONFLICT',
   CONCURRENCY_LIMIT: 'CONCURRENCY_LIMIT',
+  /** Too many attempts of something bounded per client (console sign-ins). */
+  RATE_LIMITED: 'RATE_LIMITED',
   INSUFFICIENT_CREDITS: 'INSUFFICIENT_CREDITS',
   CREDITS_EXHAUSTED: 'CREDITS_EXHAUSTED',
   UPSTREAM_BLOCKED: 'UPSTREAM_BLOCKED',
