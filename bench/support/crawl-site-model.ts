@@ -152,12 +152,12 @@ function buildHost(shape: SiteShape, h: number): HostModel {
   const otherHomes = Array.from({ length: shape.hosts }, (_, o) => o).filter((o) => o !== h);
   const childLink = (path: string): Link => {
     const r = rand();
-    // Most links are plain; some carry a fragment, a tracking parameter, a content-neutral `ref`, or a session id
-    // (robots.txt disallows `/*?sessionid=`: behind such a link only, a page is out of reach for a polite crawler).
-    if (r < 0.6) return { host: h, path, text: 'Read' };
-    if (r < 0.7) return { host: h, path, fragment: 'comments', text: 'Comments' };
-    if (r < 0.8) return { host: h, path, query: { name: 'utm_source', value: 'related', tracking: true }, text: 'Related' };
-    if (r < 0.9) return { host: h, path, query: { name: 'ref', value: 'related', tracking: false }, text: 'See also' };
+    // Most links are plain; some carry a fragment, a tracking parameter, a content-neutral `ref`, or (3 %) a session
+    // id (robots.txt disallows `/*?sessionid=`: behind such a link only, a subtree is out of reach of a polite crawler).
+    if (r < 0.62) return { host: h, path, text: 'Read' };
+    if (r < 0.72) return { host: h, path, fragment: 'comments', text: 'Comments' };
+    if (r < 0.82) return { host: h, path, query: { name: 'utm_source', value: 'related', tracking: true }, text: 'Related' };
+    if (r < 0.97) return { host: h, path, query: { name: 'ref', value: 'related', tracking: false }, text: 'See also' };
     return { host: h, path, query: { name: 'sessionid', value: String(Math.floor(rand() * 1e6)), tracking: false }, text: 'Continue' };
   };
   for (const [s, nodes] of tree.entries()) {
