@@ -42,6 +42,8 @@ export const ErrorCode = {
   ROBOTS_DISALLOWED: 'ROBOTS_DISALLOWED',
   /** A site crawl's URL redirected out of the crawl's scope (another site, an excluded path): the target is not requested. */
   OUT_OF_SCOPE: 'OUT_OF_SCOPE',
+  /** A site crawl's page that answered an HTTP error status (4xx, 5xx): not a page of the site, never charged. */
+  HTTP_ERROR: 'HTTP_ERROR',
   // /serp-maps: a placeId / cid lookup the maps provider has no place for (never charged)
   PLACE_NOT_FOUND: 'PLACE_NOT_FOUND',
 } as const;

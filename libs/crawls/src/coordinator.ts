@@ -69,6 +69,8 @@ interface Crawl {
   row: CrawlJobRow;
   options: CrawlOptions;
   scope: CrawlScope | null;
+  /** The start URL's key: always in scope, whatever the include/exclude patterns say. */
+  startKey: string | null;
   keys: UrlKeyOptions;
   at: number;
 }
@@ -172,7 +174,15 @@ export class CrawlCoordinator {
     }
     const options = row.options as unknown as CrawlOptions;
     const keys = { ignoreQuery: options.kind === 'site' ? options.ignore_query_strings : false };
-    const crawl: Crawl = { row, options, keys, scope: options.kind === 'site' ? crawlScope(row.url!, options, this.settings.maxUrlLength) : null, at: Date.now() };
+    const site = options.kind === 'site';
+    const crawl: Crawl = {
+      row,
+      options,
+      keys,
+      scope: site ? crawlScope(row.url!, options, this.settings.maxUrlLength) : null,
+      startKey: site ? urlKey(row.url!, undefined, keys) : null,
+      at: Date.now(),
+    };
     this.crawls.set(crawlId, crawl);
     if (this.crawls.size > 5_000) this.crawls.delete(this.crawls.keys().next().value!);
     return crawl;
@@ -308,6 +318,10 @@ export class CrawlCoordinator {
     const page = outcome.result;
 
     if (page.redirect) return this.redirected(crawl, data, requestId, page.redirect);
+    // A site's error pages are not its pages (a batch keeps them, with their status, as /crawl does).
+    if (options.kind === 'site' && page.status_code >= 400) {
+      return this.fail(data, requestId, ErrorCode.HTTP_ERROR, `The page answered HTTP ${page.status_code}`);
+    }
     const finalKey = urlKey(page.finalUrl, undefined, crawl.keys) ?? data.key;
     // A browser followed redirects itself: the page is the final URL's, which is not crawled again.
     if (finalKey !== data.key && !(await store.markSeen(data.crawlId, urlHash(finalKey)))) return this.skip(data, requestId, 'the same page is stored already');
@@ -415,7 +429,7 @@ export class CrawlCoordinator {
     for (const entry of entries) {
       const key = urlKey(entry.url, undefined, crawl.keys);
       if (!key || seen.has(key)) continue;
-      if (crawl.scope && !inScope(key, crawl.scope).ok) continue;
+      if (crawl.scope && key !== crawl.startKey && !inScope(key, crawl.scope).ok) continue;
       seen.add(key);
       candidates.push({ crawlId, url: key, key, hash: urlHash(key), depth: entry.depth, ...(entry.hops ? { hops: entry.hops } : {}) });
     }

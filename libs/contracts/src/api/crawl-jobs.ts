@@ -30,6 +30,9 @@ export interface CrawlJobLimits {
   maxConcurrency: number;
 }
 
+/** A body that is not an object is named as such; an unknown field keeps zod's message, which names it. */
+const BODY_ERROR = { error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'the body must be a JSON object' : undefined) };
+
 const url = (name: string) =>
   z.string({ error: `${name} is required: an absolute http(s) URL` }).transform((value, ctx) => {
     const normalised = normaliseUrl(value.trim());
@@ -64,7 +67,7 @@ const webhookSchema = z.strictObject(
       .default([...WEBHOOK_EVENTS]),
     secret: z.string().min(16, 'webhook.secret must be at least 16 characters').max(256, 'webhook.secret is longer than 256 characters').optional(),
   },
-  { error: 'webhook must be an object { url, events?, secret? }' },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'webhook must be an object { url, events?, secret? }' : undefined) },
 );
 
 /**
@@ -108,7 +111,7 @@ export function siteCrawlBodySchema(limits: CrawlJobLimits) {
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
-    { error: 'the body must be a JSON object' },
+    BODY_ERROR,
   );
 }
 
@@ -126,7 +129,7 @@ export function batchBodySchema(limits: CrawlJobLimits) {
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
-    { error: 'the body must be a JSON object' },
+    BODY_ERROR,
   ).transform((body, ctx) => {
     const urls: string[] = [];
     const invalid: string[] = [];
@@ -184,7 +187,7 @@ export const mapBodySchema = (maxLinks: number) =>
       /** Also ask Trawl's web search (`site:` the host) for URLs it knows: 10 credits more. */
       use_search: bool('use_search', false),
     },
-    { error: 'the body must be a JSON object' },
+    BODY_ERROR,
   );
 export type MapBody = z.output<ReturnType<typeof mapBodySchema>>;
 
