@@ -138,7 +138,7 @@ export function batchBodySchema(limits: CrawlJobLimits) {
       const normalised = normaliseUrl(raw.trim());
       if (typeof normalised !== 'string') {
         if (!body.ignore_invalid_urls) {
-          ctx.addIssue({ code: 'custom', path: ['urls', i], message: `urls[${i}]: ${normalised.error} (or set ignore_invalid_urls)` });
+          ctx.addIssue({ code: 'custom', path: ['urls'], message: `urls[${i}]: ${normalised.error} (or set ignore_invalid_urls)` });
           return z.NEVER;
         }
         invalid.push(raw);
