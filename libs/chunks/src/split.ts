@@ -57,8 +57,14 @@ export function hardSplit(text: string, max: number): Piece[] {
   const out: Piece[] = [];
   let rest = text;
   while (rest.length > 0) {
-    // A token rarely spans more than 16 characters, so the window keeps each cut's work proportional to `max`.
-    let piece = truncateToTokens(rest.slice(0, max * 16), max);
+    // Tokenize a window a few times the limit, wider only when it held fewer than `max` tokens: each cut's work
+    // stays proportional to `max`, not to the rest of the text.
+    let window = max * 4;
+    let piece = truncateToTokens(rest.slice(0, window), max);
+    while (piece.length === window && window < rest.length) {
+      window *= 4;
+      piece = truncateToTokens(rest.slice(0, window), max);
+    }
     if (piece.length === 0) piece = rest.slice(0, 1);
     if (piece.length < rest.length) {
       const space = piece.lastIndexOf(' ');

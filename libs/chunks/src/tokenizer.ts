@@ -12,24 +12,42 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 
 /**
  * BPE merges within one pre-token take time quadratic in its length (64 KB of "aaaa…" or "|-|-…" took 8-16 s), so a
- * run of letters, of punctuation or of spaces longer than this is counted in slices of this length. Words are
- * far shorter; the count of such a run is off by at most one token per slice, and the page is garbage anyway.
+ * run of one character class (letters, ASCII punctuation or spaces) is cut every RUN characters and the pieces are
+ * counted apart. Words are far shorter; such a run's count is off by at most one token per cut.
  */
-const RUN = 64;
-const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${RUN},}|[^\\s\\p{L}\\p{M}\\p{N}]{${RUN},}|\\s{${RUN},}`, 'u');
-const LONG_RUNS = new RegExp(LONG_RUN.source, 'gu');
+const RUN = 256;
+
+const SPACE = 0;
+const LETTER = 1;
+const PUNCT = 2;
+const DIGIT = 3;
+
+function classOf(code: number): number {
+  if (code <= 32 || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a)) return SPACE;
+  if (code >= 48 && code <= 57) return DIGIT;
+  if (code < 128 && !((code >= 65 && code <= 90) || (code >= 97 && code <= 122))) return PUNCT;
+  return LETTER; // ASCII letters and everything past ASCII: over-cutting is harmless
+}
 
 /** The text in pieces the tokenizer handles in linear time (the text itself when it has no long run). */
 function safePieces(text: string): string[] {
-  if (!LONG_RUN.test(text)) return [text];
-  const pieces: string[] = [];
-  let last = 0;
-  for (const m of text.matchAll(LONG_RUNS)) {
-    if (m.index > last) pieces.push(text.slice(last, m.index));
-    for (let i = 0; i < m[0].length; i += RUN) pieces.push(m[0].slice(i, i + RUN));
-    last = m.index + m[0].length;
+  let pieces: string[] | undefined;
+  let from = 0;
+  let run = 0;
+  let previous = -1;
+  for (let i = 0; i < text.length; i++) {
+    const cls = classOf(text.charCodeAt(i));
+    run = cls === previous && cls !== DIGIT ? run + 1 : 1;
+    previous = cls;
+    if (run === RUN) {
+      (pieces ??= []).push(text.slice(from, i + 1));
+      from = i + 1;
+      run = 0;
+      previous = -1;
+    }
   }
-  if (last < text.length) pieces.push(text.slice(last));
+  if (!pieces) return [text];
+  if (from < text.length) pieces.push(text.slice(from));
   return pieces;
 }
 
