@@ -75,6 +75,32 @@ describe('OpenAiCompatibleClient', () => {
     expect(fixture.requests.map((r) => r.body.response_format?.type ?? null)).toEqual(['json_schema', null, null]);
   });
 
+  it('speaks the dialect of newer OpenAI models: max_completion_tokens, no temperature, learnt from their refusals', async () => {
+    const c = client();
+    fixture.reply(
+      failure(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."),
+      failure(400, "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."),
+      answer('Hi.'),
+      answer('Again.'),
+    );
+    expect((await c.complete(ask())).text).toBe('Hi.');
+    expect((await c.complete(ask())).text).toBe('Again.');
+    const sent = fixture.requests.map(({ body }) => [body.max_tokens ?? null, body.max_completion_tokens ?? null, body.temperature ?? null]);
+    expect(sent).toEqual([
+      [50, null, 0],
+      [null, 50, 0],
+      [null, 50, null],
+      [null, 50, null],
+    ]);
+  });
+
+  it('does not mistake a limit on max_tokens for a refusal of the parameter', async () => {
+    fixture.reply(failure(400, 'max_tokens is too large: 100000. This model supports at most 16384 completion tokens'));
+    const e = await failureOf(client().complete(ask({ maxTokens: 100_000 })));
+    expect(e.code).toBe('LLM_REJECTED');
+    expect(fixture.requests).toHaveLength(1);
+  });
+
   it('never sends response_format when told to use instructions only', async () => {
     fixture.reply(answer('{}'));
     expect((await client({ structuredOutput: 'instructions' }).complete(ask({ jsonSchema: schema }))).structured).toBe('instructions');

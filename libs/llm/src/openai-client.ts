@@ -1,8 +1,9 @@
 /**
  * An OpenAI-compatible chat-completions client (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio…) over undici:
  * one POST to `<baseUrl>/chat/completions`, a deadline over the whole call, the answer read up to a size cap, and
- * HTTP and network failures turned into LlmErrors. A JSON Schema goes out as `response_format: json_schema`; a
- * server that refuses that parameter is remembered and asked again with the schema in the prompt only.
+ * HTTP and network failures turned into LlmErrors. Servers differ in the parameters they take: one that refuses
+ * `response_format` (the schema then travels in the prompt only), `max_tokens` (newer OpenAI models want
+ * `max_completion_tokens`) or `temperature` (reasoning models) is asked again without it, and remembered.
  */
 import { Agent, request } from 'undici';
 import { countTokens } from '#chunks';
@@ -43,8 +44,8 @@ export class OpenAiCompatibleClient implements LlmClient {
   private readonly url: string;
   private readonly agent: Agent;
   private readonly maxResponseBytes: number;
-  /** False once the server refused response_format; then the schema travels in the prompt only. */
-  private schemaFormat: boolean;
+  /** What this server takes, learnt from its refusals. */
+  private readonly dialect: Dialect;
 
   constructor(private readonly options: OpenAiClientOptions) {
     const base = new URL(options.baseUrl);
@@ -53,7 +54,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.url = `${base.href.replace(/\/+$/, '')}/chat/completions`;
     const { default: d, min, max } = CLIENT_LIMITS.maxResponseBytes;
     this.maxResponseBytes = clamp(options.maxResponseBytes ?? d, min, max);
-    this.schemaFormat = options.structuredOutput !== 'instructions';
+    this.dialect = { responseFormat: options.structuredOutput !== 'instructions', maxTokensField: 'max_tokens', temperature: true };
     this.agent = new Agent({ connections: options.connections ?? 8 });
   }
 
@@ -61,26 +62,28 @@ export class OpenAiCompatibleClient implements LlmClient {
     const timeoutMs = clamp(req.timeoutMs, CLIENT_LIMITS.timeoutMs.min, CLIENT_LIMITS.timeoutMs.max);
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
-    const withFormat = req.jsonSchema !== undefined && this.schemaFormat;
-    try {
-      return await this.send(req, withFormat, signal);
-    } catch (error) {
-      if (withFormat && error instanceof FormatRefused) {
-        this.schemaFormat = false;
-        return await this.send(req, false, signal);
+    // Each refusal drops or renames one parameter, so there are at most three of them before a real answer.
+    for (let adaptations = 0; ; adaptations++) {
+      try {
+        return await this.send(req, signal);
+      } catch (error) {
+        if (!(error instanceof ParameterRefused) || adaptations === 3) throw error instanceof ParameterRefused ? error.cause : error;
+        if (error.parameter === 'response_format') this.dialect.responseFormat = false;
+        else if (error.parameter === 'max_tokens') this.dialect.maxTokensField = 'max_completion_tokens';
+        else this.dialect.temperature = false;
       }
-      throw error;
     }
   }
 
-  private async send(req: CompletionRequest, withFormat: boolean, signal: AbortSignal): Promise<Completion> {
+  private async send(req: CompletionRequest, signal: AbortSignal): Promise<Completion> {
+    const withFormat = req.jsonSchema !== undefined && this.dialect.responseFormat;
     const body: Record<string, unknown> = {
       model: this.options.model,
       messages: req.messages,
-      max_tokens: clamp(req.maxTokens, CLIENT_LIMITS.maxTokens.min, CLIENT_LIMITS.maxTokens.max),
-      temperature: this.options.temperature ?? 0,
+      [this.dialect.maxTokensField]: clamp(req.maxTokens, CLIENT_LIMITS.maxTokens.min, CLIENT_LIMITS.maxTokens.max),
       stream: false,
     };
+    if (this.dialect.temperature) body.temperature = this.options.temperature ?? 0;
     if (withFormat) body.response_format = { type: 'json_schema', json_schema: { name: req.jsonSchema!.name, schema: req.jsonSchema!.schema, strict: false } };
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
@@ -94,7 +97,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     } catch (error) {
       throw this.transportError(error, signal, req.timeoutMs);
     }
-    if (status !== 200) throw statusError(status, text, withFormat);
+    if (status !== 200) throw refusedParameter(status, text, body) ?? statusError(status, text);
 
     let parsed: ChatResponse;
     try {
@@ -132,8 +135,32 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 }
 
-/** Thrown when the server refuses response_format; complete() then asks again without it. */
-class FormatRefused extends Error {}
+interface Dialect {
+  responseFormat: boolean;
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  temperature: boolean;
+}
+
+/** The server refused a parameter it does not take; complete() asks again without it. */
+class ParameterRefused extends Error {
+  constructor(
+    readonly parameter: 'response_format' | 'max_tokens' | 'temperature',
+    override readonly cause: Error,
+  ) {
+    super(cause.message);
+  }
+}
+
+function refusedParameter(status: number, text: string, body: Record<string, unknown>): ParameterRefused | undefined {
+  if (status !== 400 && status !== 422) return undefined;
+  const error = statusError(status, text);
+  if ('response_format' in body && /response_format|json_schema/i.test(text)) return new ParameterRefused('response_format', error);
+  // Only the refusals themselves ("Use 'max_completion_tokens' instead", "Unsupported value: 'temperature'"), not
+  // limits on a value the server does take ("max_tokens is too large").
+  if ('max_tokens' in body && /max_completion_tokens/.test(text)) return new ParameterRefused('max_tokens', error);
+  if ('temperature' in body && /unsupported (value|parameter)\W+temperature/i.test(text)) return new ParameterRefused('temperature', error);
+  return undefined;
+}
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, maxBytes: number, strict: boolean): Promise<string> {
   const parts: Buffer[] = [];
@@ -151,9 +178,8 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error)
   return Buffer.concat(parts).toString('utf8');
 }
 
-function statusError(status: number, text: string, withFormat: boolean): Error {
+function statusError(status: number, text: string): LlmError {
   const detail = serverMessage(text);
-  if (withFormat && (status === 400 || status === 422) && /response_format|json_schema/i.test(text)) return new FormatRefused(detail);
   if (status === 401 || status === 403) return new LlmError(LlmErrorCode.UNAVAILABLE, `The LLM endpoint refused the API key (HTTP ${status})${detail}`);
   if (status === 404) return new LlmError(LlmErrorCode.UNAVAILABLE, `The LLM endpoint or model was not found (HTTP 404)${detail}`);
   if (status === 408 || status === 429 || status >= 500) return new LlmError(LlmErrorCode.UNAVAILABLE, `The LLM endpoint failed (HTTP ${status})${detail}`, 'transient');
