@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkMarkdown, rankChunks, type Chunk, type RankingOptions } from '#chunks';
 import { formatPage, type OutputFormats } from '#extraction';
-import { corpusRoot, loadWcxb, loadZyte } from '#extraction/scoring/corpus.js';
+import { corpusRoot, loadWcxb, loadZyte } from '../extraction/scoring/corpus.js';
 import { answerChunk, questionsFor, topicQuery } from './qa-set.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -10,7 +10,7 @@ import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200kRaw } from 'gpt-tokenizer/encoding/o200k_base';
 import { chunkMarkdown, countTokens, scanBlocks, selectChunks } from '#chunks';
 import { formatPage, type OutputFormats } from '#extraction';
-import { corpusRoot, loadWcxb } from '#extraction/scoring/corpus.js';
+import { corpusRoot, loadWcxb } from '../extraction/scoring/corpus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);
