@@ -85,7 +85,7 @@ export const RUNNERS: Record<string, SiteRunner> = { crawlee: runCrawlee };
 
 const siteTicks = (pid: number): number => readProcs().find((p) => p.pid === pid)?.ticks ?? 0;
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       'pages-per-host': { type: 'string', default: String(SITE.pagesPerHost) },

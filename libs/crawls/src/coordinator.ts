@@ -1,7 +1,9 @@
 /**
- * The crawl coordinator: the consumer of `trawl-crawl`, run by every gateway process (it meters and stores, so it
- * lives where Postgres is; it never fetches — pages, robots.txt and sitemaps are worker jobs). One job per admitted
- * URL, any process takes any crawl's next URL, and every step is safe to run again after a process died in it:
+ * The crawl coordinator, run by every gateway process (it meters and stores, so it lives where Postgres is; it never
+ * fetches — pages, robots.txt and sitemaps are worker jobs). Its loop claims the next URL of any crawl whose turn
+ * has come from the Redis frontier (frontier-store.ts: per-host queues, leases), so any process takes any crawl's
+ * next URL; a crawl's seeding is a job of the `trawl-crawl` queue. Every step is safe to run again after a process
+ * died in it (its URL's lease expires and another process claims it):
  *
  *   robots.txt allows it? → a politeness slot (crawl cap, host cap and gap, Crawl-delay) and an account lease, else
  *   the job waits (delayed) → the page's reservation (its id derives from the crawl and the URL, so a retried job
@@ -11,7 +13,7 @@
  *
  * A page that failed costs nothing; an account out of credits stops the crawl (`credits_exhausted`, its pages kept).
  */
-import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   ErrorCode, FINISHED_STATUSES, JobName, QueueName, formatsOf, selectEngine,
@@ -23,11 +25,9 @@ import { followableLinks, inScope, pathPattern, urlHash, urlKey, type CrawlScope
 import { metrics } from '#metrics';
 import { duplicateRedis } from '#platform';
 import type { JobDispatcher } from '#queue';
-import {
-  CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, urlJobId, type CrawlOptions, type CrawlSeedData, type CrawlUrlData,
-} from './crawl-data.js';
+import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
 import { crawlScope } from './crawl-scope.js';
-import type { FrontierStore, Politeness } from './frontier-store.js';
+import type { FrontierStore } from './frontier-store.js';
 import { RobotsPending, type RobotsCache } from './robots-cache.js';
 import { storedContent } from './stored-content.js';
 import { sitemapUrls } from './sitemaps.js';
@@ -60,8 +60,13 @@ export interface CoordinatorPorts {
 
 /** Redirects followed from one link (as the HTTP client follows for /crawl). */
 const MAX_REDIRECTS = 10;
-/** Attempts of a coordinator job before its URL is given up as failed (its faults are Redis or Postgres hiccups). */
-const URL_JOB_ATTEMPTS = 5;
+/** Attempts of a seed job (its faults are Redis or Postgres hiccups), and of one URL's visit before it fails. */
+const SEED_ATTEMPTS = 5;
+const URL_ATTEMPTS = 3;
+/** How long a crawl with nothing queued is left alone (a running page that admits URLs wakes it at once). */
+const IDLE_MS = 1_000;
+/** The longest the loop sleeps with nothing to start (other processes' admissions are seen within it). */
+const POLL_MS = 100;
 /** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
 const ROW_CACHE_MS = 2_000;
 
@@ -79,6 +84,12 @@ export class CrawlCoordinator {
   private worker?: Worker;
   private readonly queue: Queue;
   private readonly crawls = new Map<string, Crawl>();
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private readonly visits = new Set<Promise<void>>();
+  private wakeLoop: (() => void) | null = null;
+  /** Visits of a URL that threw (Redis or Postgres faults), by crawl and hash: the third fails the URL. */
+  private readonly faults = new Map<string, number>();
 
   constructor(
     private readonly connection: Redis,
@@ -89,12 +100,13 @@ export class CrawlCoordinator {
     this.queue.on('error', () => undefined);
   }
 
+  /** Starts the seed consumer and the claim loop. */
   start(): void {
     const connection = duplicateRedis(this.connection, 'trawl-crawl-coordinator');
-    this.worker = new Worker(QueueName.crawl, (job, token) => this.process(job, token), {
+    this.worker = new Worker(QueueName.crawl, (job) => this.process(job), {
       connection,
       prefix: this.settings.prefix,
-      concurrency: this.settings.concurrency,
+      concurrency: 4,
       lockDuration: this.settings.lockMs,
       stalledInterval: Math.max(1000, Math.floor(this.settings.lockMs / 2)),
       maxStalledCount: 2,
@@ -102,9 +114,15 @@ export class CrawlCoordinator {
     this.worker.on('error', (error) => this.ports.onError(error, 'crawl coordinator'));
     // The worker does not own a connection it was given: drop it once the worker has closed.
     this.worker.on('closed', () => connection.disconnect());
+    this.running = true;
+    this.loopDone = this.loop();
   }
 
   async close(): Promise<void> {
+    this.running = false;
+    this.wakeLoop?.();
+    await this.loopDone;
+    await Promise.allSettled([...this.visits]);
     await this.worker?.close();
     await this.queue.close();
   }
@@ -112,56 +130,94 @@ export class CrawlCoordinator {
   async enqueueSeed(crawlId: string): Promise<void> {
     await this.queue.add(CrawlJobName.seed, { crawlId } satisfies CrawlSeedData, {
       jobId: `seed.${crawlId}`,
-      attempts: URL_JOB_ATTEMPTS,
+      attempts: SEED_ATTEMPTS,
       backoff: { type: 'exponential', delay: 1000 },
       removeOnComplete: true,
       removeOnFail: { age: 3600 },
     });
   }
 
-  /** Adds the URL jobs (the queue keeps one job per id: adding one again does nothing). */
-  async enqueueUrls(urls: CrawlUrlData[]): Promise<void> {
-    if (urls.length === 0) return;
-    for (let i = 0; i < urls.length; i += 1000) {
-      await this.queue.addBulk(
-        urls.slice(i, i + 1000).map((data) => ({
-          name: CrawlJobName.url,
-          data,
-          opts: { jobId: urlJobId(data.crawlId, data.hash), attempts: URL_JOB_ATTEMPTS, backoff: { type: 'exponential' as const, delay: 500 }, removeOnComplete: true, removeOnFail: { age: 3600 } },
-        })),
-      );
-    }
-  }
-
-  /** The URL jobs of a crawl that a crash lost between admission and enqueueing, added again (the sweeper's recovery). */
-  async requeueLost(crawlId: string): Promise<number> {
-    let requeued = 0;
-    for await (const batch of this.ports.store.pending(crawlId)) {
-      const lost: CrawlUrlData[] = [];
-      for (const { hash, entry } of batch) {
-        if (!(await this.queue.getJob(urlJobId(crawlId, hash)))) lost.push(fromPendingEntry(crawlId, hash, entry));
-      }
-      await this.enqueueUrls(lost);
-      requeued += lost.length;
-    }
-    return requeued;
-  }
-
   async seedJobLost(crawlId: string): Promise<boolean> {
     return !(await this.queue.getJob(`seed.${crawlId}`));
   }
 
-  private async process(job: Job, token: string | undefined): Promise<void> {
-    try {
-      if (job.name === CrawlJobName.seed) await this.seed((job.data as CrawlSeedData).crawlId);
-      else await this.visit(job, token);
-    } catch (error) {
-      if (error instanceof DelayedError) throw error;
-      if (job.name !== CrawlJobName.url || job.attemptsMade + 1 < URL_JOB_ATTEMPTS) throw error;
-      // Its last attempt: the URL fails (nothing charged) rather than keep the crawl from finishing.
-      this.ports.onError(error, 'crawl page');
-      await this.abandon(job.data as CrawlUrlData, error).catch((abandonError: unknown) => this.ports.onError(abandonError, 'crawl page'));
+  /** Looks for work now rather than at the next poll (a visit finished, URLs were admitted). */
+  private nudge(): void {
+    const wake = this.wakeLoop;
+    this.wakeLoop = null;
+    wake?.();
+  }
+
+  /**
+   * Claims and starts URLs of the crawls whose turn has come, up to the process's concurrency; a crawl that must
+   * wait (its cap, a host's gap) or has nothing queued is snoozed in Redis until its next turn.
+   */
+  private async loop(): Promise<void> {
+    const leaseMs = this.settings.pageTimeoutMs + 60_000;
+    while (this.running) {
+      let started = 0;
+      try {
+        if (this.visits.size < this.settings.concurrency) {
+          for (const crawlId of await this.ports.store.dueCrawls(32)) {
+            while (this.running && this.visits.size < this.settings.concurrency) {
+              const claim = await this.ports.store.claim(crawlId, leaseMs, this.settings.hostCap);
+              if ('url' in claim) {
+                started++;
+                this.startVisit(fromPendingEntry(crawlId, claim.url.hash, claim.url.entry), claim.url.host);
+                continue;
+              }
+              await this.ports.store.snooze(crawlId, 'wait' in claim ? claim.wait : IDLE_MS);
+              break;
+            }
+            if (this.visits.size >= this.settings.concurrency) break;
+          }
+        }
+      } catch (error) {
+        this.ports.onError(error, 'crawl loop');
+      }
+      if (started === 0 && this.running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            this.wakeLoop = null;
+            resolve();
+          }, POLL_MS);
+          this.wakeLoop = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
     }
+  }
+
+  private startVisit(data: CrawlUrlData, host: string): void {
+    const visit = this.visit(data, host)
+      .catch((error: unknown) => this.visitFailed(data, error))
+      .finally(() => {
+        this.visits.delete(visit);
+        this.nudge();
+      });
+    this.visits.add(visit);
+  }
+
+  /** A visit threw (a Redis or Postgres fault): the URL goes back to its queue, and fails on its third fault. */
+  private async visitFailed(data: CrawlUrlData, error: unknown): Promise<void> {
+    this.ports.onError(error, 'crawl page');
+    const key = `${data.crawlId}.${data.hash}`;
+    const faults = (this.faults.get(key) ?? 0) + 1;
+    this.faults.set(key, faults);
+    if (this.faults.size > 10_000) this.faults.delete(this.faults.keys().next().value!);
+    try {
+      if (faults < URL_ATTEMPTS) await this.ports.store.unclaim(data.crawlId, data.hash, 500 * faults);
+      else await this.abandon(data, error);
+    } catch (again) {
+      // Redis itself is down: the URL's lease expires and another claim takes it.
+      this.ports.onError(again, 'crawl page');
+    }
+  }
+
+  private async process(job: Job): Promise<void> {
+    if (job.name === CrawlJobName.seed) await this.seed((job.data as CrawlSeedData).crawlId);
   }
 
   private async crawl(crawlId: string): Promise<Crawl | null> {
@@ -224,8 +280,8 @@ export class CrawlCoordinator {
 
   // ---- one URL ----
 
-  private async visit(job: Job, token: string | undefined): Promise<void> {
-    const data = job.data as CrawlUrlData;
+  /** One claimed URL: robots.txt, politeness across crawls, the account's slot, the reservation, the page. */
+  private async visit(data: CrawlUrlData, host: string): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
     const { store, repo, ledger, gate } = this.ports;
     if (!crawl || this.finished(crawl) || (await store.isStopped(data.crawlId))) {
@@ -242,7 +298,7 @@ export class CrawlCoordinator {
       try {
         rules = await this.ports.robots.rulesFor(data.url, data.crawlId);
       } catch (error) {
-        if (error instanceof RobotsPending) return this.later(job, token, 250);
+        if (error instanceof RobotsPending) return store.unclaim(data.crawlId, data.hash, 250);
         throw error;
       }
       if (!rules.allowed(data.url)) {
@@ -250,48 +306,44 @@ export class CrawlCoordinator {
         return this.done(crawl, data);
       }
       crawlDelayMs = rules.crawlDelayMs() ?? 0;
+      // This crawl's claims space the host's pages by its Crawl-delay from now on.
+      if (crawlDelayMs > (options.delay_ms ?? this.settings.hostGapMs)) await store.setHostGap(data.crawlId, host, crawlDelayMs);
     }
 
-    const host = new URL(data.url).host;
-    const politeness: Politeness = {
-      crawlCap: options.concurrency,
-      crawlGapMs: 0,
-      hostCap: this.settings.hostCap,
-      hostGapMs: Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs),
-    };
-    const slotLease = this.settings.pageTimeoutMs + 60_000;
-    const wait = await store.acquire(data.crawlId, host, data.hash, politeness, slotLease);
+    // The host's cap and gap across every crawl (the claim already kept this crawl's own).
+    const gapMs = Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs);
+    const wait = await store.acquireHost(host, data.hash, this.settings.pageTimeoutMs + 60_000, this.settings.hostCap, gapMs);
     if (wait > 0) {
       metrics.crawlPolitenessWaits.inc();
-      return this.later(job, token, wait);
+      return store.unclaim(data.crawlId, data.hash, wait);
     }
     // Pages in flight count against the account's concurrency limit, leaving one slot for its synchronous calls.
     let lease: Lease | null = null;
     try {
       lease = await gate.acquire(row.accountId, Math.max(1, options.concurrencyLimit - 1));
     } finally {
-      if (!lease) await store.release(data.crawlId, host, data.hash);
+      if (!lease) await store.releaseHost(host, data.hash);
     }
-    if (!lease) return this.later(job, token, 200);
+    if (!lease) {
+      metrics.crawlPolitenessWaits.inc();
+      return store.unclaim(data.crawlId, data.hash, 200);
+    }
 
     try {
       const requestId = pageRequestId(data.crawlId, data.hash);
-      const state = await ledger.reservationState(requestId);
-      if (state === 'missing') {
-        const reserved = await ledger.reserve(row.accountId, requestId, options.unitCost, this.settings.reservationTtlMs);
-        if (!reserved.ok) {
-          await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
-          await store.finish(data.crawlId, data.hash);
-          return;
-        }
-      } else if (state !== 'open') {
+      const state = await ledger.reserveOnce(row.accountId, requestId, options.unitCost, this.settings.reservationTtlMs);
+      if (state === 'insufficient') {
+        await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
+        await store.finish(data.crawlId, data.hash);
+        return;
+      } else if (state === 'settled' || state === 'refunded') {
         // This URL was finished before its process died: what is left is discovery, from the page as stored.
         await this.rediscover(crawl, data);
         return this.done(crawl, data);
       }
       await this.fetchAndStore(crawl, data, requestId);
     } finally {
-      await Promise.all([lease.release(), store.release(data.crawlId, host, data.hash)]);
+      await Promise.all([lease.release(), store.releaseHost(host, data.hash)]);
     }
     await this.done(crawl, data);
   }
@@ -439,12 +491,13 @@ export class CrawlCoordinator {
       crawlId,
       limit === Number.MAX_SAFE_INTEGER ? limit : limit * 3 + 100,
       crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
-      candidates.map((c) => ({ hash: c.hash, shape: `${new URL(c.key).host}${pathPattern(c.key)}`, entry: pendingEntry(c) })),
+      candidates.map((c) => ({ hash: c.hash, host: new URL(c.key).host, shape: pathPattern(c.key), entry: pendingEntry(c) })),
     );
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
     if (admitted.length === 0) return 0;
     await this.ports.repo.addCounts(crawlId, { discovered: admitted.length });
-    await this.enqueueUrls(admitted);
+    await this.ports.store.wake(crawlId);
+    this.nudge();
     metrics.crawlFrontierAdded.inc(admitted.length);
     return admitted.length;
   }
@@ -502,12 +555,6 @@ export class CrawlCoordinator {
 
   private hookTarget(crawl: Crawl) {
     return { id: crawl.row.id, accountId: crawl.row.accountId, ...(crawl.options.webhook ? { webhook: crawl.options.webhook } : {}) };
-  }
-
-  /** Puts the job back to wait `ms` (jittered): a politeness gap, a full slot, robots.txt being fetched elsewhere. */
-  private async later(job: Job, token: string | undefined, ms: number): Promise<never> {
-    await job.moveToDelayed(Date.now() + ms + Math.floor(Math.random() * 50), token);
-    throw new DelayedError();
   }
 }
 

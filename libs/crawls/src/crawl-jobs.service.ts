@@ -25,6 +25,8 @@ const ERRORS_LIMIT = 1000;
 export interface CrawlJobsSettings {
   retentionMs: number;
   maxUrlLength: number;
+  /** CRAWL_HOST_MIN_GAP_MS: a crawl's gap between two pages of one host when it sets no delay_ms. */
+  hostGapMs: number;
 }
 
 export class CrawlJobsService {
@@ -69,7 +71,7 @@ export class CrawlJobsService {
       const id = randomUUID();
       const options: CrawlOptions = { ...partial, unitCost, concurrencyLimit: caller.concurrencyLimit };
       await this.repo.create({ id, accountId: caller.accountId, kind, url, options: options as unknown as Record<string, unknown>, discovered: 0, expiresAt: new Date(Date.now() + this.settings.retentionMs) });
-      await this.store.init(id, limit);
+      await this.store.init(id, limit, options.concurrency, options.delay_ms ?? this.settings.hostGapMs);
       await this.coordinator.enqueueSeed(id);
       return { body: { id, status: 'queued' as CrawlStatus, url: `${base}/crawls/${id}` }, charge: 0 };
     });

@@ -1,9 +1,9 @@
 /**
- * What no single job can be trusted to do, run every few seconds by every gateway (each step is idempotent):
- * finish a crawl whose frontier drained while the process that drained it died; give a crawl whose URLs stopped
- * finishing its lost jobs back (admitted in Redis, never enqueued, when a process died between the two); add a
- * lost seed job again; fail a crawl whose frontier Redis lost (restarted without its data); delete crawls whose
- * retention has passed.
+ * What no single process can be trusted to do, run every few seconds by every gateway (each step is idempotent):
+ * finish a crawl whose frontier drained while the process that drained it died; list a running crawl as active
+ * again if it is not; add a lost seed job again; fail a crawl whose frontier Redis lost (restarted without its
+ * data); delete crawls whose retention has passed. (A URL whose process died is claimed again when its lease
+ * expires: frontier-store.ts.)
  */
 import { ErrorCode } from '#contracts';
 import type { CrawlsRepository } from '#db';
@@ -34,15 +34,15 @@ export class CrawlSweeper {
         }
         pending += progress.pending;
         const stale = now - progress.touched > STALL_MS;
-        if (progress.pending === 0 && (progress.seeded || progress.stopped)) {
+        if ((progress.seeded && progress.pending === 0) || (progress.stopped && progress.running === 0)) {
           await this.coordinator.complete(crawl.id);
           out.completed++;
         } else if (!progress.seeded && !progress.stopped && stale && (await this.coordinator.seedJobLost(crawl.id))) {
           await this.coordinator.enqueueSeed(crawl.id);
           out.requeued++;
-        } else if (progress.pending > 0 && stale) {
-          out.requeued += await this.coordinator.requeueLost(crawl.id);
-          await this.store.touch(crawl.id);
+        } else if (!(await this.store.isActive(crawl.id))) {
+          await this.store.wake(crawl.id);
+          out.requeued++;
         }
       } catch (error) {
         this.onError(error);

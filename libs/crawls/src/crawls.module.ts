@@ -8,7 +8,7 @@ import { CallLifecycle, ConcurrencyGate } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { MAX_URL_LENGTH } from '#contracts';
 import { CrawlsRepository, LedgerRepository } from '#db';
-import { REDIS } from '#platform';
+import { duplicateRedis, REDIS } from '#platform';
 import { JobDispatcher } from '#queue';
 import { CrawlCoordinator } from './coordinator.js';
 import { CrawlJobsService } from './crawl-jobs.service.js';
@@ -18,11 +18,14 @@ import { RobotsCache } from './robots-cache.js';
 import { WebhookSender } from './webhooks.js';
 
 const logger = new Logger('Crawls');
+const FRONTIER_REDIS = Symbol('FRONTIER_REDIS');
 const SWEEP_MS = 5_000;
 
 @Module({
   providers: [
-    { provide: FrontierStore, inject: [REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new FrontierStore(redis, c.REDIS_PREFIX) },
+    // Its own connection, auto-pipelined: the coordinator's concurrent visits send their scripts in shared writes.
+    { provide: FRONTIER_REDIS, inject: [REDIS], useFactory: (redis: Redis) => duplicateRedis(redis, 'trawl-frontier', { autoPipelining: true }) },
+    { provide: FrontierStore, inject: [FRONTIER_REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new FrontierStore(redis, c.REDIS_PREFIX) },
     {
       provide: RobotsCache,
       inject: [FrontierStore, JobDispatcher, TRAWL_CONFIG],
@@ -65,7 +68,7 @@ const SWEEP_MS = 5_000;
       provide: CrawlJobsService,
       inject: [CallLifecycle, CrawlsRepository, LedgerRepository, FrontierStore, CrawlCoordinator, TRAWL_CONFIG],
       useFactory: (lifecycle: CallLifecycle, repo: CrawlsRepository, ledger: LedgerRepository, store: FrontierStore, coordinator: CrawlCoordinator, c: TrawlConfig) =>
-        new CrawlJobsService(lifecycle, repo, ledger, store, coordinator, { retentionMs: c.CRAWL_RETENTION_MS, maxUrlLength: MAX_URL_LENGTH }),
+        new CrawlJobsService(lifecycle, repo, ledger, store, coordinator, { retentionMs: c.CRAWL_RETENTION_MS, maxUrlLength: MAX_URL_LENGTH, hostGapMs: c.CRAWL_HOST_MIN_GAP_MS }),
     },
     {
       provide: CrawlSweeper,
@@ -85,6 +88,7 @@ export class CrawlsModule implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly sweeper: CrawlSweeper,
     private readonly webhooks: WebhookSender,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    @Inject(FRONTIER_REDIS) private readonly frontierRedis: Redis,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -101,5 +105,6 @@ export class CrawlsModule implements OnApplicationBootstrap, OnApplicationShutdo
     await this.sweeping;
     await this.coordinator.close();
     await this.webhooks.close();
+    await this.frontierRedis.quit().catch(() => this.frontierRedis.disconnect());
   }
 }

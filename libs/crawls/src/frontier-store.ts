@@ -1,98 +1,173 @@
 /**
- * A crawl's frontier state in Redis, shared by every process that works on it: the seen-set (hashes of URL keys, so
- * no URL is admitted twice), the pending map (URLs admitted and not finished, hash → its job's data, so a job lost
- * between admission and enqueueing can be enqueued again; the crawl is done when it drains),
- * the page limit and per-path-shape counts (trap caps), and politeness — a per-crawl and a per-host cap on pages in
- * flight and a minimum gap between request starts, held as leases that expire, so a process that dies holding one
- * frees it by itself. Every change is one Lua script (atomic across replicas); a crawl's keys share a hash tag.
+ * A crawl's frontier in Redis, shared by every process that works on it. One crawl's keys share a hash tag:
+ *   meta     HASH  limit, admitted, stored, seeded, stopped, touched, cap (pages in flight), gap (ms per host)
+ *   seen     SET   hashes of URL keys: no URL is admitted twice
+ *   pending  HASH  hash → the URL's data, from admission until it is finished (so nothing is lost in between)
+ *   hosts    ZSET  host → when this crawl may next start a page there (the crawl's own per-host gap)
+ *   q:<host> LIST  the host's admitted URLs, in admission order (breadth-first)
+ *   running  ZSET  hash → lease expiry: URLs a process has claimed; an expired lease goes back to its host's queue
+ *   runhost  HASH  hash → host, hostrun HASH host → URLs running there, hostgap HASH host → robots.txt Crawl-delay
+ *   shapes   HASH  per host and path shape: URLs admitted (the trap cap)
+ * A process claims the crawl's next URL (one script: the host whose turn has come, its queue's head), so URLs wait
+ * in their queues rather than being taken and put back; a per-host lease across every crawl (`host:{h}:*`) keeps
+ * the cap and the gap of a host shared by several crawls. Crawls with work are listed in `active` (score: when to
+ * look at them next).
  */
 import type { Redis } from 'ioredis';
 
 const ADMIT = `
-local limit = tonumber(ARGV[1])
-local cap = tonumber(ARGV[2])
-local admitted = tonumber(redis.call('HGET', KEYS[3], 'admitted') or '0')
-if redis.call('HGET', KEYS[3], 'stopped') == '1' then return {} end
+local meta, seen, pending, shapes, hosts = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local qprefix = ARGV[1]
+local limit = tonumber(ARGV[2])
+local cap = tonumber(ARGV[3])
+if redis.call('HGET', meta, 'stopped') == '1' then return {} end
+local admitted = tonumber(redis.call('HGET', meta, 'admitted') or '0')
 local out = {}
-for i = 3, #ARGV, 3 do
-  local h = ARGV[i]
-  local shape = ARGV[i + 1]
-  local entry = ARGV[i + 2]
-  if redis.call('SISMEMBER', KEYS[1], h) == 1 then
+for i = 4, #ARGV, 4 do
+  local h, host, shape, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  if redis.call('SISMEMBER', seen, h) == 1 then
     out[#out + 1] = 0
   elseif admitted >= limit then
     out[#out + 1] = 2
-  elseif cap > 0 and tonumber(redis.call('HGET', KEYS[4], shape) or '0') >= cap then
-    redis.call('SADD', KEYS[1], h)
+  elseif cap > 0 and tonumber(redis.call('HGET', shapes, shape) or '0') >= cap then
+    redis.call('SADD', seen, h)
     out[#out + 1] = 3
   else
-    redis.call('SADD', KEYS[1], h)
-    redis.call('HSET', KEYS[2], h, entry)
-    redis.call('HINCRBY', KEYS[4], shape, 1)
+    redis.call('SADD', seen, h)
+    redis.call('HSET', pending, h, entry)
+    redis.call('HINCRBY', shapes, shape, 1)
+    redis.call('RPUSH', qprefix .. host, h)
+    redis.call('ZADD', hosts, 'NX', 0, host)
     admitted = admitted + 1
     out[#out + 1] = 1
   end
 end
-redis.call('HSET', KEYS[3], 'admitted', admitted)
+redis.call('HSET', meta, 'admitted', admitted)
 return out`;
 
+/**
+ * Returns {hash, entry, host} for the URL to start now, or {'wait', ms} (nothing startable yet), or {'idle'} (no URL
+ * queued: the crawl waits for running pages to discover more, or is done), or {'stopped'}.
+ */
+const CLAIM = `
+local meta, hosts, running, runhost, hostrun, hostgap, pending = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local qprefix = ARGV[1]
+local lease = tonumber(ARGV[2])
+local hostCap = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- Leases of a process that died: their URLs go back to the front of their host's queue.
+for _, h in ipairs(redis.call('ZRANGEBYSCORE', running, '-inf', now, 'LIMIT', 0, 100)) do
+  local host = redis.call('HGET', runhost, h)
+  redis.call('ZREM', running, h)
+  redis.call('HDEL', runhost, h)
+  if host then
+    redis.call('HINCRBY', hostrun, host, -1)
+    if redis.call('HEXISTS', pending, h) == 1 then
+      redis.call('LPUSH', qprefix .. host, h)
+      redis.call('ZADD', hosts, 'LT', now, host)
+    end
+  end
+end
+if redis.call('HGET', meta, 'stopped') == '1' then return {'stopped'} end
+if redis.call('ZCARD', running) >= tonumber(redis.call('HGET', meta, 'cap') or '1') then return {'wait', 50} end
+local gap = tonumber(redis.call('HGET', meta, 'gap') or '0')
+for _ = 1, 20 do
+  local first = redis.call('ZRANGE', hosts, 0, 0, 'WITHSCORES')
+  if #first == 0 then return {'idle'} end
+  local host, at = first[1], tonumber(first[2])
+  if at > now then return {'wait', at - now} end
+  if tonumber(redis.call('HGET', hostrun, host) or '0') >= hostCap then
+    redis.call('ZADD', hosts, now + 50, host)
+  else
+    local h = redis.call('LPOP', qprefix .. host)
+    if not h then
+      redis.call('ZREM', hosts, host)
+    else
+      local entry = redis.call('HGET', pending, h)
+      if entry then
+        redis.call('ZADD', running, now + lease, h)
+        redis.call('HSET', runhost, h, host)
+        redis.call('HINCRBY', hostrun, host, 1)
+        -- The host keeps its turn time even when its queue is empty: URLs admitted meanwhile wait for it.
+        local wait = math.max(gap, tonumber(redis.call('HGET', hostgap, host) or '0'))
+        redis.call('ZADD', hosts, now + wait, host)
+        return {h, entry, host}
+      end
+    end
+  end
+end
+return {'wait', 10}`;
+
+/** Gives a claimed URL back to the front of its host's queue, not to be started before `ms` from now. */
+const UNCLAIM = `
+local hosts, running, runhost, hostrun = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local h, qprefix, ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local host = redis.call('HGET', runhost, h)
+if not host then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREM', running, h)
+redis.call('HDEL', runhost, h)
+redis.call('HINCRBY', hostrun, host, -1)
+redis.call('LPUSH', qprefix .. host, h)
+redis.call('ZADD', hosts, 'GT', now + ms, host)
+return 1`;
+
+/** A URL is finished: 1 when the crawl is done (seeded and nothing pending, or stopped and nothing running). */
 const FINISH = `
-redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[2], 'touched', ARGV[2])
-if redis.call('HLEN', KEYS[1]) == 0 and redis.call('HGET', KEYS[2], 'seeded') == '1' then return 1 end
+local meta, pending, running, runhost, hostrun = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local h = ARGV[1]
+local host = redis.call('HGET', runhost, h)
+if host then
+  redis.call('HINCRBY', hostrun, host, -1)
+  redis.call('HDEL', runhost, h)
+end
+redis.call('ZREM', running, h)
+redis.call('HDEL', pending, h)
+redis.call('HSET', meta, 'touched', ARGV[2])
+if redis.call('HGET', meta, 'stopped') == '1' then
+  if redis.call('ZCARD', running) == 0 then return 1 end
+  return 0
+end
+if redis.call('HLEN', pending) == 0 and redis.call('HGET', meta, 'seeded') == '1' then return 1 end
 return 0`;
 
-const CLAIM = `
+const CLAIM_PAGE = `
 local stored = tonumber(redis.call('HGET', KEYS[1], 'stored') or '0')
 if stored >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'stored', stored + 1)
 if stored + 1 >= tonumber(ARGV[1]) then return 2 end
 return 1`;
 
-const ACQUIRE = `
+/** One page's start on a host, across every crawl: a cap on pages in flight and a gap between starts (leases). */
+const HOST_ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local token = ARGV[5]
-local lease = tonumber(ARGV[6])
+local token, lease, cap, gap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 if redis.call('ZSCORE', KEYS[1], token) then return 0 end
-local wait = 0
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then wait = 100 end
-local crawlNext = tonumber(redis.call('GET', KEYS[2]) or '0')
-if crawlNext > now then wait = math.max(wait, crawlNext - now) end
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[3]) then wait = math.max(wait, 100) end
-local hostNext = tonumber(redis.call('GET', KEYS[4]) or '0')
-if hostNext > now then wait = math.max(wait, hostNext - now) end
-if wait > 0 then return wait end
+if redis.call('ZCARD', KEYS[1]) >= cap then return 100 end
+local nextAt = tonumber(redis.call('GET', KEYS[2]) or '0')
+if nextAt > now then return nextAt - now end
 redis.call('ZADD', KEYS[1], now + lease, token)
 redis.call('PEXPIRE', KEYS[1], lease * 2)
-redis.call('ZADD', KEYS[3], now + lease, token)
-redis.call('PEXPIRE', KEYS[3], lease * 2)
-local crawlGap = tonumber(ARGV[2])
-local hostGap = tonumber(ARGV[4])
-if crawlGap > 0 then redis.call('SET', KEYS[2], now + crawlGap, 'PX', crawlGap + 1000) end
-if hostGap > 0 then redis.call('SET', KEYS[4], now + hostGap, 'PX', hostGap + 1000) end
+if gap > 0 then redis.call('SET', KEYS[2], now + gap, 'PX', gap + 1000) end
 return 0`;
 
 type FrontierRedis = Redis & {
-  trawlFrontierAdmit(seen: string, pending: string, meta: string, shapes: string, ...args: Array<string | number>): Promise<number[]>;
-  trawlFrontierFinish(pending: string, meta: string, hash: string, now: number): Promise<number>;
-  trawlFrontierClaim(meta: string, limit: number): Promise<number>;
-  trawlFrontierAcquire(crawlSlots: string, crawlNext: string, hostSlots: string, hostNext: string, ...args: Array<string | number>): Promise<number>;
+  trawlFrontierAdmit(...args: Array<string | number>): Promise<number[]>;
+  trawlFrontierClaim(...args: Array<string | number>): Promise<string[]>;
+  trawlFrontierUnclaim(...args: Array<string | number>): Promise<number>;
+  trawlFrontierFinish(...args: Array<string | number>): Promise<number>;
+  trawlFrontierClaimPage(meta: string, limit: number): Promise<number>;
+  trawlHostAcquire(slots: string, next: string, token: string, lease: number, cap: number, gap: number): Promise<number>;
 };
 
 export type Admission = 'admitted' | 'seen' | 'over-limit' | 'trap';
 const ADMISSION: Record<number, Admission> = { 0: 'seen', 1: 'admitted', 2: 'over-limit', 3: 'trap' };
 
-export interface Politeness {
-  /** Pages of this crawl in flight at once, and the least gap between two of its request starts. */
-  crawlCap: number;
-  crawlGapMs: number;
-  /** Pages in flight on one host (across every crawl), and the least gap between two request starts there. */
-  hostCap: number;
-  hostGapMs: number;
-}
+export type Claim = { url: { hash: string; entry: string; host: string } } | { wait: number } | { idle: true } | { stopped: true };
 
 export class FrontierStore {
   private readonly redis: FrontierRedis;
@@ -101,10 +176,12 @@ export class FrontierStore {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 4, lua: ADMIT });
-    redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 2, lua: FINISH });
-    redis.defineCommand('trawlFrontierAcquire', { numberOfKeys: 4, lua: ACQUIRE });
-    redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 1, lua: CLAIM });
+    redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 5, lua: ADMIT });
+    redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 7, lua: CLAIM });
+    redis.defineCommand('trawlFrontierUnclaim', { numberOfKeys: 4, lua: UNCLAIM });
+    redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 5, lua: FINISH });
+    redis.defineCommand('trawlFrontierClaimPage', { numberOfKeys: 1, lua: CLAIM_PAGE });
+    redis.defineCommand('trawlHostAcquire', { numberOfKeys: 2, lua: HOST_ACQUIRE });
     this.redis = redis as FrontierRedis;
   }
 
@@ -116,50 +193,98 @@ export class FrontierStore {
     return `${this.prefix}:host:{${host}}:${name}`;
   }
 
-  async init(crawlId: string, limit: number): Promise<void> {
-    await this.redis.hset(this.key(crawlId, 'meta'), 'limit', limit, 'admitted', 0, 'touched', Date.now());
+  private get activeKey(): string {
+    return `${this.prefix}:crawls:active`;
+  }
+
+  /** A new crawl: its page limit, how many of its pages may run at once, its per-host gap; listed as active. */
+  async init(crawlId: string, limit: number, cap: number, gapMs: number): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.key(crawlId, 'meta'), 'limit', limit, 'admitted', 0, 'cap', cap, 'gap', gapMs, 'touched', Date.now())
+      .zadd(this.activeKey, 0, crawlId)
+      .exec();
   }
 
   /**
-   * Admits candidates in order: each its URL-key hash, its path shape (for the trap cap) and what its job carries
-   * (`entry`, kept while it is pending). One outcome per candidate.
+   * Admits candidates in order (each its URL-key hash, host, path shape for the trap cap, and the data its visit
+   * needs) into its host's queue; one outcome per candidate.
    */
-  async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; shape: string; entry: string }>): Promise<Admission[]> {
+  async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; host: string; shape: string; entry: string }>): Promise<Admission[]> {
     if (candidates.length === 0) return [];
-    const args = candidates.flatMap((c) => [c.hash, c.shape, c.entry]);
     const out = await this.redis.trawlFrontierAdmit(
-      this.key(crawlId, 'seen'), this.key(crawlId, 'pending'), this.key(crawlId, 'meta'), this.key(crawlId, 'shapes'),
-      limit, shapeCap, ...args,
+      this.key(crawlId, 'meta'), this.key(crawlId, 'seen'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'hosts'),
+      this.key(crawlId, 'q:'), limit, shapeCap, ...candidates.flatMap((c) => [c.hash, c.host, `${c.host}${c.shape}`, c.entry]),
     );
     // A stopped crawl admits nothing (the script returns no outcomes).
     return candidates.map((_, i) => ADMISSION[out[i] ?? 2]);
   }
 
-  /**
-   * One of the crawl's `limit` stored pages, claimed before a page is stored: `full` when none is left (the page is
-   * not stored), `last` when this claim took the last one (the crawl stops taking URLs).
-   */
-  async claimPage(crawlId: string, limit: number): Promise<'ok' | 'last' | 'full'> {
-    const out = await this.redis.trawlFrontierClaim(this.key(crawlId, 'meta'), limit);
-    return out === 0 ? 'full' : out === 2 ? 'last' : 'ok';
+  /** The crawl's next URL to start now, held under a lease of `leaseMs` (then it goes back to its queue). */
+  async claim(crawlId: string, leaseMs: number, hostCap: number): Promise<Claim> {
+    const out = await this.redis.trawlFrontierClaim(
+      this.key(crawlId, 'meta'), this.key(crawlId, 'hosts'), this.key(crawlId, 'running'), this.key(crawlId, 'runhost'),
+      this.key(crawlId, 'hostrun'), this.key(crawlId, 'hostgap'), this.key(crawlId, 'pending'),
+      this.key(crawlId, 'q:'), leaseMs, hostCap,
+    );
+    if (out[0] === 'wait') return { wait: Number(out[1]) };
+    if (out[0] === 'idle') return { idle: true };
+    if (out[0] === 'stopped') return { stopped: true };
+    return { url: { hash: out[0], entry: out[1], host: out[2] } };
   }
 
-  /** Gives a claim back (the page turned out a duplicate, or this reservation had stored it already). */
-  async unclaimPage(crawlId: string): Promise<void> {
-    await this.redis.hincrby(this.key(crawlId, 'meta'), 'stored', -1);
+  /** Puts a claimed URL back at its host's queue head, not to start before `ms` from now. */
+  async unclaim(crawlId: string, hash: string, ms: number): Promise<void> {
+    await this.redis.trawlFrontierUnclaim(
+      this.key(crawlId, 'hosts'), this.key(crawlId, 'running'), this.key(crawlId, 'runhost'), this.key(crawlId, 'hostrun'),
+      hash, this.key(crawlId, 'q:'), Math.max(1, Math.round(ms)),
+    );
   }
 
-  /** Pages claimed so far (stored, or being stored). */
-  async storedPages(crawlId: string): Promise<number> {
-    return Number((await this.redis.hget(this.key(crawlId, 'meta'), 'stored')) ?? 0);
+  /** A URL is finished (stored, failed or skipped): true when that finished the crawl. */
+  async finish(crawlId: string, hash: string): Promise<boolean> {
+    return (
+      (await this.redis.trawlFrontierFinish(
+        this.key(crawlId, 'meta'), this.key(crawlId, 'pending'), this.key(crawlId, 'running'), this.key(crawlId, 'runhost'), this.key(crawlId, 'hostrun'),
+        hash, Date.now(),
+      )) === 1
+    );
   }
 
-  /** Marks a URL key as seen (a redirect target, a canonical): true when it was not seen before. */
-  async markSeen(crawlId: string, hash: string): Promise<boolean> {
-    return (await this.redis.sadd(this.key(crawlId, 'seen'), hash)) === 1;
+  /** robots.txt's Crawl-delay of a host, for this crawl's claims (the global host lease holds it for every crawl). */
+  async setHostGap(crawlId: string, host: string, ms: number): Promise<void> {
+    await this.redis.hset(this.key(crawlId, 'hostgap'), host, ms);
   }
 
-  /** Seeding is done: from now on the crawl finishes when its pending set drains. True when it is already empty. */
+  /** A page's start on `host` for every crawl: 0 when it may start now, else the ms to wait. */
+  async acquireHost(host: string, token: string, leaseMs: number, cap: number, gapMs: number): Promise<number> {
+    return this.redis.trawlHostAcquire(this.hostKey(host, 'slots'), this.hostKey(host, 'next'), token, leaseMs, cap, gapMs);
+  }
+
+  async releaseHost(host: string, token: string): Promise<void> {
+    await this.redis.zrem(this.hostKey(host, 'slots'), token);
+  }
+
+  /** Crawls to look at now (their next time has come), at most `count`. */
+  async dueCrawls(count: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.activeKey, '-inf', Date.now(), 'LIMIT', 0, count);
+  }
+
+  /** When to look at a crawl next (a claim said wait, or it is idle until running pages discover more). */
+  async snooze(crawlId: string, ms: number): Promise<void> {
+    await this.redis.zadd(this.activeKey, 'XX', Date.now() + ms, crawlId);
+  }
+
+  /** Looks at the crawl at once (its pages discovered URLs, or it was just seeded). */
+  async wake(crawlId: string): Promise<void> {
+    await this.redis.zadd(this.activeKey, Date.now(), crawlId);
+  }
+
+  async isActive(crawlId: string): Promise<boolean> {
+    return (await this.redis.zscore(this.activeKey, crawlId)) !== null;
+  }
+
+  /** Seeding is done: from now on the crawl finishes when its pending map drains. True when it is already empty. */
   async seeded(crawlId: string): Promise<boolean> {
     const [, [, left]] = (await this.redis
       .multi()
@@ -169,40 +294,42 @@ export class FrontierStore {
     return left === 0;
   }
 
-  /** A URL is finished (stored, failed or skipped): true when it was the last one of a seeded crawl. */
-  async finish(crawlId: string, hash: string): Promise<boolean> {
-    return (await this.redis.trawlFrontierFinish(this.key(crawlId, 'pending'), this.key(crawlId, 'meta'), hash, Date.now())) === 1;
+  /**
+   * One of the crawl's `limit` stored pages, claimed before a page is stored: `full` when none is left (the page is
+   * not stored), `last` when this claim took the last one (the crawl stops taking URLs).
+   */
+  async claimPage(crawlId: string, limit: number): Promise<'ok' | 'last' | 'full'> {
+    const out = await this.redis.trawlFrontierClaimPage(this.key(crawlId, 'meta'), limit);
+    return out === 0 ? 'full' : out === 2 ? 'last' : 'ok';
   }
 
-  /** Whether the crawl still has URLs to finish, whether seeding is done, when a URL last finished (null when its keys are gone). */
-  async progress(crawlId: string): Promise<{ pending: number; seeded: boolean; stopped: boolean; touched: number } | null> {
-    const [[, meta], [, pending]] = (await this.redis
+  /** Gives a page claim back (the page turned out a duplicate, or this reservation had stored it already). */
+  async unclaimPage(crawlId: string): Promise<void> {
+    await this.redis.hincrby(this.key(crawlId, 'meta'), 'stored', -1);
+  }
+
+  /** Marks a URL key as seen (a redirect target, a canonical): true when it was not seen before. */
+  async markSeen(crawlId: string, hash: string): Promise<boolean> {
+    return (await this.redis.sadd(this.key(crawlId, 'seen'), hash)) === 1;
+  }
+
+  /** Whether the crawl has URLs to finish, runs some, is seeded or stopped, when a URL last finished (null: keys gone). */
+  async progress(crawlId: string): Promise<{ pending: number; running: number; seeded: boolean; stopped: boolean; touched: number } | null> {
+    const [[, meta], [, pending], [, running]] = (await this.redis
       .multi()
       .hgetall(this.key(crawlId, 'meta'))
       .hlen(this.key(crawlId, 'pending'))
-      .exec()) as [[null, Record<string, string>], [null, number]];
+      .zcard(this.key(crawlId, 'running'))
+      .exec()) as [[null, Record<string, string>], [null, number], [null, number]];
     if (!meta || Object.keys(meta).length === 0) return null;
-    return { pending, seeded: meta.seeded === '1', stopped: meta.stopped === '1', touched: Number(meta.touched ?? 0) };
+    return { pending, running, seeded: meta.seeded === '1', stopped: meta.stopped === '1', touched: Number(meta.touched ?? 0) };
   }
 
-  /** The pending entries, a batch at a time (the sweeper re-enqueues those whose job is gone). */
-  async *pending(crawlId: string): AsyncGenerator<Array<{ hash: string; entry: string }>> {
-    let cursor = '0';
-    do {
-      const [next, flat] = await this.redis.hscan(this.key(crawlId, 'pending'), cursor, 'COUNT', 500);
-      cursor = next;
-      const batch: Array<{ hash: string; entry: string }> = [];
-      for (let i = 0; i < flat.length; i += 2) batch.push({ hash: flat[i], entry: flat[i + 1] });
-      if (batch.length) yield batch;
-    } while (cursor !== '0');
-  }
-
-  /** Marks the crawl as active now (the sweeper's stall clock starts again). */
   async touch(crawlId: string): Promise<void> {
     await this.redis.hset(this.key(crawlId, 'meta'), 'touched', Date.now());
   }
 
-  /** No URL of the crawl starts from now on (cancelled, out of credits, finished). */
+  /** No URL of the crawl starts from now on (cancelled, out of credits, its limit reached). */
   async stop(crawlId: string): Promise<void> {
     await this.redis.hset(this.key(crawlId, 'meta'), 'stopped', 1);
   }
@@ -211,33 +338,23 @@ export class FrontierStore {
     return (await this.redis.hget(this.key(crawlId, 'meta'), 'stopped')) === '1';
   }
 
-  /**
-   * A politeness slot for one page, or how long to wait (ms) for one. `token` identifies the page: asking again
-   * with the same token (a retried job) finds the slot it holds. The slot is a lease: it expires after `leaseMs`.
-   */
-  async acquire(crawlId: string, host: string, token: string, rules: Politeness, leaseMs: number): Promise<number> {
-    return this.redis.trawlFrontierAcquire(
-      this.key(crawlId, 'slots'), this.key(crawlId, 'next'), this.hostKey(host, 'slots'), this.hostKey(host, 'next'),
-      rules.crawlCap, rules.crawlGapMs, rules.hostCap, rules.hostGapMs, token, leaseMs,
-    );
-  }
-
-  async release(crawlId: string, host: string, token: string): Promise<void> {
-    await this.redis.multi().zrem(this.key(crawlId, 'slots'), token).zrem(this.hostKey(host, 'slots'), token).exec();
-  }
-
-  /** Drops a finished crawl's sets (the seen-set is its largest part); its stopped mark stays a day for late jobs. */
+  /** Drops a finished crawl's state (its seen-set is the largest part); its stopped mark stays a day for late work. */
   async clear(crawlId: string): Promise<void> {
+    const hosts = await this.redis.zrange(this.key(crawlId, 'hosts'), '0', '-1');
     const meta = this.key(crawlId, 'meta');
     await this.redis
       .multi()
-      .unlink(this.key(crawlId, 'seen'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'slots'), this.key(crawlId, 'next'))
-      .hset(meta, 'stopped', 1)
+      .unlink(
+        ...['seen', 'pending', 'shapes', 'hosts', 'running', 'runhost', 'hostrun', 'hostgap'].map((name) => this.key(crawlId, name)),
+        ...hosts.map((host) => this.key(crawlId, `q:${host}`)),
+      )
+      .hset(meta, 'stopped', '1')
       .pexpire(meta, 86_400_000)
+      .zrem(this.activeKey, crawlId)
       .exec();
   }
 
-  /** Bytes Redis holds for the crawl's seen-set (MEMORY USAGE), for the frontier metrics and benchmarks. */
+  /** Bytes Redis holds for the crawl's seen-set (MEMORY USAGE), for the frontier benchmarks. */
   async seenBytes(crawlId: string): Promise<number> {
     return Number((await this.redis.call('MEMORY', 'USAGE', this.key(crawlId, 'seen'), 'SAMPLES', '0')) ?? 0);
   }

@@ -55,6 +55,31 @@ export class LedgerRepository {
   }
 
   /**
+   * `reserve` for a request that may have reserved already (a crawl page retried after its process died), in one
+   * statement: `reserved` now, or the state its earlier reservation is in, or `insufficient`.
+   */
+  async reserveOnce(accountId: string, requestId: string, amount: number, ttlMs: number): Promise<'reserved' | 'insufficient' | 'open' | 'settled' | 'refunded'> {
+    const { rows } = await this.reservePool.query<{ existing: 'open' | 'settled' | 'refunded' | null; balance: number | null }>({
+      name: 'ledger-reserve-once',
+      text: `WITH existing AS (
+         SELECT status FROM reservations WHERE id = $2
+       ), upd AS (
+         UPDATE accounts SET balance = balance - $3 WHERE id = $1 AND balance >= $3 AND NOT EXISTS (SELECT 1 FROM existing) RETURNING balance
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+         SELECT $1, 'reserve', -$3::bigint, balance, $2 FROM upd
+       ), res AS (
+         INSERT INTO reservations (id, account_id, amount, expires_at)
+         SELECT $2, $1, $3, now() + ($4::int * interval '1 millisecond') FROM upd
+       )
+       SELECT (SELECT status FROM existing) AS existing, (SELECT balance FROM upd) AS balance`,
+      values: [accountId, requestId, amount, ttlMs],
+    });
+    const { existing, balance } = rows[0];
+    return existing ?? (balance !== null ? 'reserved' : 'insufficient');
+  }
+
+  /**
    * `reserve` for several requests of one account in one statement (one row lock, one commit): each is granted, in
    * order, if what is left after the earlier grants covers it — the same outcome as reserving them one by one. Each
    * granted request gets its own `reserve` row (balance_after is the running balance) and its own reservation.

@@ -52,8 +52,12 @@ export function assertRedisUp(redis: Redis): void {
  * `duplicate()` copies options but not listeners: without its own 'error' listener a duplicate prints
  * "Unhandled error event" stack traces on every reconnect attempt during an outage.
  */
-export function duplicateRedis(connection: Redis, name: string, options: RedisLogOptions = {}): Redis {
-  const duplicate = connection.duplicate({ connectionName: name });
+/**
+ * A second connection to the same Redis. `autoPipelining`: commands issued in one tick go out in one write — for a
+ * connection many concurrent tasks share (a crawl coordinator's frontier), never for a blocking client.
+ */
+export function duplicateRedis(connection: Redis, name: string, options: RedisLogOptions & { autoPipelining?: boolean } = {}): Redis {
+  const duplicate = connection.duplicate({ connectionName: name, enableAutoPipelining: options.autoPipelining ?? false });
   logRedisErrors(duplicate, name, options);
   return duplicate;
 }
