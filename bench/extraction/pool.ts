@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ExtractionPool } from '#extraction';
-import { corpusRoot, loadZyte } from '#extraction/scoring/corpus.js';
+import { corpusRoot, loadZyte } from './scoring/corpus.js';
 import { SMALL_PAGE } from '../support/small-page.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -16,6 +16,7 @@ import {
   markdownConverter,
   markdownToText,
   parseHtml,
+  profileOf,
   renderText,
   selectMainContent,
   serialize,
@@ -33,8 +34,8 @@ import {
   type CorpusScore,
   type PageWordScore,
   type WordCorpusScore,
-} from '#extraction/scoring/metrics.js';
-import { corpusRoot, loadReadability, loadTrafilatura, loadWcxb, loadZyte } from '#extraction/scoring/corpus.js';
+} from './scoring/metrics.js';
+import { corpusRoot, loadReadability, loadTrafilatura, loadWcxb, loadZyte } from './scoring/corpus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const args = process.argv.slice(2);
@@ -259,7 +260,7 @@ function speedReport(pages: { html: string; url: string }[]): void {
     steps.metadata.push(time(() => extractMetadataFromDocument(doc, p.url)));
     steps.clean.push(time(() => cleanDocument(doc, { url: p.url, aggressive: true })));
     let nodes: ReturnType<typeof selectMainContent>['nodes'] = [];
-    steps['main content'].push(time(() => (nodes = selectMainContent(doc, p.html, p.url).nodes)));
+    steps['main content'].push(time(() => (nodes = selectMainContent(doc, p.html, profileOf('article', p.url)).nodes)));
     const mainHtml = serialize(nodes as never);
     steps['markdown (mdream)'].push(time(() => markdownConverter('mdream').convert(serialize(nodes as never))));
     if (withTurndown) steps['markdown (turndown)'].push(time(() => markdownConverter('turndown').convert(mainHtml)));

@@ -7,18 +7,21 @@ import { fileURLToPath } from 'node:url';
 import { TrawlError } from '#contracts';
 import { loadConfig } from '#config';
 import { migrate } from '#db';
-import { runExtractCommand } from '#extraction/cli/extract-command.js';
+import { runExtractCommand } from './extract-command.js';
 import { runSerpParseCommand } from './serp-parse-command.js';
 import { runMapsParseCommand } from './maps-parse-command.js';
 import { createLogger, ensureLocalServices } from '#platform';
 import { createRedis } from '#platform';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
+import { CONSOLE_USAGE, runConsoleLinkCommand } from './console-command.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const USAGE = `Usage: npm run trawl -- <command> [options]
 
 ${ACCOUNTS_USAGE}
+
+${CONSOLE_USAGE}
 
 Tools:
   migrate                                                            apply database migrations
@@ -37,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serp:parse') return runSerpParseCommand(args, io);
   if (command === 'maps:parse') return runMapsParseCommand(args, io);
   const isAccounts = (ACCOUNT_COMMANDS as readonly string[]).includes(command);
-  if (!isAccounts && command !== 'migrate') {
+  if (!isAccounts && command !== 'migrate' && command !== 'console:link') {
     io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -55,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
       io.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       return 0;
     }
+    if (command === 'console:link') return await runConsoleLinkCommand(args, services.databaseUrl, config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`, io);
     return await runAccountsCommand(command, args, services.databaseUrl, redis, io);
   } finally {
     redis?.disconnect();

@@ -4,13 +4,18 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import type { TrawlConfig } from '#config';
+import { MAX_URL_LENGTH } from '#contracts';
 import { createLogger, PinoNestLogger } from '#platform';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import { clientErrorHandler, contractErrorBody, expectationFailed, frameworkErrors, refuseConnect, requireHostHeader } from './http/low-level-errors.js';
+
+/** Routes whose JSON body carries a list of URLs (the others keep the 64 KiB bound). */
+const LARGE_BODY_ROUTES = new Set(['/batches']);
 
 export async function createGatewayApp(config: TrawlConfig, extraModules: unknown[] = []): Promise<NestFastifyApplication> {
   // One pino instance for Fastify's lines and Nest's, so every line has the same shape.
@@ -29,13 +34,18 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL === 'silent' || config.LOG_LEVEL === 'info' }),
   });
   recordHttpMetrics(adapter.getInstance());
+  // A batch's list of URLs is the one body that may be large: its routes take as many URLs as BATCH_MAX_URLS allows.
+  const batchBodyLimit = Math.min(64 * 1024 * 1024, config.BATCH_MAX_URLS * (MAX_URL_LENGTH + 16) + 64 * 1024);
+  adapter.getInstance().addHook('onRoute', (route) => {
+    if (LARGE_BODY_ROUTES.has(route.url)) route.bodyLimit = batchBodyLimit;
+  });
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
   adapter.getInstance().addHook('onRequest', requireHostHeader);
   const root = GatewayModule.forRoot(config);
-  root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
+  root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule, ConsoleModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: config.LOG_LEVEL === 'silent' ? false : new PinoNestLogger(log),

@@ -7,12 +7,14 @@ import { TerminusModule } from '@nestjs/terminus';
 import type { Redis } from 'ioredis';
 import { AuthService, BillingModule, BillingReconciler, RequestLogWriter } from '#billing';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { createRedis, DatabaseModule, REDIS, RedisModule } from '#platform';
-import { JobDispatcher, QueueModule } from '#queue';
+import { CrawlsModule } from '#crawls';
+import { createRedis, DatabaseModule, RedisModule } from '#platform';
+import { DispatcherModule, JobDispatcher, QueueModule } from '#queue';
 import { AdminTokenGuard } from './admin/admin-token.guard.js';
 import { AdminController } from './admin/admin.controller.js';
 import { CrawlController } from './crawl/crawl.controller.js';
 import { CrawlService } from './crawl/crawl.service.js';
+import { CrawlsController } from './crawls/crawls.controller.js';
 import { HeadfulBrowserController } from './headful-browser/headful-browser.controller.js';
 import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.js';
 import { ScreenshotController } from './headful-browser/screenshot.controller.js';
@@ -47,9 +49,10 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
   static forRoot(config: TrawlConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [ConfigModule.forRoot(config), RedisModule, QueueModule, DatabaseModule, BillingModule, TerminusModule],
+      imports: [ConfigModule.forRoot(config), RedisModule, QueueModule, DispatcherModule, DatabaseModule, BillingModule, TerminusModule, CrawlsModule],
       controllers: [
         CrawlController,
+        CrawlsController,
         SerpSearchController,
         AdminController,
         HealthController,
@@ -61,12 +64,6 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
-        {
-          provide: JobDispatcher,
-          inject: [REDIS, TRAWL_CONFIG],
-          useFactory: (redis: Redis, c: TrawlConfig) =>
-            new JobDispatcher(redis, c.REDIS_PREFIX, { attempts: c.JOB_ATTEMPTS, backoffMs: c.JOB_BACKOFF_MS }),
-        },
         CrawlService,
         SerpSearchService,
         SerpMapsService,

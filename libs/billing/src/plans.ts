@@ -23,5 +23,7 @@ export const COSTS = {
   serpMaps: 30,
   crawlHttp: 1,
   crawlRender: 10,
+  /** POST /map: robots.txt, sitemaps and the start page's links (Trawl's own price: the spec has no map). */
+  map: 2,
   headful: 50,
 } as const;

@@ -29,6 +29,8 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines (pino-pretty) and a start-up banner when stdout is a terminal, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 
   /** Postgres. Unset: `npm start` runs an embedded Postgres server with its data in DATA_DIR/postgresql. */
   DATABASE_URL: z.string().url().optional(),
@@ -73,6 +75,28 @@ export const configSchema = z.object({
   REQUEST_DEADLINE_MS: int(1_000, 900_000).default(120_000),
   /** Proxy pool: `us=http://user:pass@host:port|http://host2:port,de=http://host3:port,*=http://any:port`. */
   PROXIES: proxyList,
+
+  /** Site crawls and batches (POST /crawls, /batches): bounds a request may ask within, and how long results are kept. */
+  CRAWL_JOB_MAX_PAGES: int(1, 10_000_000).default(10_000),
+  BATCH_MAX_URLS: int(1, 1_000_000).default(10_000),
+  CRAWL_JOB_MAX_CONCURRENCY: int(1, 1000).default(50),
+  /** Results of a finished crawl are deleted this long after it finished. */
+  CRAWL_RETENTION_MS: int(60_000, 30 * 86_400_000).default(86_400_000),
+  /** Politeness on every host, across all crawls and workers: pages in flight, and the least gap between two request starts. */
+  CRAWL_HOST_MAX_INFLIGHT: int(1, 1000).default(4),
+  CRAWL_HOST_MIN_GAP_MS: int(0, 60_000).default(100),
+  /** The product token robots.txt rules are matched against (`User-agent: TrawlBot`). */
+  CRAWL_ROBOTS_USER_AGENT: z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a robots.txt product token: letters, "_" and "-"').default('TrawlBot'),
+  /** A trap bound: URLs of one crawl sharing a path shape (digits, dates, ids made placeholders). */
+  CRAWL_MAX_URLS_PER_PATTERN: int(1, 10_000_000).default(1_000),
+  /** Bytes of formats stored per page; a page over it keeps its first bytes and is marked `truncated`. */
+  CRAWL_PAGE_MAX_BYTES: int(10_000, 100 * 1024 * 1024).default(5 * 1024 * 1024),
+  /** Pages of any crawl one gateway process works on at once (it waits on the workers, it does not fetch). */
+  CRAWL_COORDINATOR_CONCURRENCY: int(1, 1000).default(64),
+  /** Webhook deliveries: attempts in all (exponential backoff from WEBHOOK_BACKOFF_MS), and each POST's budget. */
+  WEBHOOK_ATTEMPTS: int(1, 20).default(8),
+  WEBHOOK_BACKOFF_MS: int(100, 600_000).default(2_000),
+  WEBHOOK_TIMEOUT_MS: int(1_000, 60_000).default(10_000),
 
   /** Concurrency gate: lease lifetime; a live request renews its lease every third of it. */
   CONCURRENCY_LEASE_MS: int(1_000, 600_000).default(30_000),

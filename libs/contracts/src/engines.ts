@@ -89,4 +89,8 @@ export interface FetchedPage {
   screenshot?: string;
   /** Response headers of the main document, where the engine has them (block detection reads them). */
   headers?: Record<string, string>;
+  /** The undecoded bytes, when a raw fetch asked for them (`html` is then empty). */
+  body?: Uint8Array;
+  /** A redirect answered rather than followed (`followRedirects: false`): its absolute target. */
+  location?: string;
 }

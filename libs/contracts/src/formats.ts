@@ -25,6 +25,9 @@ export interface FormattedPage {
   metadata: PageMetadata;
   /** Set when the page cannot be extracted (e.g. nested too deeply): why, and every format is left out. */
   unextractable?: string;
+  /** With `links` asked for: the page's links and its canonical URL. */
+  links?: Array<{ url: string; nofollow?: true }>;
+  canonical?: string;
 }
 
 /** A page's content in the formats that were asked for: a key is present only for an asked-for format. */

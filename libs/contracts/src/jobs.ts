@@ -8,11 +8,12 @@ import type { SearchPage, SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 import type { MapsParams, Place } from './api/maps-place.js';
 
-/** One queue per worker kind. */
+/** One queue per worker kind, and the crawl coordinator's (consumed by gateways: it meters and stores). */
 export const QueueName = {
   http: 'trawl-http',
   render: 'trawl-render',
   headful: 'trawl-headful',
+  crawl: 'trawl-crawl',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -22,6 +23,10 @@ export const JobName = {
   mapsSearch: 'maps.search',
   serpWeb: 'serp.web',
   headfulPage: 'headful.page',
+  /** A resource that is not a page (robots.txt, a sitemap), as bytes. */
+  fetchResource: 'fetch.resource',
+  /** One signed webhook POST, retried with backoff by the queue. */
+  webhookDeliver: 'webhook.deliver',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -40,6 +45,13 @@ export interface CrawlPagePayload {
   geolocation?: string;
   screenshot?: boolean;
   screenshotFullPage?: boolean;
+  /** The page's outgoing links and its rel=canonical, from the parse the formats already did (site crawls, map). */
+  links?: boolean;
+  /**
+   * false: a redirect is answered, not followed (`redirect` in the result), so a site crawl checks robots.txt and its
+   * scope before requesting the target. Plain HTTP only; a browser follows redirects itself.
+   */
+  followRedirects?: boolean;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }
@@ -56,6 +68,14 @@ export interface CrawlPageSuccess {
   /** base64 PNG */
   screenshot?: string;
   metadata?: PageMetadata;
+  /**
+   * With `links`: the page's links (absolute, resolved against its base, document order, no duplicates; `nofollow`
+   * when the anchor says rel=nofollow) and its rel=canonical, absolute.
+   */
+  links?: PageLink[];
+  canonical?: string;
+  /** With `followRedirects: false`: the page redirected here (absolute); no formats were made. */
+  redirect?: string;
 }
 
 export interface CrawlPageFailure {
@@ -66,6 +86,12 @@ export interface CrawlPageFailure {
 }
 
 export type CrawlPageResult = CrawlPageSuccess | CrawlPageFailure;
+
+/** A link of a page, from the parse the format pipeline did. */
+export interface PageLink {
+  url: string;
+  nofollow?: true;
+}
 
 /** The search providers Trawl can fetch result pages from (chosen by SERP_ENGINE and SEARCH_ENGINE). */
 export const SEARCH_PROVIDERS = ['google', 'bing', 'duckduckgo', 'searxng'] as const;
@@ -159,6 +185,31 @@ export type HeadfulPageResult =
       error: SerializedError;
     };
 
+/** A resource that is not a page (robots.txt, a sitemap): any content type, as base64 bytes, bounded. */
+export interface FetchResourcePayload {
+  callId: string;
+  url: string;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export type FetchResourceResult =
+  | { ok: true; finalUrl: string; status: number; contentType: string; /** base64 */ body: string }
+  | { ok: false; error: SerializedError };
+
+/** One webhook POST of a crawl event: `body` is the exact JSON signed in `headers`. */
+export interface WebhookDeliverPayload {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface WebhookDeliverResult {
+  ok: true;
+  status: number;
+}
+
 /** Job name → queue, payload and result. Producers and consumers are typed from this one table. */
 export interface JobContracts {
   [JobName.crawlPage]: { payload: CrawlPagePayload; result: CrawlPageResult };
@@ -166,6 +217,8 @@ export interface JobContracts {
   [JobName.mapsSearch]: { payload: MapsSearchPayload; result: MapsSearchResult };
   [JobName.serpWeb]: { payload: WebSearchPayload; result: WebSearchJobResult };
   [JobName.headfulPage]: { payload: HeadfulPagePayload; result: HeadfulPageResult };
+  [JobName.fetchResource]: { payload: FetchResourcePayload; result: FetchResourceResult };
+  [JobName.webhookDeliver]: { payload: WebhookDeliverPayload; result: WebhookDeliverResult };
 }
 
 export type JobPayload<N extends JobName> = JobContracts[N]['payload'];

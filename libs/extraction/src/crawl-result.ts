@@ -11,7 +11,7 @@ export function assertExtractable(page: FormattedPage): FormattedPage {
 
 /** Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract. */
 export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: FetchedPage, extraction: ExtractionPool): Promise<CrawlPageSuccess> {
-  const formatted = assertExtractable(await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats }));
+  const formatted = assertExtractable(await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats, ...(payload.links ? { links: true } : {}) }));
   return {
     ok: true,
     url: payload.url,
@@ -20,5 +20,7 @@ export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: Fetche
     ...contentOf(payload.formats, page.html, formatted),
     ...(page.screenshot !== undefined ? { screenshot: page.screenshot } : {}),
     metadata: formatted.metadata,
+    ...(formatted.links ? { links: formatted.links } : {}),
+    ...(formatted.canonical ? { canonical: formatted.canonical } : {}),
   };
 }

@@ -151,66 +151,31 @@ describe('formatPage', () => {
   });
 });
 
+describe('the title heading in page_text', () => {
+  const sentence = (i: number): string => `Sentence ${i} of a real post, with enough words, commas, and clauses to read like prose.`;
+
+  it('leaves out the heading that repeats the title, not a short heading sharing a word with it', () => {
+    const html = page(`<article><h2>Markets</h2><h1>Holiday markets open: how to find the best ones near you</h1>${para(5)}</article>`, '<title>Holiday markets open: how to find the best ones near you - Shop News</title>');
+    const out = formatPage(html, opts('https://shop.example/m'));
+    expect(out.page_text).not.toContain('how to find the best ones');
+    expect(out.page_text).toContain('Markets');
+    expect(out.markdown).toContain('# Holiday markets open');
+  });
+
+  it("keeps the product's name in the text, where an article's headline is left to metadata", () => {
+    const body = (heading: string) => `<main><h1>${heading}</h1><p>${sentence(1)} ${sentence(2)}</p><p>${sentence(3)} ${sentence(4)}</p><span class="price">$89</span><button>Add to cart</button></main>`;
+    const product = formatPage(page(body('Linen desk lamp'), '<title>Linen desk lamp | Lampworks</title>'), opts('https://shop.example/product/linen-desk-lamp'));
+    expect(product.metadata.pageType).toBe('product');
+    expect(product.page_text).toMatch(/^Linen desk lamp\n/);
+    const article = formatPage(page(body('Why linen shades soften light').replace(/<span class="price">.*<\/button>/, ''), '<title>Why linen shades soften light</title>'), opts('https://blog.example/2024/05/linen-shades'));
+    expect(article.page_text).not.toContain('Why linen shades soften light');
+  });
+});
+
 describe('enhanced_html', () => {
   it('is a full document with a doctype even when the input had none', () => {
     const out = formatPage('<p>Just a fragment of text here.</p>', { url: 'https://e.example/', formats: { raw_html: false, enhanced_html: true, markdown: false, page_text: false } });
     expect(out.enhanced_html?.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(out.enhanced_html).toContain('<p>Just a fragment of text here.</p>');
-  });
-});
-
-describe('formatPage by page type', () => {
-  it('keeps Adobe Experience Manager components: their cmp- prefix is not a consent platform', () => {
-    const block = (i: number): string =>
-      `<div class="cmp-container"><div class="cmp-text"><p>Service ${i}: our consultants plan, build and run your finance systems, from the ledger to the audit, with teams in every region.</p></div></div>`;
-    const html = page(`<div class="root cmp-container"><h1 class="cmp-title">Consulting</h1>${[1, 2, 3, 4, 5].map(block).join('')}</div><div class="cmp-banner">We use cookies. Accept all?</div>`);
-    const out = formatPage(html, opts('https://corp.example/services/consulting'));
-    for (const i of [1, 2, 3, 4, 5]) expect(out.page_text).toContain(`Service ${i}: our consultants`);
-    expect(out.page_text).not.toContain('We use cookies');
-  });
-
-  it('keeps the blocks of a service page named for what they show (a teaser), but prunes them on an article', () => {
-    const intro = `<div class="intro"><h2>Bookkeeping for small firms</h2>${para(4)}</div>`;
-    const teaser = '<div class="teaser"><h3>Payroll</h3><div>Pay your team on time, every time, from one screen.</div></div>';
-    const html = page(`<div class="page">${intro}${teaser}</div><div class="footer-links"><a href="/a">About</a></div>`);
-    expect(formatPage(html, opts('https://books.example/', { pageType: 'service' })).page_text).toContain('Pay your team on time');
-    expect(formatPage(html, opts('https://books.example/', { pageType: 'article' })).page_text).not.toContain('Pay your team on time');
-  });
-
-  it('adds a product description the page hides but its JSON-LD declares', () => {
-    const ld = JSON.stringify({
-      '@context': 'https://schema.org',
-      '@type': 'Product',
-      name: 'Trail Mug',
-      description: '<h4>MADE FOR THE TRAIL.</h4><p>Hand-thrown stoneware that keeps coffee hot for an hour, glazed in small batches and fired twice for a finish that survives the dishwasher.</p>',
-      offers: { '@type': 'Offer', price: '24.00', priceCurrency: 'USD' },
-    });
-    const visible = `<main><h1>Trail Mug</h1><span class="price">$24.00</span><button>Add to cart</button><p>Ships in two days from our workshop in Vermont, packed in recycled paper.</p></main>`;
-    const html = page(`${visible}<div class="tab-panel" hidden><p>Loading…</p></div>`, `<title>Trail Mug</title><script type="application/ld+json">${ld}</script>`);
-    const out = formatPage(html, opts('https://shop.example/products/trail-mug'));
-    expect(out.metadata).toMatchObject({ pageType: 'product' });
-    expect(out.page_text).toContain('Hand-thrown stoneware that keeps coffee hot');
-    expect(out.page_text).toContain('MADE FOR THE TRAIL.');
-    expect(out.markdown).toContain('Hand-thrown stoneware');
-    expect(out.page_text).not.toContain('<p>');
-  });
-
-  it('does not repeat a product description the page already shows', () => {
-    const description = 'Hand-thrown stoneware that keeps coffee hot for an hour, glazed in small batches and fired twice for a finish that survives the dishwasher.';
-    const ld = JSON.stringify({ '@type': 'Product', name: 'Trail Mug', description });
-    const html = page(`<main><h1>Trail Mug</h1><span class="price">$24.00</span><button>Add to cart</button><p>${description}</p></main>`, `<title>Trail Mug</title><script type="application/ld+json">${ld}</script>`);
-    const out = formatPage(html, opts('https://shop.example/products/trail-mug'));
-    expect(out.page_text?.split('Hand-thrown stoneware').length).toBe(2);
-  });
-
-  it('keeps a results grid whose wrapper is named for search results, and drops the search box', () => {
-    const card = (i: number): string => `<li class="tile"><a href="/product/${i}">Camp Tent ${i} for four people</a><span class="cost">$${100 + i}.00</span><div>Sleeping capacity: 4-person. Seasons: 3-season. Peak height: 6${i} in.</div></li>`;
-    const grid = `<div id="search-page-wrapper"><div id="search-results"><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul></div></div>`;
-    // The shop's department menu outweighs the grid, so no "half the page's text" guard protects it.
-    const departments = `<div class="departments">${Array.from({ length: 60 }, (_, i) => `<a href="/c/dept-${i}">Department number ${i} of the store</a>`).join(' ')}</div>`;
-    const html = page(`<div class="site-search"><form><label>Search the shop for gear, clothing and more</label></form></div>${departments}<main>${grid}</main>`);
-    const out = formatPage(html, opts('https://shop.example/c/camping-tents'));
-    for (const i of [0, 5, 11]) expect(out.page_text).toContain(`Camp Tent ${i} for four people`);
-    expect(out.page_text).not.toContain('Search the shop');
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { PageMetadata } from '#contracts';
 import { type AnyNode, type ChildNode, type Document, type Element, isTag, isText, textContent, findAll, findFirst, parseHtml, type ParentNode } from './dom.js';
-import { documentBaseUrl } from './clean.js';
+import { documentBaseUrl } from './clean/clean.js';
 import { cleanByline, findByline, isHidden, visibleText } from './byline.js';
 
 interface JsonLdFacts {

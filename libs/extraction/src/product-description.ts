@@ -5,7 +5,7 @@
  * parsed document before cleaning (which drops scripts).
  */
 import { Element, findAll, isText, parseHtml, relink, textContent, type Document, type ParentNode } from './dom.js';
-import { cleanDocument } from './clean.js';
+import { cleanDocument } from './clean/clean.js';
 import { unescapeHtmlEntities } from './metadata.js';
 
 type JsonObject = Record<string, unknown>;

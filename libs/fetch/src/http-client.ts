@@ -147,6 +147,13 @@ export class UndiciHttpClient implements HttpClient {
           throw new TrawlError(ErrorCode.INVALID_URL, 'The server redirected to an invalid URL', 'permanent');
         }
         next.hash = '';
+        if (options.followRedirects === false) {
+          const headersOut = flattenHeaders(response.headers);
+          return {
+            url: url.href, finalUrl: current.href, status, headers: headersOut, contentType: mimeType(headersOut['content-type']), redirects,
+            charset: '', body: '', bytes: 0, location: next.href, timings: { totalMs: elapsed(started) },
+          };
+        }
         if (next.origin !== current.origin) headers = crossOriginHeaders(headers);
         if (method === 'POST' && status !== 307 && status !== 308) {
           // As browsers do: a redirected form post is fetched with GET, without the form.
@@ -168,7 +175,7 @@ export class UndiciHttpClient implements HttpClient {
       const mime = mimeType(contentTypeHeader);
       const base = { url: url.href, finalUrl: current.href, status, headers: responseHeaders, contentType: mime, redirects };
 
-      if (!isSupportedMimeType(mime)) {
+      if (!options.raw && !isSupportedMimeType(mime)) {
         // Small unwanted bodies are drained so the keep-alive socket survives; big ones close it.
         body.dump({ limit: 64 * 1024 }).catch(noop);
         // An error page in a binary type is still an answer about the URL: report its status, not a content error.
@@ -183,6 +190,7 @@ export class UndiciHttpClient implements HttpClient {
         throw tooLargeError(options.maxBytes, declaredLength);
       }
       const bytes = await readBody(body, codings, options.maxBytes);
+      if (options.raw) return { ...base, charset: '', body: '', bytes: bytes.length, raw: bytes, timings: { totalMs: elapsed(started) } };
       const decoded = decodeBody(bytes, { contentType: contentTypeHeader, sniff: isSniffableMimeType(mime) });
       return { ...base, charset: decoded.charset, body: decoded.text, bytes: bytes.length, timings: { totalMs: elapsed(started) } };
     }

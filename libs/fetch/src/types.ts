@@ -24,6 +24,16 @@ export interface FetchOptions {
   /** Default GET. A POST sends `body` (its content-type goes in `headers`); a 301/302/303 answer turns it into a GET. */
   method?: 'GET' | 'POST';
   body?: string;
+  /**
+   * Any content type, undecoded: the decompressed bytes come back in `raw` (and `body` is empty). For resources that
+   * are not pages — robots.txt, sitemaps (gzipped ones included) — never for the format pipeline.
+   */
+  raw?: boolean;
+  /**
+   * false: a redirect is not followed but answered, its target (absolute) in `location` — for callers that check each
+   * hop themselves (a site crawl consults robots.txt and its scope before requesting a target).
+   */
+  followRedirects?: boolean;
 }
 
 export interface FetchResult {
@@ -42,6 +52,10 @@ export interface FetchResult {
   body: string;
   /** Decompressed byte length of the body. */
   bytes: number;
+  /** The decompressed bytes, when `raw` was asked for. */
+  raw?: Buffer;
+  /** With `followRedirects: false`, the redirect's target (absolute, fragment dropped). */
+  location?: string;
   /** Every redirect target in order (absolute); the last one equals finalUrl. */
   redirects: string[];
   timings: { totalMs: number };

@@ -54,6 +54,34 @@ export class TrawlMetrics {
     registers: [this.registry],
   });
 
+  readonly crawlPages = new Counter({
+    name: 'trawl_crawl_pages_total',
+    help: 'URLs of site crawls and batches the coordinator finished, by outcome (stored, duplicate, failed); its rate is pages/s',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly crawlFrontierAdded = new Counter({
+    name: 'trawl_crawl_frontier_added_total',
+    help: 'URLs admitted to crawl frontiers (admitted minus finished is the frontier size; see trawl_crawl_frontier_pending)',
+    registers: [this.registry],
+  });
+  readonly crawlFrontierPending = new Gauge({
+    name: 'trawl_crawl_frontier_pending',
+    help: 'URLs admitted and not finished, over the running crawls (sampled by the crawl sweeper)',
+    registers: [this.registry],
+  });
+  readonly crawlPolitenessWaits = new Counter({
+    name: 'trawl_crawl_politeness_waits_total',
+    help: 'Times a crawl URL was put back to wait for a politeness slot (host cap or gap, crawl cap, Crawl-delay)',
+    registers: [this.registry],
+  });
+  readonly crawlsFinished = new Counter({
+    name: 'trawl_crawls_finished_total',
+    help: 'Site crawls and batches finished, by final status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
   readonly extractionDuration = new Histogram({
     name: 'trawl_extraction_duration_seconds',
     help: 'Time to turn one fetched page into its formats (clean HTML, markdown, text), waiting for a thread included',

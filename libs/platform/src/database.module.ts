@@ -1,7 +1,7 @@
 /** Postgres: the Database (pg pool + Prisma) and the repositories over it. */
 import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { AccountsRepository, Database, LedgerRepository, RequestLogRepository } from '#db';
+import { AccountsRepository, CrawlsRepository, Database, LedgerRepository, RequestLogRepository } from '#db';
 
 @Global()
 @Module({
@@ -17,8 +17,9 @@ import { AccountsRepository, Database, LedgerRepository, RequestLogRepository } 
     { provide: AccountsRepository, inject: [Database], useFactory: (db: Database) => new AccountsRepository(db) },
     { provide: LedgerRepository, inject: [Database], useFactory: (db: Database) => new LedgerRepository(db) },
     { provide: RequestLogRepository, inject: [Database], useFactory: (db: Database) => new RequestLogRepository(db) },
+    { provide: CrawlsRepository, inject: [Database], useFactory: (db: Database) => new CrawlsRepository(db) },
   ],
-  exports: [Database, AccountsRepository, LedgerRepository, RequestLogRepository],
+  exports: [Database, AccountsRepository, LedgerRepository, RequestLogRepository, CrawlsRepository],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly db: Database) {}

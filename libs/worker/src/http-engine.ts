@@ -36,8 +36,17 @@ export class HttpEngine implements PageEngine {
       proxy: request.proxy,
       headers: request.headers,
       ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
+      ...(request.raw ? { raw: true } : {}),
+      ...(request.followRedirects === false ? { followRedirects: false } : {}),
     });
-    return { finalUrl: response.finalUrl, status: response.status, html: response.body, headers: response.headers };
+    return {
+      finalUrl: response.finalUrl,
+      status: response.status,
+      html: response.body,
+      headers: response.headers,
+      ...(response.raw ? { body: response.raw } : {}),
+      ...(response.location ? { location: response.location } : {}),
+    };
   }
 
   async close(): Promise<void> {

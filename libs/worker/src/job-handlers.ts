@@ -18,6 +18,7 @@ import { CrawlPageHandler } from './crawl-page.handler.js';
 import { MapsJobHandler } from './maps-job.handler.js';
 import type { PageEngine } from './page-engine.js';
 import { SerpJobHandler } from './serp-job.handler.js';
+import { deliverWebhook, fetchResource } from './resource-jobs.js';
 import { RedisUpstreamPacer } from './upstream-pacer.js';
 import { WebSearchJobHandler } from './web-search-job.handler.js';
 
@@ -58,5 +59,12 @@ export const JOB_HANDLERS: readonly JobHandlerRow[] = [
       const handler = new MapsJobHandler(providers, engine, proxies, c.SERP_PROXY_ATTEMPTS, pacing);
       return { [JobName.mapsSearch]: (payload) => handler.handle(payload) };
     },
+  },
+  {
+    inject: [],
+    create: (engine) => ({
+      [JobName.fetchResource]: (payload) => fetchResource(engine, payload),
+      [JobName.webhookDeliver]: (payload) => deliverWebhook(engine, payload),
+    }),
   },
 ];

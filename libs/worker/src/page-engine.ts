@@ -29,6 +29,10 @@ export interface PageRequest {
   /** Default GET. POST (a search engine's form, e.g. DuckDuckGo) sends `body`; engines that render ignore both. */
   method?: 'GET' | 'POST';
   body?: string;
+  /** Plain HTTP only: any content type, the undecoded bytes in `FetchedPage.body` (robots.txt, sitemaps). */
+  raw?: boolean;
+  /** Plain HTTP only: false answers a redirect (its target in `FetchedPage.location`) instead of following it. */
+  followRedirects?: boolean;
 }
 
 

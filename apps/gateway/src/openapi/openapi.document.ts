@@ -6,6 +6,7 @@
 import type { TrawlConfig } from '#config';
 import { API_ENDPOINTS, errorBodySchema, paramsJsonSchema, toJsonSchema, type ApiEndpoint, type JsonSchema } from '#contracts';
 import { MCP_SERVER_INFO } from '../mcp/mcp.service.js';
+import { CONSOLE_SESSION_SCHEME, consolePaths } from './console-paths.js';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
@@ -73,6 +74,7 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
       },
     },
   };
+  Object.assign(paths, consolePaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -90,6 +92,7 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+        consoleSession: CONSOLE_SESSION_SCHEME,
       },
       schemas,
     },

@@ -14,3 +14,4 @@ export * from './search.js';
 export * from './reference.js';
 export * from './param-table.js';
 export * from './headful-browser.js';
+export * from './crawl-jobs.js';

@@ -4,11 +4,10 @@
  * (or declares a schema.org post type) — and must hold most of the thread's text, else the thread is converted as one
  * document. The author and date move into the section heading, so no word is duplicated or lost.
  */
+import { POST_AUTHOR_RE, POST_BLOCK_RE } from '../signals/vocabulary.js';
 import { isTag, parseHtml, removeNode, serialize, squashedTextLength, templateKey, textContent, type Element, type ParentNode } from '../dom.js';
 
-const POST_CLASS_RE = /(?:^|[\s_-])(?:post|message|reply|comment|answer|question|postbit|topic-post|crawler-post|entry)(?=$|[\s_-]|\d)/i;
 const POST_ITEMTYPE_RE = /schema\.org\/(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting)$/;
-const AUTHOR_RE = /(?:^|[\s_-])(?:author|username|user-name|poster|postauthor|creator|nickname|display-name|displayname|user)(?=$|[\s_-])/i;
 /** Share of the thread's text its posts must hold. */
 const MIN_POST_SHARE = 0.7;
 const MIN_POST_TEXT = 20;
@@ -18,7 +17,7 @@ const squashedLength = (n: ParentNode): number => squashedTextLength(n);
 
 function isPost(el: Element): boolean {
   const cls = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-  return POST_CLASS_RE.test(cls) || POST_ITEMTYPE_RE.test(el.attribs.itemtype ?? '') || el.name === 'article';
+  return POST_BLOCK_RE.test(cls) || POST_ITEMTYPE_RE.test(el.attribs.itemtype ?? '') || el.name === 'article';
 }
 
 
@@ -68,7 +67,7 @@ function byline(post: Element): { author?: string; date?: string } {
   const out: { author?: string; date?: string } = {};
   const authorEl = findFirstEl(post, (e) => {
     const cls = `${e.attribs.class ?? ''} ${e.attribs.itemprop ?? ''} ${e.attribs.rel ?? ''}`;
-    if (!AUTHOR_RE.test(cls)) return false;
+    if (!POST_AUTHOR_RE.test(cls)) return false;
     const t = oneLine(textContent(e));
     return t.length > 0 && t.length <= MAX_AUTHOR;
   });

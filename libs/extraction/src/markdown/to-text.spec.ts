@@ -22,3 +22,13 @@ describe('markdownToText', () => {
     expect(markdownToText('Use `a_b*c*` as is')).toBe('Use a_b*c* as is');
   });
 });
+
+describe('Markdown as text', () => {
+  it('drops the tags of raw HTML the converter keeps for nested tables and lists', () => {
+    const md = '| |\n| --- |\n| <table><tr><td>1.</td><td>[Hiring now](https://site.example/jobs)</td></tr></table> |\n\n<ul><li>one</li><li>two</li></ul>';
+    const text = markdownToText(md);
+    expect(text).not.toMatch(/\b(?:table|tr|td|ul|li|href|https)\b/);
+    expect(text).toMatch(/1\.\s+Hiring now/);
+    expect(text).toMatch(/one\s+two/);
+  });
+});

@@ -1,0 +1,513 @@
+/**
+ * The crawl coordinator: the consumer of `trawl-crawl`, run by every gateway process (it meters and stores, so it
+ * lives where Postgres is; it never fetches — pages, robots.txt and sitemaps are worker jobs). One job per admitted
+ * URL, any process takes any crawl's next URL, and every step is safe to run again after a process died in it:
+ *
+ *   robots.txt allows it? → a politeness slot (crawl cap, host cap and gap, Crawl-delay) and an account lease, else
+ *   the job waits (delayed) → the page's reservation (its id derives from the crawl and the URL, so a retried job
+ *   finds its own) → the page from a worker → stored once under its final or canonical URL key → settled (charged
+ *   only if stored by this reservation) → its links admitted to the frontier → the URL finished; the last one
+ *   finishes the crawl.
+ *
+ * A page that failed costs nothing; an account out of credits stops the crawl (`credits_exhausted`, its pages kept).
+ */
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  ErrorCode, FINISHED_STATUSES, JobName, QueueName, formatsOf, selectEngine,
+  type CrawlPagePayload, type CrawlPageSuccess, type CrawlStatus, type SerializedError,
+} from '#contracts';
+import type { ConcurrencyGate, Lease } from '#billing';
+import type { CrawlJobRow, CrawlsRepository, LedgerRepository } from '#db';
+import { followableLinks, inScope, pathPattern, urlHash, urlKey, type CrawlScope, type UrlKeyOptions } from '#frontier';
+import { metrics } from '#metrics';
+import { duplicateRedis } from '#platform';
+import type { JobDispatcher } from '#queue';
+import {
+  CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, urlJobId, type CrawlOptions, type CrawlSeedData, type CrawlUrlData,
+} from './crawl-data.js';
+import { crawlScope } from './crawl-scope.js';
+import type { FrontierStore, Politeness } from './frontier-store.js';
+import { RobotsPending, type RobotsCache } from './robots-cache.js';
+import { storedContent } from './stored-content.js';
+import { sitemapUrls } from './sitemaps.js';
+import type { WebhookSender } from './webhooks.js';
+
+export interface CoordinatorSettings {
+  prefix: string;
+  concurrency: number;
+  lockMs: number;
+  pageTimeoutMs: number;
+  reservationTtlMs: number;
+  retentionMs: number;
+  hostCap: number;
+  hostGapMs: number;
+  shapeCap: number;
+  maxUrlLength: number;
+  pageMaxBytes: number;
+}
+
+export interface CoordinatorPorts {
+  repo: CrawlsRepository;
+  ledger: LedgerRepository;
+  gate: ConcurrencyGate;
+  dispatcher: JobDispatcher;
+  store: FrontierStore;
+  robots: RobotsCache;
+  webhooks: WebhookSender;
+  onError: (error: unknown, what: string) => void;
+}
+
+/** Redirects followed from one link (as the HTTP client follows for /crawl). */
+const MAX_REDIRECTS = 10;
+/** Attempts of a coordinator job before its URL is given up as failed (its faults are Redis or Postgres hiccups). */
+const URL_JOB_ATTEMPTS = 5;
+/** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
+const ROW_CACHE_MS = 2_000;
+
+interface Crawl {
+  row: CrawlJobRow;
+  options: CrawlOptions;
+  scope: CrawlScope | null;
+  /** The start URL's key: always in scope, whatever the include/exclude patterns say. */
+  startKey: string | null;
+  keys: UrlKeyOptions;
+  at: number;
+}
+
+export class CrawlCoordinator {
+  private worker?: Worker;
+  private readonly queue: Queue;
+  private readonly crawls = new Map<string, Crawl>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly settings: CoordinatorSettings,
+    private readonly ports: CoordinatorPorts,
+  ) {
+    this.queue = new Queue(QueueName.crawl, { connection, prefix: settings.prefix });
+    this.queue.on('error', () => undefined);
+  }
+
+  start(): void {
+    const connection = duplicateRedis(this.connection, 'trawl-crawl-coordinator');
+    this.worker = new Worker(QueueName.crawl, (job, token) => this.process(job, token), {
+      connection,
+      prefix: this.settings.prefix,
+      concurrency: this.settings.concurrency,
+      lockDuration: this.settings.lockMs,
+      stalledInterval: Math.max(1000, Math.floor(this.settings.lockMs / 2)),
+      maxStalledCount: 2,
+    });
+    this.worker.on('error', (error) => this.ports.onError(error, 'crawl coordinator'));
+    // The worker does not own a connection it was given: drop it once the worker has closed.
+    this.worker.on('closed', () => connection.disconnect());
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+  }
+
+  async enqueueSeed(crawlId: string): Promise<void> {
+    await this.queue.add(CrawlJobName.seed, { crawlId } satisfies CrawlSeedData, {
+      jobId: `seed.${crawlId}`,
+      attempts: URL_JOB_ATTEMPTS,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: true,
+      removeOnFail: { age: 3600 },
+    });
+  }
+
+  /** Adds the URL jobs (the queue keeps one job per id: adding one again does nothing). */
+  async enqueueUrls(urls: CrawlUrlData[]): Promise<void> {
+    if (urls.length === 0) return;
+    for (let i = 0; i < urls.length; i += 1000) {
+      await this.queue.addBulk(
+        urls.slice(i, i + 1000).map((data) => ({
+          name: CrawlJobName.url,
+          data,
+          opts: { jobId: urlJobId(data.crawlId, data.hash), attempts: URL_JOB_ATTEMPTS, backoff: { type: 'exponential' as const, delay: 500 }, removeOnComplete: true, removeOnFail: { age: 3600 } },
+        })),
+      );
+    }
+  }
+
+  /** The URL jobs of a crawl that a crash lost between admission and enqueueing, added again (the sweeper's recovery). */
+  async requeueLost(crawlId: string): Promise<number> {
+    let requeued = 0;
+    for await (const batch of this.ports.store.pending(crawlId)) {
+      const lost: CrawlUrlData[] = [];
+      for (const { hash, entry } of batch) {
+        if (!(await this.queue.getJob(urlJobId(crawlId, hash)))) lost.push(fromPendingEntry(crawlId, hash, entry));
+      }
+      await this.enqueueUrls(lost);
+      requeued += lost.length;
+    }
+    return requeued;
+  }
+
+  async seedJobLost(crawlId: string): Promise<boolean> {
+    return !(await this.queue.getJob(`seed.${crawlId}`));
+  }
+
+  private async process(job: Job, token: string | undefined): Promise<void> {
+    try {
+      if (job.name === CrawlJobName.seed) await this.seed((job.data as CrawlSeedData).crawlId);
+      else await this.visit(job, token);
+    } catch (error) {
+      if (error instanceof DelayedError) throw error;
+      if (job.name !== CrawlJobName.url || job.attemptsMade + 1 < URL_JOB_ATTEMPTS) throw error;
+      // Its last attempt: the URL fails (nothing charged) rather than keep the crawl from finishing.
+      this.ports.onError(error, 'crawl page');
+      await this.abandon(job.data as CrawlUrlData, error).catch((abandonError: unknown) => this.ports.onError(abandonError, 'crawl page'));
+    }
+  }
+
+  private async crawl(crawlId: string): Promise<Crawl | null> {
+    const hit = this.crawls.get(crawlId);
+    if (hit && Date.now() - hit.at < ROW_CACHE_MS) return hit;
+    const row = await this.ports.repo.get(crawlId);
+    if (!row) {
+      this.crawls.delete(crawlId);
+      return null;
+    }
+    const options = row.options as unknown as CrawlOptions;
+    const keys = { ignoreQuery: options.kind === 'site' ? options.ignore_query_strings : false };
+    const site = options.kind === 'site';
+    const crawl: Crawl = {
+      row,
+      options,
+      keys,
+      scope: site ? crawlScope(row.url!, options, this.settings.maxUrlLength) : null,
+      startKey: site ? urlKey(row.url!, undefined, keys) : null,
+      at: Date.now(),
+    };
+    this.crawls.set(crawlId, crawl);
+    if (this.crawls.size > 5_000) this.crawls.delete(this.crawls.keys().next().value!);
+    return crawl;
+  }
+
+  private finished(crawl: Crawl): boolean {
+    return FINISHED_STATUSES.includes(crawl.row.status as CrawlStatus);
+  }
+
+  // ---- seeding ----
+
+  private async seed(crawlId: string): Promise<void> {
+    const crawl = await this.crawl(crawlId);
+    if (!crawl || this.finished(crawl)) return;
+    const { repo, store, webhooks } = this.ports;
+    await repo.start(crawlId);
+    await webhooks.send(this.hookTarget(crawl), 'started', 'started', { url: crawl.row.url, kind: crawl.row.kind });
+    if (crawl.options.kind === 'batch') {
+      const urls = (crawl.row.options as { urls: string[] }).urls;
+      await this.admit(crawl, urls.map((url) => ({ url, depth: 0 })));
+    } else {
+      const start = crawl.row.url!;
+      // The start URL always; with `sitemap: only`, the sitemap's URLs too and no link is followed.
+      const candidates: Array<{ url: string; depth: number }> = [{ url: start, depth: 0 }];
+      if (crawl.options.sitemap !== 'skip') {
+        let robots = null;
+        try {
+          robots = await this.ports.robots.rulesFor(start, crawlId);
+        } catch (error) {
+          if (!(error instanceof RobotsPending)) throw error;
+        }
+        const entries = await sitemapUrls(this.ports.dispatcher, start, robots, crawlId, crawl.options.limit * 4);
+        candidates.push(...entries.map((e) => ({ url: e.url, depth: 0 })));
+      }
+      await this.admit(crawl, candidates);
+    }
+    if (await store.seeded(crawlId)) await this.complete(crawl);
+  }
+
+  // ---- one URL ----
+
+  private async visit(job: Job, token: string | undefined): Promise<void> {
+    const data = job.data as CrawlUrlData;
+    const crawl = await this.crawl(data.crawlId);
+    const { store, repo, ledger, gate } = this.ports;
+    if (!crawl || this.finished(crawl) || (await store.isStopped(data.crawlId))) {
+      // Cancelled, out of credits, or its page limit reached: the URL is dropped; the last one finishes the crawl.
+      if (crawl) return this.done(crawl, data);
+      await store.finish(data.crawlId, data.hash);
+      return;
+    }
+    const { options, row } = crawl;
+
+    let crawlDelayMs = 0;
+    if (options.kind === 'site' && !options.ignore_robots_txt) {
+      let rules;
+      try {
+        rules = await this.ports.robots.rulesFor(data.url, data.crawlId);
+      } catch (error) {
+        if (error instanceof RobotsPending) return this.later(job, token, 250);
+        throw error;
+      }
+      if (!rules.allowed(data.url)) {
+        await repo.recordError(data.crawlId, { url: data.url, code: ErrorCode.ROBOTS_DISALLOWED, message: "The site's robots.txt does not allow this URL", robots: true });
+        return this.done(crawl, data);
+      }
+      crawlDelayMs = rules.crawlDelayMs() ?? 0;
+    }
+
+    const host = new URL(data.url).host;
+    const politeness: Politeness = {
+      crawlCap: options.concurrency,
+      crawlGapMs: 0,
+      hostCap: this.settings.hostCap,
+      hostGapMs: Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs),
+    };
+    const slotLease = this.settings.pageTimeoutMs + 60_000;
+    const wait = await store.acquire(data.crawlId, host, data.hash, politeness, slotLease);
+    if (wait > 0) {
+      metrics.crawlPolitenessWaits.inc();
+      return this.later(job, token, wait);
+    }
+    // Pages in flight count against the account's concurrency limit, leaving one slot for its synchronous calls.
+    let lease: Lease | null = null;
+    try {
+      lease = await gate.acquire(row.accountId, Math.max(1, options.concurrencyLimit - 1));
+    } finally {
+      if (!lease) await store.release(data.crawlId, host, data.hash);
+    }
+    if (!lease) return this.later(job, token, 200);
+
+    try {
+      const requestId = pageRequestId(data.crawlId, data.hash);
+      const state = await ledger.reservationState(requestId);
+      if (state === 'missing') {
+        const reserved = await ledger.reserve(row.accountId, requestId, options.unitCost, this.settings.reservationTtlMs);
+        if (!reserved.ok) {
+          await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
+          await store.finish(data.crawlId, data.hash);
+          return;
+        }
+      } else if (state !== 'open') {
+        // This URL was finished before its process died: what is left is discovery, from the page as stored.
+        await this.rediscover(crawl, data);
+        return this.done(crawl, data);
+      }
+      await this.fetchAndStore(crawl, data, requestId);
+    } finally {
+      await Promise.all([lease.release(), store.release(data.crawlId, host, data.hash)]);
+    }
+    await this.done(crawl, data);
+  }
+
+  private async fetchAndStore(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<void> {
+    const { options, row } = crawl;
+    const { repo, ledger, dispatcher, store } = this.ports;
+    const engine = selectEngine({ renders: options.render_js });
+    const payload: CrawlPagePayload = {
+      callId: requestId,
+      accountId: row.accountId,
+      url: data.url,
+      formats: formatsOf(options),
+      device: 'desktop',
+      ...(options.geolocation ? { geolocation: options.geolocation } : {}),
+      links: true,
+      // A site crawl checks each redirect target against robots.txt and its scope before it is requested.
+      ...(options.kind === 'site' ? { followRedirects: false } : {}),
+      timeoutMs: this.settings.pageTimeoutMs,
+    };
+    const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + 30_000);
+    const failure: SerializedError | null = !outcome.ok ? outcome.error.toJSON() : !outcome.result.ok ? outcome.result.error : null;
+    if (failure || !outcome.ok || !outcome.result.ok) return this.fail(data, requestId, failure?.code ?? ErrorCode.INTERNAL, failure?.message ?? 'failed');
+    const page = outcome.result;
+
+    if (page.redirect) return this.redirected(crawl, data, requestId, page.redirect);
+    // A site's error pages are not its pages (a batch keeps them, with their status, as /crawl does).
+    if (options.kind === 'site' && page.status_code >= 400) {
+      return this.fail(data, requestId, ErrorCode.HTTP_ERROR, `The page answered HTTP ${page.status_code}`);
+    }
+    const finalKey = urlKey(page.finalUrl, undefined, crawl.keys) ?? data.key;
+    // A browser followed redirects itself: the page is the final URL's, which is not crawled again.
+    if (finalKey !== data.key && !(await store.markSeen(data.crawlId, urlHash(finalKey)))) return this.skip(data, requestId, 'the same page is stored already');
+    const canonical = this.canonicalOf(crawl, page, finalKey);
+    if (canonical) {
+      // A duplicate of its canonical page: that page is crawled instead, at this depth; this one is not stored.
+      await ledger.refund(requestId, 'a canonical duplicate');
+      await repo.addCounts(data.crawlId, { skipped: 1 });
+      await this.admit(crawl, [{ url: canonical, depth: data.depth }]);
+      return;
+    }
+
+    const claim = await store.claimPage(data.crawlId, this.pageLimit(crawl));
+    if (claim === 'full') return this.skip(data, requestId, "the crawl's page limit is reached");
+    if (claim === 'last') await store.stop(data.crawlId);
+    const content = storedContent(page, this.settings.pageMaxBytes);
+    const stored = await repo.storePage({
+      jobId: data.crawlId,
+      urlKey: finalKey,
+      sourceUrl: data.url,
+      url: page.finalUrl,
+      statusCode: page.status_code,
+      depth: data.depth,
+      content: content.value,
+      bytes: content.bytes,
+      credits: options.unitCost,
+      requestId,
+    });
+    if (stored !== 'new') await store.unclaimPage(data.crawlId);
+    if (stored === 'duplicate') {
+      await ledger.refund(requestId, 'the same page is stored already');
+      metrics.crawlPages.inc({ outcome: 'duplicate' });
+      return;
+    }
+    await ledger.settle(requestId, options.unitCost);
+    metrics.crawlPages.inc({ outcome: 'stored' });
+    if (stored === 'new') {
+      await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });
+    }
+    if (claim !== 'last') await this.discover(crawl, data, page.links ?? []);
+  }
+
+  /** A page's canonical URL key when it names another page of the crawl (in scope): this page is its duplicate. */
+  private canonicalOf(crawl: Crawl, page: CrawlPageSuccess, ownKey: string): string | null {
+    if (!page.canonical) return null;
+    const canonical = urlKey(page.canonical, page.finalUrl, crawl.keys);
+    if (!canonical || canonical === ownKey) return null;
+    if (crawl.scope && !inScope(canonical, crawl.scope).ok) return null;
+    return canonical;
+  }
+
+  /** A redirect: its target is crawled in this URL's place (at its depth), once, when it is in the crawl's scope. */
+  private async redirected(crawl: Crawl, data: CrawlUrlData, requestId: string, location: string): Promise<void> {
+    const target = urlKey(location, undefined, crawl.keys);
+    const hops = (data.hops ?? 0) + 1;
+    if (!target) return this.fail(data, requestId, ErrorCode.INVALID_URL, 'The server redirected to an invalid URL');
+    if (hops > MAX_REDIRECTS) return this.fail(data, requestId, ErrorCode.TOO_MANY_REDIRECTS, `More than ${MAX_REDIRECTS} redirects`);
+    if (crawl.scope && !inScope(target, crawl.scope).ok) {
+      return this.fail(data, requestId, ErrorCode.OUT_OF_SCOPE, `The page redirected out of the crawl's scope (${target.slice(0, 200)})`);
+    }
+    await this.ports.ledger.refund(requestId, 'redirected');
+    await this.ports.repo.addCounts(data.crawlId, { skipped: 1 });
+    const admitted = await this.admit(crawl, [{ url: target, depth: data.depth, hops }]);
+    // A redirect back to a URL already crawled (a loop) ends here: nothing to store.
+    if (admitted === 0) metrics.crawlPages.inc({ outcome: 'duplicate' });
+  }
+
+  private async fail(data: CrawlUrlData, requestId: string, code: string, message: string): Promise<void> {
+    await this.ports.ledger.refund(requestId, 'page failed');
+    await this.ports.repo.recordError(data.crawlId, { url: data.url, code, message, robots: false });
+    metrics.crawlPages.inc({ outcome: 'failed' });
+  }
+
+  private async skip(data: CrawlUrlData, requestId: string, note: string): Promise<void> {
+    await this.ports.ledger.refund(requestId, note);
+    await this.ports.repo.addCounts(data.crawlId, { skipped: 1 });
+    metrics.crawlPages.inc({ outcome: 'duplicate' });
+  }
+
+  /** Pages a crawl stores at most: a site crawl's `limit`, a batch's URL count. */
+  private pageLimit(crawl: Crawl): number {
+    return crawl.options.kind === 'site' ? crawl.options.limit : Number.MAX_SAFE_INTEGER;
+  }
+
+  private async discover(crawl: Crawl, data: CrawlUrlData, links: Array<{ url: string; nofollow?: true }>): Promise<void> {
+    if (crawl.options.kind !== 'site' || crawl.options.sitemap === 'only' || data.depth >= crawl.options.max_depth || links.length === 0) return;
+    const keys = followableLinks(links.map((l) => ({ href: l.url, ...(l.nofollow ? { rel: 'nofollow' } : {}) })), data.url, crawl.keys);
+    await this.admit(crawl, keys.map((url) => ({ url, depth: data.depth + 1 })));
+  }
+
+  /** Discovery of a URL whose page was stored before its process died (its links are in the stored content). */
+  private async rediscover(crawl: Crawl, data: CrawlUrlData): Promise<void> {
+    const stored = await this.ports.repo.pageLinks(data.crawlId, data.url);
+    await this.discover(crawl, data, stored.map((url) => ({ url })));
+  }
+
+  /**
+   * In scope, keyed, admitted under the frontier cap and the trap caps, then enqueued; how many were admitted. The
+   * frontier holds at most a few times the page limit: URLs beyond it could never be stored.
+   */
+  private async admit(crawl: Crawl, entries: Array<{ url: string; depth: number; hops?: number }>): Promise<number> {
+    const crawlId = crawl.row.id;
+    const candidates: CrawlUrlData[] = [];
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      const key = urlKey(entry.url, undefined, crawl.keys);
+      if (!key || seen.has(key)) continue;
+      if (crawl.scope && key !== crawl.startKey && !inScope(key, crawl.scope).ok) continue;
+      seen.add(key);
+      candidates.push({ crawlId, url: key, key, hash: urlHash(key), depth: entry.depth, ...(entry.hops ? { hops: entry.hops } : {}) });
+    }
+    if (candidates.length === 0) return 0;
+    const limit = this.pageLimit(crawl);
+    const outcomes = await this.ports.store.admit(
+      crawlId,
+      limit === Number.MAX_SAFE_INTEGER ? limit : limit * 3 + 100,
+      crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
+      candidates.map((c) => ({ hash: c.hash, shape: `${new URL(c.key).host}${pathPattern(c.key)}`, entry: pendingEntry(c) })),
+    );
+    const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
+    if (admitted.length === 0) return 0;
+    await this.ports.repo.addCounts(crawlId, { discovered: admitted.length });
+    await this.enqueueUrls(admitted);
+    metrics.crawlFrontierAdded.inc(admitted.length);
+    return admitted.length;
+  }
+
+  // ---- finishing ----
+
+  private async done(crawl: Crawl, data: CrawlUrlData): Promise<void> {
+    if (await this.ports.store.finish(data.crawlId, data.hash)) await this.complete(crawl);
+  }
+
+  /** The URL's last attempt failed in the coordinator itself: it is recorded as failed, its reservation refunded. */
+  private async abandon(data: CrawlUrlData, error: unknown): Promise<void> {
+    const crawl = await this.crawl(data.crawlId);
+    await this.ports.ledger.refund(pageRequestId(data.crawlId, data.hash), 'crawl page abandoned');
+    await this.ports.repo.recordError(data.crawlId, {
+      url: data.url,
+      code: ErrorCode.INTERNAL,
+      message: `The crawl could not process this URL (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,
+      robots: false,
+    });
+    if (crawl) await this.done(crawl, data);
+  }
+
+  /** The frontier drained: the crawl is complete (once, whichever process sees it drain). */
+  async complete(crawl: Crawl | string): Promise<void> {
+    const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
+    if (!c) return;
+    if (await this.ports.repo.finish(c.row.id, 'completed', null, this.settings.retentionMs)) {
+      this.crawls.delete(c.row.id);
+      await this.ports.store.clear(c.row.id);
+      const row = await this.ports.repo.get(c.row.id);
+      await this.ports.webhooks.send(this.hookTarget(c), 'completed', 'completed', {
+        status: 'completed',
+        counts: row ? { discovered: row.discovered, done: row.done, failed: row.failed, skipped: row.skipped } : undefined,
+        credits: row?.credits,
+      });
+      metrics.crawlsFinished.inc({ status: 'completed' });
+    }
+  }
+
+  /** Stops a crawl for good (no URL starts after this): cancelled, out of credits, or failed. */
+  async stop(crawl: Crawl | string, status: Extract<CrawlStatus, 'cancelled' | 'failed' | 'credits_exhausted'>, error: string | null): Promise<boolean> {
+    const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
+    if (!c) return false;
+    await this.ports.store.stop(c.row.id);
+    const stopped = await this.ports.repo.finish(c.row.id, status, error, this.settings.retentionMs);
+    this.crawls.delete(c.row.id);
+    if (stopped) {
+      await this.ports.store.clear(c.row.id);
+      if (status !== 'cancelled') await this.ports.webhooks.send(this.hookTarget(c), 'failed', 'failed', { status, error });
+      metrics.crawlsFinished.inc({ status });
+    }
+    return stopped;
+  }
+
+  private hookTarget(crawl: Crawl) {
+    return { id: crawl.row.id, accountId: crawl.row.accountId, ...(crawl.options.webhook ? { webhook: crawl.options.webhook } : {}) };
+  }
+
+  /** Puts the job back to wait `ms` (jittered): a politeness gap, a full slot, robots.txt being fetched elsewhere. */
+  private async later(job: Job, token: string | undefined, ms: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + ms + Math.floor(Math.random() * 50), token);
+    throw new DelayedError();
+  }
+}
+

@@ -1,0 +1,105 @@
+/**
+ * Site crawls and batches in a gateway process: the service the surfaces call, the coordinator that consumes the
+ * crawl queue, and the sweeper. Needs the platform's Redis and Postgres, billing and a JobDispatcher (DispatcherModule).
+ */
+import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { CallLifecycle, ConcurrencyGate } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { MAX_URL_LENGTH } from '#contracts';
+import { CrawlsRepository, LedgerRepository } from '#db';
+import { REDIS } from '#platform';
+import { JobDispatcher } from '#queue';
+import { CrawlCoordinator } from './coordinator.js';
+import { CrawlJobsService } from './crawl-jobs.service.js';
+import { CrawlSweeper } from './crawl-sweeper.js';
+import { FrontierStore } from './frontier-store.js';
+import { RobotsCache } from './robots-cache.js';
+import { WebhookSender } from './webhooks.js';
+
+const logger = new Logger('Crawls');
+const SWEEP_MS = 5_000;
+
+@Module({
+  providers: [
+    { provide: FrontierStore, inject: [REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new FrontierStore(redis, c.REDIS_PREFIX) },
+    {
+      provide: RobotsCache,
+      inject: [FrontierStore, JobDispatcher, TRAWL_CONFIG],
+      useFactory: (store: FrontierStore, dispatcher: JobDispatcher, c: TrawlConfig) => new RobotsCache(store, dispatcher, c.CRAWL_ROBOTS_USER_AGENT),
+    },
+    {
+      provide: WebhookSender,
+      inject: [REDIS, TRAWL_CONFIG, CrawlsRepository],
+      useFactory: (redis: Redis, c: TrawlConfig, repo: CrawlsRepository) =>
+        new WebhookSender(redis, c.REDIS_PREFIX, { attempts: c.WEBHOOK_ATTEMPTS, backoffMs: c.WEBHOOK_BACKOFF_MS, timeoutMs: c.WEBHOOK_TIMEOUT_MS }, (accountId) =>
+          repo.webhookSecret(accountId),
+        ),
+    },
+    {
+      provide: CrawlCoordinator,
+      inject: [REDIS, TRAWL_CONFIG, CrawlsRepository, LedgerRepository, ConcurrencyGate, JobDispatcher, FrontierStore, RobotsCache, WebhookSender],
+      useFactory: (
+        redis: Redis, c: TrawlConfig, repo: CrawlsRepository, ledger: LedgerRepository, gate: ConcurrencyGate,
+        dispatcher: JobDispatcher, store: FrontierStore, robots: RobotsCache, webhooks: WebhookSender,
+      ) =>
+        new CrawlCoordinator(
+          redis,
+          {
+            prefix: c.REDIS_PREFIX,
+            concurrency: c.CRAWL_COORDINATOR_CONCURRENCY,
+            lockMs: c.WORKER_LOCK_MS,
+            pageTimeoutMs: c.CRAWL_TIMEOUT_MS,
+            reservationTtlMs: c.RESERVATION_TTL_MS,
+            retentionMs: c.CRAWL_RETENTION_MS,
+            hostCap: c.CRAWL_HOST_MAX_INFLIGHT,
+            hostGapMs: c.CRAWL_HOST_MIN_GAP_MS,
+            shapeCap: c.CRAWL_MAX_URLS_PER_PATTERN,
+            maxUrlLength: MAX_URL_LENGTH,
+            pageMaxBytes: c.CRAWL_PAGE_MAX_BYTES,
+          },
+          { repo, ledger, gate, dispatcher, store, robots, webhooks, onError: (error, what) => logger.error({ err: error }, `${what} failed`) },
+        ),
+    },
+    {
+      provide: CrawlJobsService,
+      inject: [CallLifecycle, CrawlsRepository, LedgerRepository, FrontierStore, CrawlCoordinator, TRAWL_CONFIG],
+      useFactory: (lifecycle: CallLifecycle, repo: CrawlsRepository, ledger: LedgerRepository, store: FrontierStore, coordinator: CrawlCoordinator, c: TrawlConfig) =>
+        new CrawlJobsService(lifecycle, repo, ledger, store, coordinator, { retentionMs: c.CRAWL_RETENTION_MS, maxUrlLength: MAX_URL_LENGTH }),
+    },
+    {
+      provide: CrawlSweeper,
+      inject: [CrawlsRepository, FrontierStore, CrawlCoordinator],
+      useFactory: (repo: CrawlsRepository, store: FrontierStore, coordinator: CrawlCoordinator) =>
+        new CrawlSweeper(repo, store, coordinator, (error) => logger.error({ err: error }, 'crawl sweep failed')),
+    },
+  ],
+  exports: [CrawlJobsService, CrawlCoordinator, FrontierStore],
+})
+export class CrawlsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private sweeping: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly coordinator: CrawlCoordinator,
+    private readonly sweeper: CrawlSweeper,
+    private readonly webhooks: WebhookSender,
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.REDIS_URL) return;
+    this.coordinator.start();
+    this.timer = setInterval(() => {
+      this.sweeping = this.sweeper.run().catch((error: unknown) => logger.error({ err: error }, 'crawl sweep failed'));
+    }, SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+    await this.coordinator.close();
+    await this.webhooks.close();
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Asynchronous crawls in Postgres: the job row (status, counts, what its pages cost), its stored pages (read by
+ * cursor: the page id) and its errors. A page is stored once per URL key: a retried store of the same page by the
+ * same reservation is recognised as its own (`stored: 'again'`), another page under that key is a duplicate.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { Database } from './database.js';
+
+export type CrawlJobKind = 'site' | 'batch';
+export type CrawlJobStatus = 'queued' | 'running' | 'completed' | 'cancelled' | 'failed' | 'credits_exhausted';
+
+export interface CrawlJobRow {
+  id: string;
+  accountId: string;
+  kind: CrawlJobKind;
+  status: CrawlJobStatus;
+  url: string | null;
+  options: Record<string, unknown>;
+  discovered: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  credits: number;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  expiresAt: Date;
+}
+
+export interface CrawlPageRow {
+  id: string;
+  url: string;
+  sourceUrl: string;
+  statusCode: number;
+  depth: number;
+  content: Record<string, unknown>;
+}
+
+export interface CrawlErrorRow {
+  id: string;
+  url: string;
+  code: string;
+  message: string;
+  robots: boolean;
+  createdAt: Date;
+}
+
+export interface NewCrawlPage {
+  jobId: string;
+  urlKey: string;
+  sourceUrl: string;
+  url: string;
+  statusCode: number;
+  depth: number;
+  content: Record<string, unknown>;
+  bytes: number;
+  /** What the page costs (added to the job's credits when it is stored). */
+  credits: number;
+  /** The page's reservation: a retried store recognises its own row by it. */
+  requestId: string;
+}
+
+const JOB_COLUMNS = `id, account_id AS "accountId", kind, status, url, options, discovered, done, failed, skipped, credits, error,
+  created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt", expires_at AS "expiresAt"`;
+
+const FINISHED = `('completed', 'cancelled', 'failed', 'credits_exhausted')`;
+
+export class CrawlsRepository {
+  private readonly pool: pg.Pool;
+
+  constructor(db: Database) {
+    this.pool = db.pool;
+  }
+
+  async create(job: { id: string; accountId: string; kind: CrawlJobKind; url: string | null; options: Record<string, unknown>; discovered: number; expiresAt: Date }): Promise<CrawlJobRow> {
+    const { rows } = await this.pool.query<CrawlJobRow>(
+      `INSERT INTO crawl_jobs (id, account_id, kind, url, options, discovered, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${JOB_COLUMNS}`,
+      [job.id, job.accountId, job.kind, job.url, JSON.stringify(job.options), job.discovered, job.expiresAt],
+    );
+    return rows[0];
+  }
+
+  /** The job, or null; with `accountId`, only that account's job (another account's id reads as missing). */
+  async get(id: string, accountId?: string): Promise<CrawlJobRow | null> {
+    const { rows } = await this.pool.query<CrawlJobRow>(
+      `SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE id = $1 ${accountId ? 'AND account_id = $2' : ''}`,
+      accountId ? [id, accountId] : [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The account's crawls that have not finished, newest first. */
+  async active(accountId: string, limit = 100): Promise<CrawlJobRow[]> {
+    const { rows } = await this.pool.query<CrawlJobRow>(
+      `SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE account_id = $1 AND status NOT IN ${FINISHED} ORDER BY created_at DESC LIMIT $2`,
+      [accountId, limit],
+    );
+    return rows;
+  }
+
+  /** Every running job (for the sweeper that finishes the ones whose frontier drained). */
+  async running(limit = 1000): Promise<Array<Pick<CrawlJobRow, 'id' | 'accountId' | 'status'>>> {
+    const { rows } = await this.pool.query<Pick<CrawlJobRow, 'id' | 'accountId' | 'status'>>(
+      `SELECT id, account_id AS "accountId", status FROM crawl_jobs WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT $1`,
+      [limit],
+    );
+    return rows;
+  }
+
+  /** queued → running; false when it is no longer queued. */
+  async start(id: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(`UPDATE crawl_jobs SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued'`, [id]);
+    return rowCount === 1;
+  }
+
+  /** Moves an unfinished job to a final status (its results kept `retentionMs` from now); false when it had finished. */
+  async finish(id: string, status: Exclude<CrawlJobStatus, 'queued' | 'running'>, error: string | null, retentionMs: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE crawl_jobs SET status = $2, error = $3, finished_at = now(), expires_at = now() + ($4::bigint * interval '1 millisecond')
+       WHERE id = $1 AND status NOT IN ${FINISHED}`,
+      [id, status, error?.slice(0, 500) ?? null, retentionMs],
+    );
+    return rowCount === 1;
+  }
+
+  async addCounts(id: string, counts: { discovered?: number; failed?: number; skipped?: number }): Promise<void> {
+    if (!counts.discovered && !counts.failed && !counts.skipped) return;
+    await this.pool.query(
+      `UPDATE crawl_jobs SET discovered = discovered + $2, failed = failed + $3, skipped = skipped + $4 WHERE id = $1`,
+      [id, counts.discovered ?? 0, counts.failed ?? 0, counts.skipped ?? 0],
+    );
+  }
+
+  /**
+   * Stores a page and counts it (done, credits) in one statement. `new`: stored now; `again`: this reservation had
+   * stored it already (a retried store); `duplicate`: another page is stored under this key (counted as skipped).
+   * The job's row is locked first, so a crawl's pages take their ids in the order they commit: a reader that saw
+   * page N has seen every page before it, and the id is a cursor that skips nothing while the crawl runs.
+   */
+  async storePage(page: NewCrawlPage): Promise<'new' | 'again' | 'duplicate'> {
+    const { rows } = await this.pool.query<{ outcome: 'new' | 'again' | 'duplicate' }>({
+      name: 'crawl-store-page',
+      text: `WITH job AS (
+         SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
+       ), ins AS (
+         INSERT INTO crawl_pages (job_id, url_key, source_url, url, status_code, depth, content, bytes, request_id)
+         SELECT job.id, $2::text, $3::text, $4::text, $5::int, $6::int, $7::jsonb, $8::int, $10::uuid FROM job ON CONFLICT (job_id, url_key) DO NOTHING RETURNING id
+       ), prior AS (
+         SELECT request_id FROM crawl_pages WHERE job_id = $1 AND url_key = $2 AND NOT EXISTS (SELECT 1 FROM ins)
+       ), outcome AS (
+         SELECT CASE WHEN EXISTS (SELECT 1 FROM ins) THEN 'new'
+                     WHEN (SELECT request_id FROM prior) = $10::uuid THEN 'again' ELSE 'duplicate' END AS outcome
+       ), counted AS (
+         UPDATE crawl_jobs SET
+           done = done + CASE WHEN (SELECT outcome FROM outcome) = 'new' THEN 1 ELSE 0 END,
+           credits = credits + CASE WHEN (SELECT outcome FROM outcome) = 'new' THEN $9::bigint ELSE 0 END,
+           skipped = skipped + CASE WHEN (SELECT outcome FROM outcome) = 'duplicate' THEN 1 ELSE 0 END
+         -- Through the locking CTE, so the row is locked (and the page inserted) before it is updated.
+         WHERE id IN (SELECT id FROM job)
+       )
+       SELECT outcome FROM outcome`,
+      values: [page.jobId, page.urlKey, page.sourceUrl, page.url, page.statusCode, page.depth, JSON.stringify(page.content), page.bytes, page.credits, page.requestId],
+    });
+    return rows[0].outcome;
+  }
+
+  /** Records a URL that was not stored: a failure (counted failed) or a robots.txt refusal (counted skipped). */
+  async recordError(jobId: string, error: { url: string; code: string; message: string; robots: boolean }): Promise<void> {
+    await this.pool.query({
+      name: 'crawl-record-error',
+      text: `WITH job AS (
+         SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
+       ), ins AS (
+         INSERT INTO crawl_errors (job_id, url, code, message, robots) SELECT job.id, $2::text, $3::varchar, $4::varchar, $5::boolean FROM job
+         RETURNING job_id
+       )
+       -- Counted after the insert (it reads the insert's output): the job row is locked once, by the insert's CTE.
+       UPDATE crawl_jobs SET failed = failed + CASE WHEN $5 THEN 0 ELSE 1 END, skipped = skipped + CASE WHEN $5 THEN 1 ELSE 0 END
+       WHERE id IN (SELECT job_id FROM ins)`,
+      values: [jobId, error.url, error.code.slice(0, 64), error.message.slice(0, 500), error.robots],
+    });
+  }
+
+  /** The links stored with the page fetched for `sourceUrl` (discovery after a crash). */
+  async pageLinks(jobId: string, sourceUrl: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ links: string[] | null }>(
+      `SELECT content->'links' AS links FROM crawl_pages WHERE job_id = $1 AND source_url = $2 LIMIT 1`,
+      [jobId, sourceUrl],
+    );
+    return rows[0]?.links ?? [];
+  }
+
+  /** Stored pages after `afterId`, oldest first, at most `limit` (the cursor never loads a whole crawl). */
+  async pages(jobId: string, afterId: string, limit: number): Promise<CrawlPageRow[]> {
+    const { rows } = await this.pool.query<CrawlPageRow>(
+      `SELECT id::text, url, source_url AS "sourceUrl", status_code AS "statusCode", depth, content
+       FROM crawl_pages WHERE job_id = $1 AND id > $2::bigint ORDER BY crawl_pages.id LIMIT $3`,
+      [jobId, afterId, limit],
+    );
+    return rows;
+  }
+
+  async errors(jobId: string, afterId: string, limit: number): Promise<CrawlErrorRow[]> {
+    const { rows } = await this.pool.query<CrawlErrorRow>(
+      `SELECT id::text, url, code, message, robots, created_at AS "createdAt"
+       FROM crawl_errors WHERE job_id = $1 AND id > $2::bigint ORDER BY crawl_errors.id LIMIT $3`,
+      [jobId, afterId, limit],
+    );
+    return rows;
+  }
+
+  /** Jobs whose results outlived their retention (`expires_at`), oldest first. */
+  async expired(limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM crawl_jobs WHERE expires_at < now() ORDER BY expires_at LIMIT $1`, [limit]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Deletes jobs with their pages and errors. */
+  async delete(ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const { rowCount } = await this.pool.query(`DELETE FROM crawl_jobs WHERE id = ANY($1::uuid[])`, [ids]);
+    return rowCount ?? 0;
+  }
+
+  /** The account's webhook signing key, made on first use (concurrent first uses agree on one). */
+  async webhookSecret(accountId: string): Promise<string> {
+    const candidate = `whsec_${randomBytes(24).toString('base64url')}`;
+    const { rows } = await this.pool.query<{ secret: string }>(
+      `UPDATE accounts SET webhook_secret = COALESCE(webhook_secret, $2) WHERE id = $1 RETURNING webhook_secret AS secret`,
+      [accountId, candidate],
+    );
+    if (!rows[0]) throw new Error(`No account ${accountId}`);
+    return rows[0].secret;
+  }
+}

@@ -1,0 +1,90 @@
+// What cleaning drops and keeps by the drop rules (drop-rules.ts), on whole pages.
+import { describe, expect, it } from '@jest/globals';
+import { formatPage } from '../index.js';
+import { STORY, TEXT_ONLY } from '#test/support/pages.js';
+import { bodyOf, parseHtml, textContent } from '../dom.js';
+import { cleanDocument } from './clean.js';
+
+const page = (html: string): string => `<!doctype html><html><head><title>T</title></head><body>${html}</body></html>`;
+const services = `<main>${Array.from({ length: 6 }, (_, i) => `<p>Paragraph ${i} of the page says what the service does, for whom, and at what price.</p>`).join('')}</main>`;
+const cleanedBody = (html: string): string => {
+  const doc = parseHtml(`<html><head><title>T</title></head><body>${html}</body></html>`);
+  cleanDocument(doc, { url: 'https://site.example/', aggressive: true });
+  return textContent(bodyOf(doc)).replace(/\s+/g, ' ').trim();
+};
+
+describe('hidden AMP components', () => {
+  it('ignores an AMP lightbox that repeats a gallery, however long', () => {
+    const captions = Array.from({ length: 30 }, (_, i) => `<p>Gallery caption ${i}, with words, commas, and more words describing a photo.</p>`).join('');
+    const html = `<html><body><div id="main"><amp-lightbox layout="nodisplay" id="gallery">${captions}</amp-lightbox>${STORY}</div></body></html>`;
+    const out = formatPage(html, { url: 'https://amp.example/a', formats: TEXT_ONLY }).page_text ?? '';
+    expect(out).toContain('Paragraph 1 of the story');
+    expect(out).not.toContain('Gallery caption');
+  });
+});
+
+describe('ad words on content sections', () => {
+  it('keeps a long text section whose class says it carries ad slots, and drops a real ad box', () => {
+    const html = `<html><body><article><section class="report__intro">${STORY}${STORY}</section><section class="report__section report__section--ads">${STORY}${STORY}</section>
+      <div class="ad-container"><p>Buy the new phone today, best price, free shipping and more offers.</p></div></article></body></html>`;
+    const out = formatPage(html, { url: 'https://tests.example/r', formats: TEXT_ONLY }).page_text ?? '';
+    expect(out.split('Paragraph 2 of the story').length - 1).toBe(4);
+    expect(out).not.toContain('Buy the new phone');
+  });
+});
+
+describe('chrome class words on prose', () => {
+  it('keeps a long prose block whose class says "readmore" or "sidebar", but not a comment thread', () => {
+    const long = Array.from({ length: 8 }, (_, i) => `<p>Sentence ${i} of the description, which tells the reader about the house, the garden and the village nearby.</p>`).join('');
+    const comments = Array.from({ length: 8 }, (_, i) => `<p>Comment ${i}: I loved this place, the garden is lovely and the hosts were kind to us.</p>`).join('');
+    const html = `<html><body><div class="object"><div class="intro">${STORY}${STORY}</div><div class="box js_readmore">${long}</div><div class="comments">${comments}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://rentals.example/h', formats: { ...TEXT_ONLY, enhanced_html: true } });
+    expect(out.enhanced_html).toContain('Sentence 3 of the description');
+    expect(out.enhanced_html).not.toContain('Comment 3:');
+  });
+});
+
+describe('article headers', () => {
+  it('keeps the lead in an article or recipe header, and still drops the site header', () => {
+    const html = `<html><body><div class="site-header"><p>Subscribe to our site for updates and more news every day.</p></div>
+      <div class="page"><div class="recipe-header"><p class="m-intro">Soft yeast muffins with a caramel almond crust, ready in under an hour.</p></div>
+      <div class="content">${STORY}</div></div></body></html>`;
+    const out = formatPage(html, { url: 'https://recipes.example/r', formats: TEXT_ONLY }).page_text ?? '';
+    expect(out).toContain('Soft yeast muffins');
+    expect(out).not.toContain('Subscribe to our site');
+  });
+});
+
+describe('class words that name no chrome', () => {
+  it('keeps Adobe Experience Manager components: their cmp- prefix is not a consent platform', () => {
+    const block = (i: number): string =>
+      `<div class="cmp-container"><div class="cmp-text"><p>Service ${i}: our consultants plan, build and run your finance systems, from the ledger to the audit, with teams in every region.</p></div></div>`;
+    const html = page(`<div class="root cmp-container"><h1 class="cmp-title">Consulting</h1>${[1, 2, 3, 4, 5].map(block).join('')}</div><div class="cmp-banner">We use cookies. Accept all?</div>`);
+    const out = formatPage(html, { url: 'https://corp.example/services/consulting', formats: TEXT_ONLY });
+    for (const i of [1, 2, 3, 4, 5]) expect(out.page_text).toContain(`Service ${i}: our consultants`);
+    expect(out.page_text).not.toContain('We use cookies');
+  });
+
+  it('keeps a results grid whose wrapper is named for search results, and drops the search box', () => {
+    const card = (i: number): string => `<li class="tile"><a href="/product/${i}">Camp Tent ${i} for four people</a><span class="cost">$${100 + i}.00</span><div>Sleeping capacity: 4-person. Seasons: 3-season. Peak height: 6${i} in.</div></li>`;
+    const grid = `<div id="search-page-wrapper"><div id="search-results"><ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i)).join('')}</ul></div></div>`;
+    // The shop's department menu outweighs the grid, so no "half the page's text" guard protects it.
+    const departments = `<div class="departments">${Array.from({ length: 60 }, (_, i) => `<a href="/c/dept-${i}">Department number ${i} of the store</a>`).join(' ')}</div>`;
+    const html = page(`<div class="site-search"><form><label>Search the shop for gear, clothing and more</label></form></div>${departments}<main>${grid}</main>`);
+    const out = formatPage(html, { url: 'https://shop.example/c/camping-tents', formats: TEXT_ONLY });
+    for (const i of [0, 5, 11]) expect(out.page_text).toContain(`Camp Tent ${i} for four people`);
+    expect(out.page_text).not.toContain('Search the shop');
+  });
+});
+
+describe('a block named like chrome that holds the page heading', () => {
+  it('is kept when its text has few links: the hero', () => {
+    const out = cleanedBody(`<div class="hero-banner"><h1>Cloud backups for small firms</h1><p>Every file, every night, restored in minutes</p></div>${services}`);
+    expect(out).toContain('Cloud backups for small firms');
+    expect(out).toContain('restored in minutes');
+  });
+  it('is dropped when it is links around a heading: the site header', () => {
+    const out = cleanedBody(`<div class="banner"><h1><a href="/">Brand</a></h1><a href="/a">Products and services</a> <a href="/b">Pricing plans</a></div>${services}`);
+    expect(out).not.toContain('Pricing plans');
+  });
+});
