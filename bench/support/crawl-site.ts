@@ -9,7 +9,7 @@
  *    Crawl-delay on hosts[1] (crawlDelaySeconds), two Sitemap lines; a `BadBot` group disallowing everything;
  *  - /sitemap.xml, an index of /sitemap-pages.xml and the gzipped /sitemap-archive.xml.gz; /sitemap-news.txt (plain
  *    text, listed in robots.txt only). They list the home page, orphan pages /archive/<slug> (linked from nowhere,
- *    each with a /notes page below it), /private/orphan (robots-disallowed) and a 404;
+ *    each linking home and a /notes page below it), /private/orphan (robots-disallowed) and a 404;
  *  - redirects: /old/<slug> → a blog page (301, also linked directly), /r/moved → /moved/<slug> (a page only reached
  *    so), /chain/1 → /chain/2 → /chain/3 → /landing (302, 307, 301), /old-private → /private/archive (into the
  *    disallowed subtree), /elsewhere → hosts[1]'s home (hosts[0] only), /loop/a ↔ /loop/b, /gone → a 404;

@@ -107,7 +107,8 @@ describe('site crawls on the generated site', () => {
     const account = await trawl.createAccount();
     const bad: Array<[Record<string, unknown>, RegExp]> = [
       [{ url: 'ftp://x.example/' }, /^url: /],
-      [{ url: `${site.hosts[0]}/`, include_paths: ['(a+)+$'] }, /include_paths/],
+      // Patterns run on RE2 (linear time): what needs backtracking, a lookahead here, is refused.
+      [{ url: `${site.hosts[0]}/`, include_paths: ['^/(?!private)'] }, /include_paths/],
       [{ url: `${site.hosts[0]}/`, include_paths: ['['] }, /include_paths/],
       [{ url: `${site.hosts[0]}/`, limit: 0 }, /^limit/],
       [{ url: `${site.hosts[0]}/`, sitemap: 'sometimes' }, /^sitemap/],

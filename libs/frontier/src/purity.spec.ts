@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ALLOWED = new Set(['#contracts', 'tldts', 'safe-regex2', 'robots-parser', 'htmlparser2', 'node:zlib', 'node:crypto']);
+const ALLOWED = new Set(['#contracts', 'tldts', 're2js', 'robots-parser', 'htmlparser2', 'node:zlib', 'node:crypto']);
 const IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
 
 describe('libs/frontier', () => {
