@@ -63,6 +63,8 @@ const MAX_REDIRECTS = 10;
 /** Attempts of a seed job (its faults are Redis or Postgres hiccups), and of one URL's visit before it fails. */
 const SEED_ATTEMPTS = 5;
 const URL_ATTEMPTS = 3;
+/** What a page job may wait in its queue, beyond its own budget, before the visit gives it up. */
+const PAGE_QUEUE_MS = 15_000;
 /** How long a crawl with nothing queued is left alone (a running page that admits URLs wakes it at once). */
 const IDLE_MS = 1_000;
 /** The longest the loop sleeps with nothing to start (other processes' admissions are seen within it). */
@@ -153,7 +155,7 @@ export class CrawlCoordinator {
    * wait (its cap, a host's gap) or has nothing queued is snoozed in Redis until its next turn.
    */
   private async loop(): Promise<void> {
-    const leaseMs = this.settings.pageTimeoutMs + 60_000;
+    const leaseMs = this.leaseMs();
     while (this.running) {
       let started = 0;
       try {
@@ -188,6 +190,14 @@ export class CrawlCoordinator {
         });
       }
     }
+  }
+
+  /**
+   * How long a claimed URL (and its host slot) stays its process's: longer than any visit takes (its page job's
+   * deadline, robots.txt, storing), short enough that a dead process's URLs come back soon.
+   */
+  private leaseMs(): number {
+    return this.settings.pageTimeoutMs + PAGE_QUEUE_MS + 15_000;
   }
 
   private startVisit(data: CrawlUrlData, host: string): void {
@@ -312,7 +322,7 @@ export class CrawlCoordinator {
 
     // The host's cap and gap across every crawl (the claim already kept this crawl's own).
     const gapMs = Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs);
-    const wait = await store.acquireHost(host, data.hash, this.settings.pageTimeoutMs + 60_000, this.settings.hostCap, gapMs);
+    const wait = await store.acquireHost(host, data.hash, this.leaseMs(), this.settings.hostCap, gapMs);
     if (wait > 0) {
       metrics.crawlPolitenessWaits.inc();
       return store.unclaim(data.crawlId, data.hash, wait);
@@ -364,7 +374,7 @@ export class CrawlCoordinator {
       ...(options.kind === 'site' ? { followRedirects: false } : {}),
       timeoutMs: this.settings.pageTimeoutMs,
     };
-    const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + 30_000);
+    const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + PAGE_QUEUE_MS);
     const failure: SerializedError | null = !outcome.ok ? outcome.error.toJSON() : !outcome.result.ok ? outcome.result.error : null;
     if (failure || !outcome.ok || !outcome.result.ok) return this.fail(data, requestId, failure?.code ?? ErrorCode.INTERNAL, failure?.message ?? 'failed');
     const page = outcome.result;
