@@ -1,7 +1,9 @@
 /**
  * A crawl's frontier in Redis, shared by every process that works on it. One crawl's keys share a hash tag:
  *   meta     HASH  limit, admitted, stored, seeded, stopped, touched, cap (pages in flight), gap (ms per host)
- *   seen     SET   hashes of URL keys: no URL is admitted twice
+ *   seen:<n> SETs  64-bit hashes of URL keys as integers, spread over shards of ~256 (Redis keeps a set of up to
+ *                  512 integers as a packed array: ~9 bytes a URL, against ~50 for one set of hash strings —
+ *                  bench/crawl/seen-set.ts): no URL is admitted twice
  *   pending  HASH  hash → the URL's data, from admission until it is finished (so nothing is lost in between)
  *   hosts    ZSET  host → when this crawl may next start a page there (the crawl's own per-host gap)
  *   q:<host> LIST  the host's admitted URLs, in admission order (breadth-first)
@@ -16,24 +18,25 @@
 import type { Redis } from 'ioredis';
 
 const ADMIT = `
-local meta, seen, pending, shapes, hosts = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local qprefix = ARGV[1]
-local limit = tonumber(ARGV[2])
-local cap = tonumber(ARGV[3])
+local meta, pending, shapes, hosts = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local qprefix, seenprefix = ARGV[1], ARGV[2]
+local limit = tonumber(ARGV[3])
+local cap = tonumber(ARGV[4])
 if redis.call('HGET', meta, 'stopped') == '1' then return {} end
 local admitted = tonumber(redis.call('HGET', meta, 'admitted') or '0')
 local out = {}
-for i = 4, #ARGV, 4 do
-  local h, host, shape, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-  if redis.call('SISMEMBER', seen, h) == 1 then
+for i = 5, #ARGV, 6 do
+  local h, id, shard, host, shape, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+  local seen = seenprefix .. shard
+  if redis.call('SISMEMBER', seen, id) == 1 then
     out[#out + 1] = 0
   elseif admitted >= limit then
     out[#out + 1] = 2
   elseif cap > 0 and tonumber(redis.call('HGET', shapes, shape) or '0') >= cap then
-    redis.call('SADD', seen, h)
+    redis.call('SADD', seen, id)
     out[#out + 1] = 3
   else
-    redis.call('SADD', seen, h)
+    redis.call('SADD', seen, id)
     redis.call('HSET', pending, h, entry)
     redis.call('HINCRBY', shapes, shape, 1)
     redis.call('RPUSH', qprefix .. host, h)
@@ -169,14 +172,27 @@ const ADMISSION: Record<number, Admission> = { 0: 'seen', 1: 'admitted', 2: 'ove
 
 export type Claim = { url: { hash: string; entry: string; host: string } } | { wait: number } | { idle: true } | { stopped: true };
 
+/** Seen-set shards for a crawl of `limit` pages: ~256 hashes each (≤ 512 keeps a set packed), a power of 2, ≤ 4,096. */
+export function seenShards(limit: number): number {
+  const wanted = Math.ceil((Math.min(limit, 10_000_000) * 3 + 100) / 256);
+  return Math.min(4096, 2 ** Math.ceil(Math.log2(Math.max(1, wanted))));
+}
+
+/** A URL hash (8 bytes, base64url) as the signed 64-bit integer a packed set stores, and its shard. */
+function seenMember(hash: string, shards: number): { id: string; shard: number } {
+  const bytes = Buffer.from(hash, 'base64url');
+  return { id: bytes.readBigInt64BE(0).toString(), shard: bytes.readUInt16BE(0) % shards };
+}
+
 export class FrontierStore {
   private readonly redis: FrontierRedis;
+  private readonly shards = new Map<string, number>();
 
   constructor(
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 5, lua: ADMIT });
+    redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 4, lua: ADMIT });
     redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 7, lua: CLAIM });
     redis.defineCommand('trawlFrontierUnclaim', { numberOfKeys: 4, lua: UNCLAIM });
     redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 5, lua: FINISH });
@@ -197,13 +213,29 @@ export class FrontierStore {
     return `${this.prefix}:crawls:active`;
   }
 
-  /** A new crawl: its page limit, how many of its pages may run at once, its per-host gap; listed as active. */
+  /**
+   * A new crawl: its page limit, how many of its pages may run at once, its per-host gap; listed as active. The
+   * seen-set gets a shard per ~256 URLs the crawl may admit (3 × its limit), so each shard stays a packed set.
+   */
   async init(crawlId: string, limit: number, cap: number, gapMs: number): Promise<void> {
+    const shards = seenShards(limit);
+    this.shards.set(crawlId, shards);
     await this.redis
       .multi()
-      .hset(this.key(crawlId, 'meta'), 'limit', limit, 'admitted', 0, 'cap', cap, 'gap', gapMs, 'touched', Date.now())
+      .hset(this.key(crawlId, 'meta'), 'limit', limit, 'admitted', 0, 'cap', cap, 'gap', gapMs, 'shards', shards, 'touched', Date.now())
       .zadd(this.activeKey, 0, crawlId)
       .exec();
+  }
+
+  /** The crawl's seen-set shard count (fixed at init), cached: it never changes. */
+  private async shardsOf(crawlId: string): Promise<number> {
+    let shards = this.shards.get(crawlId);
+    if (shards === undefined) {
+      shards = Number((await this.redis.hget(this.key(crawlId, 'meta'), 'shards')) ?? 1);
+      this.shards.set(crawlId, shards);
+      if (this.shards.size > 10_000) this.shards.delete(this.shards.keys().next().value!);
+    }
+    return shards;
   }
 
   /**
@@ -212,9 +244,14 @@ export class FrontierStore {
    */
   async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; host: string; shape: string; entry: string }>): Promise<Admission[]> {
     if (candidates.length === 0) return [];
+    const shards = await this.shardsOf(crawlId);
     const out = await this.redis.trawlFrontierAdmit(
-      this.key(crawlId, 'meta'), this.key(crawlId, 'seen'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'hosts'),
-      this.key(crawlId, 'q:'), limit, shapeCap, ...candidates.flatMap((c) => [c.hash, c.host, `${c.host}${c.shape}`, c.entry]),
+      this.key(crawlId, 'meta'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'hosts'),
+      this.key(crawlId, 'q:'), this.key(crawlId, 'seen:'), limit, shapeCap,
+      ...candidates.flatMap((c) => {
+        const { id, shard } = seenMember(c.hash, shards);
+        return [c.hash, id, shard, c.host, `${c.host}${c.shape}`, c.entry];
+      }),
     );
     // A stopped crawl admits nothing (the script returns no outcomes).
     return candidates.map((_, i) => ADMISSION[out[i] ?? 2]);
@@ -310,7 +347,8 @@ export class FrontierStore {
 
   /** Marks a URL key as seen (a redirect target, a canonical): true when it was not seen before. */
   async markSeen(crawlId: string, hash: string): Promise<boolean> {
-    return (await this.redis.sadd(this.key(crawlId, 'seen'), hash)) === 1;
+    const { id, shard } = seenMember(hash, await this.shardsOf(crawlId));
+    return (await this.redis.sadd(this.key(crawlId, `seen:${shard}`), id)) === 1;
   }
 
   /** Whether the crawl has URLs to finish, runs some, is seeded or stopped, when a URL last finished (null: keys gone). */
@@ -341,11 +379,15 @@ export class FrontierStore {
   /** Drops a finished crawl's state (its seen-set is the largest part); its stopped mark stays a day for late work. */
   async clear(crawlId: string): Promise<void> {
     const hosts = await this.redis.zrange(this.key(crawlId, 'hosts'), '0', '-1');
+    const shards = await this.shardsOf(crawlId);
     const meta = this.key(crawlId, 'meta');
+    for (let first = 0; first < shards; first += 1024) {
+      await this.redis.unlink(...Array.from({ length: Math.min(1024, shards - first) }, (_, i) => this.key(crawlId, `seen:${first + i}`)));
+    }
     await this.redis
       .multi()
       .unlink(
-        ...['seen', 'pending', 'shapes', 'hosts', 'running', 'runhost', 'hostrun', 'hostgap'].map((name) => this.key(crawlId, name)),
+        ...['pending', 'shapes', 'hosts', 'running', 'runhost', 'hostrun', 'hostgap'].map((name) => this.key(crawlId, name)),
         ...hosts.map((host) => this.key(crawlId, `q:${host}`)),
       )
       .hset(meta, 'stopped', '1')
@@ -354,9 +396,13 @@ export class FrontierStore {
       .exec();
   }
 
-  /** Bytes Redis holds for the crawl's seen-set (MEMORY USAGE), for the frontier benchmarks. */
+  /** Bytes Redis holds for the crawl's seen-set (MEMORY USAGE of every shard), for the frontier benchmarks. */
   async seenBytes(crawlId: string): Promise<number> {
-    return Number((await this.redis.call('MEMORY', 'USAGE', this.key(crawlId, 'seen'), 'SAMPLES', '0')) ?? 0);
+    let bytes = 0;
+    for (let shard = 0; shard < (await this.shardsOf(crawlId)); shard++) {
+      bytes += Number((await this.redis.call('MEMORY', 'USAGE', this.key(crawlId, `seen:${shard}`), 'SAMPLES', '0')) ?? 0);
+    }
+    return bytes;
   }
 
   /** robots.txt of an origin as fetched (status, body), cached for every crawl for `ttlMs`. */
