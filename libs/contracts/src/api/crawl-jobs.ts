@@ -54,6 +54,13 @@ const patterns = (name: string) =>
     .max(100, `${name} has more than 100 patterns`)
     .default([]);
 
+/**
+ * The error of a JSON object's schema: its own message when the value is not an object, and the unknown fields by
+ * name (a custom object message would otherwise hide them).
+ */
+const objectError = (notAnObject: string) => (issue: { code?: string; keys?: string[] }) =>
+  issue.code === 'unrecognized_keys' && issue.keys?.length ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : notAnObject;
+
 /** Where a crawl's events are POSTed, signed with HMAC-SHA256 (the crawl's `secret`, else the account's). */
 const webhookSchema = z.strictObject(
   {
@@ -64,7 +71,7 @@ const webhookSchema = z.strictObject(
       .default([...WEBHOOK_EVENTS]),
     secret: z.string().min(16, 'webhook.secret must be at least 16 characters').max(256, 'webhook.secret is longer than 256 characters').optional(),
   },
-  { error: 'webhook must be an object { url, events?, secret? }' },
+  { error: objectError('webhook must be an object { url, events?, secret? }') },
 );
 
 /**
@@ -108,7 +115,7 @@ export function siteCrawlBodySchema(limits: CrawlJobLimits) {
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
-    { error: 'the body must be a JSON object' },
+    { error: objectError('the body must be a JSON object') },
   );
 }
 
@@ -126,7 +133,7 @@ export function batchBodySchema(limits: CrawlJobLimits) {
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
-    { error: 'the body must be a JSON object' },
+    { error: objectError('the body must be a JSON object') },
   ).transform((body, ctx) => {
     const urls: string[] = [];
     const invalid: string[] = [];
@@ -184,8 +191,11 @@ export const mapBodySchema = (maxLinks: number) =>
       /** Also ask Trawl's web search (`site:` the host) for URLs it knows: 10 credits more. */
       use_search: bool('use_search', false),
     },
-    { error: 'the body must be a JSON object' },
-  );
+    { error: objectError('the body must be a JSON object') },
+  ).refine((body) => !(body.use_search && body.sitemap === 'only'), {
+    path: ['use_search'],
+    message: 'use_search cannot be combined with sitemap=only (which maps the sitemaps alone)',
+  });
 export type MapBody = z.output<ReturnType<typeof mapBodySchema>>;
 
 /** One stored page of a crawl. */
@@ -273,4 +283,6 @@ export interface MapLink {
 export interface MapResponse {
   links: MapLink[];
   credits: number;
+  /** A source that failed without failing the call: `start page: CODE: message`, `search: CODE: message`. */
+  warning?: string;
 }
