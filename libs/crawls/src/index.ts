@@ -13,3 +13,4 @@ export { sitemapUrls } from './sitemaps.js';
 export { RobotsCache } from './robots-cache.js';
 export { MapService, MAP_DEADLINE_MS, siteQuery } from './map.service.js';
 export { mergeLinks, rankLinks } from './map-links.js';
+export { siteCrawlSchema } from './site-crawl-schema.js';

@@ -7,10 +7,10 @@ import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { apiLimits } from '#config';
 import {
-  crawlReadQuerySchema, crawlStatusEndpoint, integer, mapBodySchema, mapEndpoint, siteCrawlBodySchema, startCrawlEndpoint, toJsonSchema,
+  crawlReadQuerySchema, crawlStatusEndpoint, integer, mapBodySchema, mapEndpoint, startCrawlEndpoint, toJsonSchema,
   type CrawlJobCreated, type CrawlJobPage, type CrawlJobStatus, type MapBody, type MapResponse, type SiteCrawlBody,
 } from '#contracts';
-import { CrawlJobsService, MapService } from '#crawls';
+import { CrawlJobsService, MapService, siteCrawlSchema } from '#crawls';
 import { crawlCreatedContent, crawlStatusContent, mapContent } from './crawl-content.js';
 import type { McpTool } from './mcp-tools.js';
 
@@ -61,7 +61,7 @@ export const CRAWL_TOOLS: readonly McpTool[] = [
       'costs 1 credit (10 with render_js); failed pages cost nothing. robots.txt is honoured.',
     annotations: { title: 'Crawl a website', readOnlyHint: false, openWorldHint: true, destructiveHint: false, idempotentHint: false },
     endpoint: startCrawlEndpoint,
-    schema: (config) => siteCrawlBodySchema(apiLimits(config).crawlJobs),
+    schema: (config) => siteCrawlSchema(apiLimits(config).crawlJobs),
     service: CrawlJobsService,
     call: (service, principal, params, base) => service.startSite(principal, params, base),
     credits: () => 0,

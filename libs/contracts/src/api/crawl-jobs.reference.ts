@@ -40,7 +40,7 @@ const POLITENESS_DOCS: Record<string, ParamDoc> = {
 const WEBHOOK_DOC: ParamDoc = {
   description:
     `Where to POST the crawl's events: {"url", "events"?: subset of ${WEBHOOK_EVENTS.join(', ')} (default all), "secret"?: 16–256 characters}. ` +
-    'Each POST is signed in X-Trawl-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>"> with the secret, else the account\'s key; ' +
+    'Each POST is signed in X-Trawl-Signature: t=<unix s>,v1=<hex HMAC-SHA256 of "<t>.<body>"> with `secret` (set one to verify it); ' +
     'delivered at least once (de-duplicate on its `id`), retried with exponential backoff.',
 };
 

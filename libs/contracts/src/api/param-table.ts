@@ -30,6 +30,7 @@ function typeOf(schema: JsonSchema): string {
     return schema.minimum !== undefined && schema.maximum !== undefined ? `${schema.type} ${range(schema.minimum, schema.maximum)}` : String(schema.type);
   }
   if (schema.type === 'string') {
+    if (schema.format === 'uri') return `URL${schema.maxLength !== undefined ? `, ≤ ${schema.maxLength} characters` : ''}`;
     if (schema.pattern) return `string ${code(schema.pattern)}`;
     if (schema.maxLength !== undefined) return `string, ${range(schema.minLength ?? 0, schema.maxLength)} characters`;
   }
