@@ -16,9 +16,16 @@ if [ ! -f "$generated" ] || [ prisma/schema.prisma -nt "$generated" ]; then
 fi
 # Build when a source changed since the last build (a stamp taken before it starts, so an edit during a build is
 # rebuilt next time): `npm start` then starts in a second, and never rewrites dist/ under a running process.
-stamp=dist/.build-stamp
-if [ ! -f "$stamp" ] || [ -n "$(find apps libs bench scripts .swcrc package.json -newer "$stamp" -type f -print -quit 2>/dev/null)" ]; then
-  started=$(mktemp)
-  quiet npm run --silent build
-  mkdir -p dist && mv "$started" "$stamp"
-fi
+# The server (swc) and the console (vite, into dist/console) have a stamp each: an edit to one rebuilds only it.
+build_if_changed() { # <stamp> <npm script> <sources…>
+  local stamp=$1 script=$2
+  shift 2
+  if [ ! -f "$stamp" ] || [ -n "$(find "$@" -newer "$stamp" -type f -print -quit 2>/dev/null)" ]; then
+    local started
+    started=$(mktemp)
+    quiet npm run --silent "$script"
+    mkdir -p "$(dirname "$stamp")" && mv "$started" "$stamp"
+  fi
+}
+build_if_changed dist/.build-stamp build:server apps libs bench scripts .swcrc package.json
+build_if_changed dist/.console-build-stamp build:console console libs/contracts package.json package-lock.json

@@ -133,6 +133,7 @@ describe('GET /openapi.json', () => {
     expect(doc.components.securitySchemes).toEqual({
       apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      consoleSession: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'trawl_console' }),
     });
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/search', '/serp-search', '/serp-maps', '/crawl', '/headful-browser', '/mcp']));
   });

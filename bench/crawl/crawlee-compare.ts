@@ -16,7 +16,8 @@
  *
  * Every measured run lasts at least --duration seconds (default 20), so that start-up (the crawler's, the first
  * connections) does not count: the page list is crawled again as many times as the side's last measured rate says
- * fills the duration (Crawlee gets each pass under its own uniqueKey, since its queue drops URLs it has seen).
+ * fills the duration (Crawlee gets each pass under its own uniqueKey, since its queue drops URLs it has seen), and a
+ * run that still ends early (the machine's load moved) is topped up with more passes.
  *
  *   npm run build && node dist/bench/crawl/crawlee-compare.js [--pages=200] [--rounds=2] [--concurrency=20,50]
  *     [--batch-clients=2,10] [--handlers=parse,turndown,mdream] [--duration=20] [--extraction-threads=N]
@@ -38,6 +39,7 @@ import {
   CpuMeter,
   crawlThroughTrawl,
   loadCorpusPages,
+  type TrawlPass,
   quantile,
   startCorpusSite,
   startTrawlStandalone,
@@ -86,10 +88,21 @@ const api = new Pool(trawl.baseUrl, { connections: Math.max(...CONCURRENCY, ...B
 
 /** Pages/s last measured per side and configuration: how many passes over the pages fill DURATION_S next time. */
 const lastRate = new Map<string, number>();
-function passesFor(key: string): number {
-  const rate = lastRate.get(key) ?? 0;
-  // 10 % over the estimate, so a run that goes a little faster still lasts the duration.
-  return Math.max(1, Math.ceil((DURATION_S * rate * 1.1) / site.urls.length));
+const passesFor = (key: string): number => passesAt(lastRate.get(key) ?? 0, DURATION_S);
+
+function mergePasses(parts: TrawlPass[]): TrawlPass {
+  const sum = (f: (p: TrawlPass) => number): number => parts.reduce((n, p) => n + f(p), 0);
+  const seconds = sum((p) => p.seconds);
+  return {
+    pages: sum((p) => p.pages),
+    ok: sum((p) => p.ok),
+    failed: sum((p) => p.failed),
+    seconds,
+    pagesPerSecond: sum((p) => p.ok) / seconds,
+    requestMs: parts.flatMap((p) => p.requestMs),
+    markdownChars: sum((p) => p.markdownChars),
+    errors: parts.flatMap((p) => p.errors).slice(0, 5),
+  };
 }
 
 interface Row {
@@ -145,13 +158,24 @@ function cpuColumns(ok: number, w: Window): Pick<Row, 'trawl cpu s' | 'bench cpu
   };
 }
 
+/** Passes over the pages that the rate says fill `seconds` (10 % over, so a run a little faster still lasts it). */
+const passesAt = (rate: number, seconds: number): number => Math.max(1, Math.ceil((seconds * rate * 1.1) / site.urls.length));
+
 async function trawlRow(round: number, shape: 'per-url' | 'batch', conc: number, urls: string[]): Promise<Row> {
   const rateKey = `trawl|${shape}|${conc}`;
-  const repeated = Array.from({ length: passesFor(rateKey) }, () => urls).flat();
-  const groups = shape === 'per-url' ? repeated.map((u) => [u]) : chunk(repeated, BATCH_SIZE);
-  const { result: r, ...window } = await measured(() => crawlThroughTrawl(api, trawl.apiKey, groups, conc));
+  const groupsFor = (passes: number): string[][] => {
+    const repeated = Array.from({ length: passes }, () => urls).flat();
+    return shape === 'per-url' ? repeated.map((u) => [u]) : chunk(repeated, BATCH_SIZE);
+  };
+  const { result: r, ...window } = await measured(async () => {
+    // A run that ends before the duration (the load moved since the rate was measured) is topped up.
+    const parts: TrawlPass[] = [await crawlThroughTrawl(api, trawl.apiKey, groupsFor(passesFor(rateKey)), conc)];
+    for (let s = parts[0].seconds; s < DURATION_S; s += parts[parts.length - 1].seconds) {
+      parts.push(await crawlThroughTrawl(api, trawl.apiKey, groupsFor(passesAt(parts[parts.length - 1].pagesPerSecond, DURATION_S - s)), conc));
+    }
+    return mergePasses(parts);
+  });
   lastRate.set(rateKey, r.pagesPerSecond);
-  if (r.seconds < DURATION_S) console.error(`trawl ${shape} c${conc}: a short run (${r.seconds.toFixed(1)} s)`);
   if (r.errors.length > 0) console.error(`trawl ${shape} c${conc}: ${r.failed} failed, e.g. ${r.errors.join(' | ')}`);
   return {
     round,
@@ -177,46 +201,52 @@ const mdream = markdownConverter('mdream');
 let sink = 0; // keeps the handlers' outputs observable
 async function crawleeRow(round: number, handler: HandlerName, conc: number, urls: string[], passes?: number): Promise<Row> {
   const rateKey = `crawlee|${handler}|${conc}`;
-  // Each pass under its own uniqueKey: the request queue skips a URL it has already handled.
-  const requests = Array.from({ length: passes ?? passesFor(rateKey) }, (_, pass) =>
-    urls.map((url) => ({ url, uniqueKey: `${pass}|${url}` })),
-  ).flat();
   const started = new Map<string, number>(); // by uniqueKey
   const latencies: number[] = [];
   let markdownChars = 0;
   let failed = 0;
-  // In memory, and a storage of its own per run: a request queue that already handled these URLs would skip them.
-  const config = new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false }) });
-  const crawler = new CheerioCrawler(
-    {
-      minConcurrency: conc,
-      maxConcurrency: conc,
-      maxRequestRetries: 0,
-      requestHandlerTimeoutSecs: 60,
-      preNavigationHooks: [({ request }) => void started.set(request.uniqueKey, performance.now())],
-      requestHandler: ({ $, request }) => {
-        if (handler === 'parse') {
-          sink += $('title').text().length; // parse only: no output formats
-        } else {
-          sink += $.html().length; // the HTML output: the whole document, re-serialised
-          const body = $('body').html() ?? '';
-          markdownChars += (handler === 'turndown' ? turndown.turndown(body) : mdream.convert(body)).length;
-        }
-        latencies.push(performance.now() - (started.get(request.uniqueKey) ?? performance.now()));
+  let runs = 0;
+  const crawl = async (count: number): Promise<number> => {
+    const run = ++runs;
+    // Each pass under its own uniqueKey: the request queue skips a URL it has already handled.
+    const requests = Array.from({ length: count }, (_, pass) => urls.map((url) => ({ url, uniqueKey: `${run}|${pass}|${url}` }))).flat();
+    // In memory, and a storage of its own per run: a request queue that already handled these URLs would skip them.
+    const config = new Configuration({ persistStorage: false, storageClient: new MemoryStorage({ persistStorage: false }) });
+    const crawler = new CheerioCrawler(
+      {
+        minConcurrency: conc,
+        maxConcurrency: conc,
+        maxRequestRetries: 0,
+        requestHandlerTimeoutSecs: 60,
+        preNavigationHooks: [({ request }) => void started.set(request.uniqueKey, performance.now())],
+        requestHandler: ({ $, request }) => {
+          if (handler === 'parse') {
+            sink += $('title').text().length; // parse only: no output formats
+          } else {
+            sink += $.html().length; // the HTML output: the whole document, re-serialised
+            const body = $('body').html() ?? '';
+            markdownChars += (handler === 'turndown' ? turndown.turndown(body) : mdream.convert(body)).length;
+          }
+          latencies.push(performance.now() - (started.get(request.uniqueKey) ?? performance.now()));
+        },
+        failedRequestHandler: ({ request }, error) => {
+          failed++;
+          if (failed <= 3) console.error(`crawlee ${handler}: ${request.url}: ${error.message}`);
+        },
       },
-      failedRequestHandler: ({ request }, error) => {
-        failed++;
-        if (failed <= 3) console.error(`crawlee ${handler}: ${request.url}: ${error.message}`);
-      },
-    },
-    config,
-  );
-  const { result: seconds, ...window } = await measured(async () => {
+      config,
+    );
     const t0 = performance.now();
     await crawler.run(requests);
     return (performance.now() - t0) / 1000;
+  };
+  const { result: seconds, ...window } = await measured(async () => {
+    if (passes !== undefined) return crawl(passes);
+    // A run that ends before the duration (the load moved since the rate was measured) is topped up.
+    let total = await crawl(passesFor(rateKey));
+    while (total < DURATION_S) total += await crawl(passesAt(latencies.length / total, DURATION_S - total));
+    return total;
   });
-  if (passes === undefined && seconds < DURATION_S) console.error(`crawlee ${handler} c${conc}: a short run (${seconds.toFixed(1)} s)`);
   const ok = latencies.length;
   if (passes === undefined) lastRate.set(rateKey, ok / seconds);
   return {

@@ -153,7 +153,7 @@ describe('POST /map', () => {
     [{ url: 'https://a.example/', use_search: 'yes' }, /^use_search must be true or false/],
     [{ url: 'https://a.example/', use_search: true, sitemap: 'only' }, /^use_search cannot be combined with sitemap=only/],
     [{ url: 'https://a.example/', search: 'x'.repeat(501) }, /^search is longer than 500 characters/],
-    [{ url: 'https://a.example/', surprise: 1 }, /^body: unknown field surprise/],
+    [{ url: 'https://a.example/', surprise: 1 }, /^body: Unrecognized key: "surprise"/],
     [[], /^body/],
   ])('bad input %j is a 400 naming the field, before anything is charged', async (body, message) => {
     const account = await trawl.createAccount();

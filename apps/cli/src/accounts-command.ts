@@ -65,6 +65,7 @@ export async function runAccountsCommand(command: string, args: string[], databa
         const created = await admin.create(need('name'), values.plan ?? 'free');
         print(created);
         io.stderr.write('Store the apiKey now: it is shown only once.\n');
+        io.stderr.write(`Sign in to the console with it, or with a one-time link: npm run trawl -- console:link --id ${created.accountId}\n`);
         return 0;
       }
       case 'accounts:list':

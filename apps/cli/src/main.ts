@@ -15,12 +15,15 @@ import { runMapsParseCommand } from './maps-parse-command.js';
 import { createLogger, ensureLocalServices } from '#platform';
 import { createRedis } from '#platform';
 import { ACCOUNT_COMMANDS, ACCOUNTS_USAGE, runAccountsCommand, UsageError } from './accounts-command.js';
+import { CONSOLE_USAGE, runConsoleLinkCommand } from './console-command.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const USAGE = `Usage: npm run trawl -- <command> [options]
 
 ${ACCOUNTS_USAGE}
+
+${CONSOLE_USAGE}
 
 Tools:
   migrate                                                            apply database migrations
@@ -42,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'maps:parse') return runMapsParseCommand(args, io);
   if (command === 'crawl-site') return crawlSite(args);
   const isAccounts = (ACCOUNT_COMMANDS as readonly string[]).includes(command);
-  if (!isAccounts && command !== 'migrate') {
+  if (!isAccounts && command !== 'migrate' && command !== 'console:link') {
     io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
@@ -60,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
       io.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       return 0;
     }
+    if (command === 'console:link') return await runConsoleLinkCommand(args, services.databaseUrl, config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`, io);
     return await runAccountsCommand(command, args, services.databaseUrl, redis, io);
   } finally {
     redis?.disconnect();

@@ -10,6 +10,7 @@ import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import { clientErrorHandler, contractErrorBody, expectationFailed, frameworkErrors, refuseConnect, requireHostHeader } from './http/low-level-errors.js';
 
@@ -44,7 +45,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
   });
   adapter.getInstance().addHook('onRequest', requireHostHeader);
   const root = GatewayModule.forRoot(config);
-  root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule];
+  root.imports = [...(root.imports ?? []), MetricsModule, QueueDashboardModule, ConsoleModule];
   root.imports = [...(root.imports ?? []), ...(extraModules as NonNullable<typeof root.imports>)];
   const app = await NestFactory.create<NestFastifyApplication>(root, adapter, {
     logger: config.LOG_LEVEL === 'silent' ? false : new PinoNestLogger(log),

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type TrawlConfig } from '#config';
 import { migrate } from '#db';
-import { createLogger, ensureLocalServices, type LocalServices } from '#platform';
+import { createLogger, ensureLocalServices, logFormatFor, useLogFormat, type LocalServices } from '#platform';
+import { banner, startLines, type BannerFacts } from './banner.js';
 import { createStandaloneApp } from './standalone.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -22,6 +23,9 @@ try {
   process.stderr.write(`trawl: ${error.message}\n`);
   process.exit(1);
 }
+// At a terminal: readable lines and a banner; JSON lines for anything else (a collector, a test, a pipe).
+const format = logFormatFor(base.LOG_FORMAT, process.stdout.isTTY === true);
+useLogFormat(format);
 // These lines are the first-run instructions: shown at every level but silent, in the same pino shape as the rest.
 const log = createLogger(base.LOG_LEVEL === 'silent' ? 'silent' : 'info', 'trawl');
 const say = (message: string) => log.info(message);
@@ -53,10 +57,13 @@ try {
 } catch (error) {
   await exit(1, `Trawl could not start: ${error instanceof Error ? error.message : String(error)}`);
 }
-const url = `http://${base.HOST}:${port!}`;
-say(`Trawl is listening on ${url} (gateway + ${base.STANDALONE_WORKERS.map((w) => `worker-${w}`).join(' + ')})`);
-say(`Create an account and its first API key: npm run trawl -- accounts:create --name "My team" --plan free`);
-say(`Then: curl -H "x-api-key: <KEY>" "${url}/crawl?urls=https://example.com"`);
+const facts: BannerFacts = {
+  url: `http://${base.HOST}:${port!}`,
+  processes: `gateway + ${base.STANDALONE_WORKERS.map((w) => `worker-${w}`).join(' + ')}`,
+  adminToken: base.ADMIN_TOKEN !== undefined,
+};
+if (format === 'pretty' && base.LOG_LEVEL !== 'silent') process.stdout.write(banner(facts, process.stdout.hasColors?.() === true));
+else for (const line of startLines(facts)) say(line);
 
 /** Ctrl-C / SIGTERM: stop taking requests and jobs, then the services, within a bound; a second signal forces it. */
 const SHUTDOWN_BOUND_MS = 15_000;

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
-import type { RequestLogEntry } from '#db';
+import type { CallDetail, RequestLogEntry } from '#db';
 import { metrics } from '#metrics';
 import type { Clock } from '#platform/clock.js';
 import { outageError } from '#platform/outage.js';
@@ -19,6 +19,8 @@ export interface MeteredWork<T> {
   body: T;
   /** Credits consumed (clamped to the reservation). */
   charge: number;
+  /** Per-URL outcomes for the request log (the console's request detail); bounded with `callDetailOf`. */
+  detail?: CallDetail;
 }
 
 export interface MeteringPlan {
@@ -67,6 +69,7 @@ export class CallLifecycle {
       meter: { reserved: 0, charged: 0, errorCode: null },
     };
     let status = 200;
+    let detail: CallDetail | null = null;
     try {
       if (principal.periodEnd <= clock.now()) {
         await periods.resetPeriodIfEnded(principal.accountId, clock.now());
@@ -100,6 +103,7 @@ export class CallLifecycle {
           await credits.refund(call.callId, 'request failed');
           throw error;
         }
+        detail = outcome.detail ?? null;
         const charge = Math.max(0, Math.min(outcome.charge, plan.reserve));
         void release();
         call.meter.charged = await credits.settle(call.callId, plan.reserve, charge);
@@ -126,6 +130,7 @@ export class CallLifecycle {
         durationMs: Date.now() - startedAt,
         errorCode: call.meter.errorCode,
         createdAt: new Date(startedAt),
+        detail,
       }, principal.requestId);
     }
   }

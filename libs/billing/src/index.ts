@@ -9,3 +9,5 @@ export * from './request-log.writer.js';
 export * from './billing.module.js';
 export * from './call-context.js';
 export * from './call-lifecycle.js';
+export * from './call-detail.js';
+export * from './sign-in-link.js';

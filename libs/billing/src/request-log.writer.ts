@@ -34,6 +34,7 @@ export class RequestLogWriter {
       },
       'request',
     );
+    if (requestId !== entry.id) entry.requestId = requestId;
     this.buffer.push(entry);
     if (this.buffer.length >= this.maxBatch) void this.flush();
   }

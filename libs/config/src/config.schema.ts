@@ -29,6 +29,8 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines (pino-pretty) and a start-up banner when stdout is a terminal, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 
   /** Postgres. Unset: `npm start` runs an embedded Postgres server with its data in DATA_DIR/postgresql. */
   DATABASE_URL: z.string().url().optional(),

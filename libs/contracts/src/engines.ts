@@ -91,4 +91,6 @@ export interface FetchedPage {
   headers?: Record<string, string>;
   /** The undecoded bytes, when a raw fetch asked for them (`html` is then empty). */
   body?: Uint8Array;
+  /** A redirect answered rather than followed (`followRedirects: false`): its absolute target. */
+  location?: string;
 }

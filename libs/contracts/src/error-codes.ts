@@ -15,6 +15,8 @@ export const ErrorCode = {
   /** The resource is not in a state that allows the request (cancelling a crawl that already finished). */
   CONFLICT: 'CONFLICT',
   CONCURRENCY_LIMIT: 'CONCURRENCY_LIMIT',
+  /** Too many attempts of something bounded per client (console sign-ins). */
+  RATE_LIMITED: 'RATE_LIMITED',
   INSUFFICIENT_CREDITS: 'INSUFFICIENT_CREDITS',
   CREDITS_EXHAUSTED: 'CREDITS_EXHAUSTED',
   UPSTREAM_BLOCKED: 'UPSTREAM_BLOCKED',
@@ -38,6 +40,10 @@ export const ErrorCode = {
   NETWORK_ERROR: 'NETWORK_ERROR',
   /** A site crawl's URL the site's robots.txt does not allow (never fetched, never charged). */
   ROBOTS_DISALLOWED: 'ROBOTS_DISALLOWED',
+  /** A site crawl's URL redirected out of the crawl's scope (another site, an excluded path): the target is not requested. */
+  OUT_OF_SCOPE: 'OUT_OF_SCOPE',
+  /** A site crawl's page that answered an HTTP error status (4xx, 5xx): not a page of the site, never charged. */
+  HTTP_ERROR: 'HTTP_ERROR',
   // /serp-maps: a placeId / cid lookup the maps provider has no place for (never charged)
   PLACE_NOT_FOUND: 'PLACE_NOT_FOUND',
 } as const;

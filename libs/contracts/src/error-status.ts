@@ -11,6 +11,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.NOT_FOUND]: 404,
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.CONCURRENCY_LIMIT]: 429,
+  [ErrorCode.RATE_LIMITED]: 429,
   [ErrorCode.CREDITS_EXHAUSTED]: 429,
   [ErrorCode.INSUFFICIENT_CREDITS]: 402,
   [ErrorCode.UPSTREAM_BLOCKED]: 502,

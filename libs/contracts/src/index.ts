@@ -7,4 +7,5 @@ export * from './proxy.js';
 export * from './trawl-error.js';
 export * from './error-status.js';
 export * from './api/index.js';
+export * from './console.js';
 export * from './engines.js';

@@ -47,6 +47,11 @@ export interface CrawlPagePayload {
   screenshotFullPage?: boolean;
   /** The page's outgoing links and its rel=canonical, from the parse the formats already did (site crawls, map). */
   links?: boolean;
+  /**
+   * false: a redirect is answered, not followed (`redirect` in the result), so a site crawl checks robots.txt and its
+   * scope before requesting the target. Plain HTTP only; a browser follows redirects itself.
+   */
+  followRedirects?: boolean;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }
@@ -69,6 +74,8 @@ export interface CrawlPageSuccess {
    */
   links?: PageLink[];
   canonical?: string;
+  /** With `followRedirects: false`: the page redirected here (absolute); no formats were made. */
+  redirect?: string;
 }
 
 export interface CrawlPageFailure {

@@ -58,6 +58,8 @@ export interface CoordinatorPorts {
   onError: (error: unknown, what: string) => void;
 }
 
+/** Redirects followed from one link (as the HTTP client follows for /crawl). */
+const MAX_REDIRECTS = 10;
 /** Attempts of a coordinator job before its URL is given up as failed (its faults are Redis or Postgres hiccups). */
 const URL_JOB_ATTEMPTS = 5;
 /** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
@@ -67,6 +69,8 @@ interface Crawl {
   row: CrawlJobRow;
   options: CrawlOptions;
   scope: CrawlScope | null;
+  /** The start URL's key: always in scope, whatever the include/exclude patterns say. */
+  startKey: string | null;
   keys: UrlKeyOptions;
   at: number;
 }
@@ -170,7 +174,15 @@ export class CrawlCoordinator {
     }
     const options = row.options as unknown as CrawlOptions;
     const keys = { ignoreQuery: options.kind === 'site' ? options.ignore_query_strings : false };
-    const crawl: Crawl = { row, options, keys, scope: options.kind === 'site' ? crawlScope(row.url!, options, this.settings.maxUrlLength) : null, at: Date.now() };
+    const site = options.kind === 'site';
+    const crawl: Crawl = {
+      row,
+      options,
+      keys,
+      scope: site ? crawlScope(row.url!, options, this.settings.maxUrlLength) : null,
+      startKey: site ? urlKey(row.url!, undefined, keys) : null,
+      at: Date.now(),
+    };
     this.crawls.set(crawlId, crawl);
     if (this.crawls.size > 5_000) this.crawls.delete(this.crawls.keys().next().value!);
     return crawl;
@@ -193,8 +205,8 @@ export class CrawlCoordinator {
       await this.admit(crawl, urls.map((url) => ({ url, depth: 0 })));
     } else {
       const start = crawl.row.url!;
-      const candidates: Array<{ url: string; depth: number }> = [];
-      if (crawl.options.sitemap !== 'only') candidates.push({ url: start, depth: 0 });
+      // The start URL always; with `sitemap: only`, the sitemap's URLs too and no link is followed.
+      const candidates: Array<{ url: string; depth: number }> = [{ url: start, depth: 0 }];
       if (crawl.options.sitemap !== 'skip') {
         let robots = null;
         try {
@@ -217,6 +229,8 @@ export class CrawlCoordinator {
     const crawl = await this.crawl(data.crawlId);
     const { store, repo, ledger, gate } = this.ports;
     if (!crawl || this.finished(crawl) || (await store.isStopped(data.crawlId))) {
+      // Cancelled, out of credits, or its page limit reached: the URL is dropped; the last one finishes the crawl.
+      if (crawl) return this.done(crawl, data);
       await store.finish(data.crawlId, data.hash);
       return;
     }
@@ -284,7 +298,7 @@ export class CrawlCoordinator {
 
   private async fetchAndStore(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<void> {
     const { options, row } = crawl;
-    const { repo, ledger, dispatcher } = this.ports;
+    const { repo, ledger, dispatcher, store } = this.ports;
     const engine = selectEngine({ renders: options.render_js });
     const payload: CrawlPagePayload = {
       callId: requestId,
@@ -294,23 +308,39 @@ export class CrawlCoordinator {
       device: 'desktop',
       ...(options.geolocation ? { geolocation: options.geolocation } : {}),
       links: true,
+      // A site crawl checks each redirect target against robots.txt and its scope before it is requested.
+      ...(options.kind === 'site' ? { followRedirects: false } : {}),
       timeoutMs: this.settings.pageTimeoutMs,
     };
     const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + 30_000);
     const failure: SerializedError | null = !outcome.ok ? outcome.error.toJSON() : !outcome.result.ok ? outcome.result.error : null;
-    if (failure || !outcome.ok || !outcome.result.ok) {
-      await ledger.refund(requestId, 'page failed');
-      await repo.recordError(data.crawlId, { url: data.url, code: failure?.code ?? ErrorCode.INTERNAL, message: failure?.message ?? 'failed', robots: false });
-      metrics.crawlPages.inc({ outcome: 'failed' });
+    if (failure || !outcome.ok || !outcome.result.ok) return this.fail(data, requestId, failure?.code ?? ErrorCode.INTERNAL, failure?.message ?? 'failed');
+    const page = outcome.result;
+
+    if (page.redirect) return this.redirected(crawl, data, requestId, page.redirect);
+    // A site's error pages are not its pages (a batch keeps them, with their status, as /crawl does).
+    if (options.kind === 'site' && page.status_code >= 400) {
+      return this.fail(data, requestId, ErrorCode.HTTP_ERROR, `The page answered HTTP ${page.status_code}`);
+    }
+    const finalKey = urlKey(page.finalUrl, undefined, crawl.keys) ?? data.key;
+    // A browser followed redirects itself: the page is the final URL's, which is not crawled again.
+    if (finalKey !== data.key && !(await store.markSeen(data.crawlId, urlHash(finalKey)))) return this.skip(data, requestId, 'the same page is stored already');
+    const canonical = this.canonicalOf(crawl, page, finalKey);
+    if (canonical) {
+      // A duplicate of its canonical page: that page is crawled instead, at this depth; this one is not stored.
+      await ledger.refund(requestId, 'a canonical duplicate');
+      await repo.addCounts(data.crawlId, { skipped: 1 });
+      await this.admit(crawl, [{ url: canonical, depth: data.depth }]);
       return;
     }
-    const page = outcome.result;
-    const key = this.storeKey(crawl, data, page);
-    if (key !== data.key) await this.ports.store.markSeen(data.crawlId, urlHash(key));
+
+    const claim = await store.claimPage(data.crawlId, this.pageLimit(crawl));
+    if (claim === 'full') return this.skip(data, requestId, "the crawl's page limit is reached");
+    if (claim === 'last') await store.stop(data.crawlId);
     const content = storedContent(page, this.settings.pageMaxBytes);
     const stored = await repo.storePage({
       jobId: data.crawlId,
-      urlKey: key,
+      urlKey: finalKey,
       sourceUrl: data.url,
       url: page.finalUrl,
       statusCode: page.status_code,
@@ -320,34 +350,64 @@ export class CrawlCoordinator {
       credits: options.unitCost,
       requestId,
     });
+    if (stored !== 'new') await store.unclaimPage(data.crawlId);
     if (stored === 'duplicate') {
       await ledger.refund(requestId, 'the same page is stored already');
       metrics.crawlPages.inc({ outcome: 'duplicate' });
-    } else {
-      await ledger.settle(requestId, options.unitCost);
-      metrics.crawlPages.inc({ outcome: 'stored' });
-      if (stored === 'new') {
-        await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });
-      }
+      return;
     }
-    await this.discover(crawl, data, page.links ?? []);
+    await ledger.settle(requestId, options.unitCost);
+    metrics.crawlPages.inc({ outcome: 'stored' });
+    if (stored === 'new') {
+      await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });
+    }
+    if (claim !== 'last') await this.discover(crawl, data, page.links ?? []);
   }
 
-  /**
-   * The key a page is stored under: its canonical when it names one of the crawl's own URLs (so duplicates reached by
-   * other addresses are stored once), else its final URL after redirects, else the key it was admitted under.
-   */
-  private storeKey(crawl: Crawl, data: CrawlUrlData, page: CrawlPageSuccess): string {
-    const final = urlKey(page.finalUrl, undefined, crawl.keys) ?? data.key;
-    if (!page.canonical) return final;
+  /** A page's canonical URL key when it names another page of the crawl (in scope): this page is its duplicate. */
+  private canonicalOf(crawl: Crawl, page: CrawlPageSuccess, ownKey: string): string | null {
+    if (!page.canonical) return null;
     const canonical = urlKey(page.canonical, page.finalUrl, crawl.keys);
-    if (!canonical) return final;
-    if (crawl.scope && !inScope(canonical, crawl.scope).ok) return final;
+    if (!canonical || canonical === ownKey) return null;
+    if (crawl.scope && !inScope(canonical, crawl.scope).ok) return null;
     return canonical;
   }
 
+  /** A redirect: its target is crawled in this URL's place (at its depth), once, when it is in the crawl's scope. */
+  private async redirected(crawl: Crawl, data: CrawlUrlData, requestId: string, location: string): Promise<void> {
+    const target = urlKey(location, undefined, crawl.keys);
+    const hops = (data.hops ?? 0) + 1;
+    if (!target) return this.fail(data, requestId, ErrorCode.INVALID_URL, 'The server redirected to an invalid URL');
+    if (hops > MAX_REDIRECTS) return this.fail(data, requestId, ErrorCode.TOO_MANY_REDIRECTS, `More than ${MAX_REDIRECTS} redirects`);
+    if (crawl.scope && !inScope(target, crawl.scope).ok) {
+      return this.fail(data, requestId, ErrorCode.OUT_OF_SCOPE, `The page redirected out of the crawl's scope (${target.slice(0, 200)})`);
+    }
+    await this.ports.ledger.refund(requestId, 'redirected');
+    await this.ports.repo.addCounts(data.crawlId, { skipped: 1 });
+    const admitted = await this.admit(crawl, [{ url: target, depth: data.depth, hops }]);
+    // A redirect back to a URL already crawled (a loop) ends here: nothing to store.
+    if (admitted === 0) metrics.crawlPages.inc({ outcome: 'duplicate' });
+  }
+
+  private async fail(data: CrawlUrlData, requestId: string, code: string, message: string): Promise<void> {
+    await this.ports.ledger.refund(requestId, 'page failed');
+    await this.ports.repo.recordError(data.crawlId, { url: data.url, code, message, robots: false });
+    metrics.crawlPages.inc({ outcome: 'failed' });
+  }
+
+  private async skip(data: CrawlUrlData, requestId: string, note: string): Promise<void> {
+    await this.ports.ledger.refund(requestId, note);
+    await this.ports.repo.addCounts(data.crawlId, { skipped: 1 });
+    metrics.crawlPages.inc({ outcome: 'duplicate' });
+  }
+
+  /** Pages a crawl stores at most: a site crawl's `limit`, a batch's URL count. */
+  private pageLimit(crawl: Crawl): number {
+    return crawl.options.kind === 'site' ? crawl.options.limit : Number.MAX_SAFE_INTEGER;
+  }
+
   private async discover(crawl: Crawl, data: CrawlUrlData, links: Array<{ url: string; nofollow?: true }>): Promise<void> {
-    if (crawl.options.kind !== 'site' || data.depth >= crawl.options.max_depth || links.length === 0) return;
+    if (crawl.options.kind !== 'site' || crawl.options.sitemap === 'only' || data.depth >= crawl.options.max_depth || links.length === 0) return;
     const keys = followableLinks(links.map((l) => ({ href: l.url, ...(l.nofollow ? { rel: 'nofollow' } : {}) })), data.url, crawl.keys);
     await this.admit(crawl, keys.map((url) => ({ url, depth: data.depth + 1 })));
   }
@@ -358,31 +418,35 @@ export class CrawlCoordinator {
     await this.discover(crawl, data, stored.map((url) => ({ url })));
   }
 
-  /** In scope, keyed, admitted under the limit and the trap caps, then enqueued. */
-  private async admit(crawl: Crawl, entries: Array<{ url: string; depth: number }>): Promise<void> {
+  /**
+   * In scope, keyed, admitted under the frontier cap and the trap caps, then enqueued; how many were admitted. The
+   * frontier holds at most a few times the page limit: URLs beyond it could never be stored.
+   */
+  private async admit(crawl: Crawl, entries: Array<{ url: string; depth: number; hops?: number }>): Promise<number> {
     const crawlId = crawl.row.id;
     const candidates: CrawlUrlData[] = [];
     const seen = new Set<string>();
     for (const entry of entries) {
       const key = urlKey(entry.url, undefined, crawl.keys);
       if (!key || seen.has(key)) continue;
-      if (crawl.scope && !inScope(key, crawl.scope).ok) continue;
+      if (crawl.scope && key !== crawl.startKey && !inScope(key, crawl.scope).ok) continue;
       seen.add(key);
-      candidates.push({ crawlId, url: key, key, hash: urlHash(key), depth: entry.depth });
+      candidates.push({ crawlId, url: key, key, hash: urlHash(key), depth: entry.depth, ...(entry.hops ? { hops: entry.hops } : {}) });
     }
-    if (candidates.length === 0) return;
-    const limit = crawl.options.kind === 'site' ? crawl.options.limit : Number.MAX_SAFE_INTEGER;
+    if (candidates.length === 0) return 0;
+    const limit = this.pageLimit(crawl);
     const outcomes = await this.ports.store.admit(
       crawlId,
-      limit,
+      limit === Number.MAX_SAFE_INTEGER ? limit : limit * 3 + 100,
       crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
-      candidates.map((c) => ({ hash: c.hash, shape: pathPattern(c.key), entry: pendingEntry(c) })),
+      candidates.map((c) => ({ hash: c.hash, shape: `${new URL(c.key).host}${pathPattern(c.key)}`, entry: pendingEntry(c) })),
     );
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
-    if (admitted.length === 0) return;
+    if (admitted.length === 0) return 0;
     await this.ports.repo.addCounts(crawlId, { discovered: admitted.length });
     await this.enqueueUrls(admitted);
     metrics.crawlFrontierAdded.inc(admitted.length);
+    return admitted.length;
   }
 
   // ---- finishing ----

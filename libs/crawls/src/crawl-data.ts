@@ -21,7 +21,10 @@ export interface CrawlUrlData {
   url: string;
   key: string;
   hash: string;
+  /** Link hops from the start URL (a redirect or a canonical is not a hop). */
   depth: number;
+  /** Redirects that led here. */
+  hops?: number;
 }
 
 /** The options a crawl runs with, as stored on its row: the request's body plus what the gateway decided at start. */
@@ -38,12 +41,12 @@ export type CrawlOptions = (
 
 /** What a pending entry keeps so a lost job can be added again: the job's data without the crawl id and hash. */
 export function pendingEntry(data: CrawlUrlData): string {
-  return JSON.stringify({ url: data.url, key: data.key, depth: data.depth });
+  return JSON.stringify({ url: data.url, key: data.key, depth: data.depth, ...(data.hops ? { hops: data.hops } : {}) });
 }
 
 export function fromPendingEntry(crawlId: string, hash: string, entry: string): CrawlUrlData {
-  const { url, key, depth } = JSON.parse(entry) as { url: string; key: string; depth: number };
-  return { crawlId, url, key, depth, hash };
+  const { url, key, depth, hops } = JSON.parse(entry) as { url: string; key: string; depth: number; hops?: number };
+  return { crawlId, url, key, depth, hash, ...(hops ? { hops } : {}) };
 }
 
 export function urlJobId(crawlId: string, hash: string): string {

@@ -33,14 +33,14 @@ export class CrawlSweeper {
           continue;
         }
         pending += progress.pending;
-        if (progress.stopped) continue;
-        if (progress.seeded && progress.pending === 0) {
+        const stale = now - progress.touched > STALL_MS;
+        if (progress.pending === 0 && (progress.seeded || progress.stopped)) {
           await this.coordinator.complete(crawl.id);
           out.completed++;
-        } else if (!progress.seeded && now - progress.touched > STALL_MS && (await this.coordinator.seedJobLost(crawl.id))) {
+        } else if (!progress.seeded && !progress.stopped && stale && (await this.coordinator.seedJobLost(crawl.id))) {
           await this.coordinator.enqueueSeed(crawl.id);
           out.requeued++;
-        } else if (progress.pending > 0 && now - progress.touched > STALL_MS) {
+        } else if (progress.pending > 0 && stale) {
           out.requeued += await this.coordinator.requeueLost(crawl.id);
           await this.store.touch(crawl.id);
         }

@@ -42,6 +42,13 @@ redis.call('HSET', KEYS[2], 'touched', ARGV[2])
 if redis.call('HLEN', KEYS[1]) == 0 and redis.call('HGET', KEYS[2], 'seeded') == '1' then return 1 end
 return 0`;
 
+const CLAIM = `
+local stored = tonumber(redis.call('HGET', KEYS[1], 'stored') or '0')
+if stored >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'stored', stored + 1)
+if stored + 1 >= tonumber(ARGV[1]) then return 2 end
+return 1`;
+
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -71,6 +78,7 @@ return 0`;
 type FrontierRedis = Redis & {
   trawlFrontierAdmit(seen: string, pending: string, meta: string, shapes: string, ...args: Array<string | number>): Promise<number[]>;
   trawlFrontierFinish(pending: string, meta: string, hash: string, now: number): Promise<number>;
+  trawlFrontierClaim(meta: string, limit: number): Promise<number>;
   trawlFrontierAcquire(crawlSlots: string, crawlNext: string, hostSlots: string, hostNext: string, ...args: Array<string | number>): Promise<number>;
 };
 
@@ -96,6 +104,7 @@ export class FrontierStore {
     redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 4, lua: ADMIT });
     redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 2, lua: FINISH });
     redis.defineCommand('trawlFrontierAcquire', { numberOfKeys: 4, lua: ACQUIRE });
+    redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 1, lua: CLAIM });
     this.redis = redis as FrontierRedis;
   }
 
@@ -124,6 +133,25 @@ export class FrontierStore {
     );
     // A stopped crawl admits nothing (the script returns no outcomes).
     return candidates.map((_, i) => ADMISSION[out[i] ?? 2]);
+  }
+
+  /**
+   * One of the crawl's `limit` stored pages, claimed before a page is stored: `full` when none is left (the page is
+   * not stored), `last` when this claim took the last one (the crawl stops taking URLs).
+   */
+  async claimPage(crawlId: string, limit: number): Promise<'ok' | 'last' | 'full'> {
+    const out = await this.redis.trawlFrontierClaim(this.key(crawlId, 'meta'), limit);
+    return out === 0 ? 'full' : out === 2 ? 'last' : 'ok';
+  }
+
+  /** Gives a claim back (the page turned out a duplicate, or this reservation had stored it already). */
+  async unclaimPage(crawlId: string): Promise<void> {
+    await this.redis.hincrby(this.key(crawlId, 'meta'), 'stored', -1);
+  }
+
+  /** Pages claimed so far (stored, or being stored). */
+  async storedPages(crawlId: string): Promise<number> {
+    return Number((await this.redis.hget(this.key(crawlId, 'meta'), 'stored')) ?? 0);
   }
 
   /** Marks a URL key as seen (a redirect target, a canonical): true when it was not seen before. */

@@ -136,13 +136,17 @@ export class CrawlsRepository {
   /**
    * Stores a page and counts it (done, credits) in one statement. `new`: stored now; `again`: this reservation had
    * stored it already (a retried store); `duplicate`: another page is stored under this key (counted as skipped).
+   * The job's row is locked first, so a crawl's pages take their ids in the order they commit: a reader that saw
+   * page N has seen every page before it, and the id is a cursor that skips nothing while the crawl runs.
    */
   async storePage(page: NewCrawlPage): Promise<'new' | 'again' | 'duplicate'> {
     const { rows } = await this.pool.query<{ outcome: 'new' | 'again' | 'duplicate' }>({
       name: 'crawl-store-page',
-      text: `WITH ins AS (
+      text: `WITH job AS (
+         SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
+       ), ins AS (
          INSERT INTO crawl_pages (job_id, url_key, source_url, url, status_code, depth, content, bytes, request_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10) ON CONFLICT (job_id, url_key) DO NOTHING RETURNING id
+         SELECT job.id, $2::text, $3::text, $4::text, $5::int, $6::int, $7::jsonb, $8::int, $10::uuid FROM job ON CONFLICT (job_id, url_key) DO NOTHING RETURNING id
        ), prior AS (
          SELECT request_id FROM crawl_pages WHERE job_id = $1 AND url_key = $2 AND NOT EXISTS (SELECT 1 FROM ins)
        ), outcome AS (
@@ -153,7 +157,8 @@ export class CrawlsRepository {
            done = done + CASE WHEN (SELECT outcome FROM outcome) = 'new' THEN 1 ELSE 0 END,
            credits = credits + CASE WHEN (SELECT outcome FROM outcome) = 'new' THEN $9::bigint ELSE 0 END,
            skipped = skipped + CASE WHEN (SELECT outcome FROM outcome) = 'duplicate' THEN 1 ELSE 0 END
-         WHERE id = $1
+         -- Through the locking CTE, so the row is locked (and the page inserted) before it is updated.
+         WHERE id IN (SELECT id FROM job)
        )
        SELECT outcome FROM outcome`,
       values: [page.jobId, page.urlKey, page.sourceUrl, page.url, page.statusCode, page.depth, JSON.stringify(page.content), page.bytes, page.credits, page.requestId],
@@ -165,10 +170,15 @@ export class CrawlsRepository {
   async recordError(jobId: string, error: { url: string; code: string; message: string; robots: boolean }): Promise<void> {
     await this.pool.query({
       name: 'crawl-record-error',
-      text: `WITH ins AS (
-         INSERT INTO crawl_errors (job_id, url, code, message, robots) VALUES ($1, $2, $3, $4, $5)
+      text: `WITH job AS (
+         SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
+       ), ins AS (
+         INSERT INTO crawl_errors (job_id, url, code, message, robots) SELECT job.id, $2::text, $3::varchar, $4::varchar, $5::boolean FROM job
+         RETURNING job_id
        )
-       UPDATE crawl_jobs SET failed = failed + CASE WHEN $5 THEN 0 ELSE 1 END, skipped = skipped + CASE WHEN $5 THEN 1 ELSE 0 END WHERE id = $1`,
+       -- Counted after the insert (it reads the insert's output): the job row is locked once, by the insert's CTE.
+       UPDATE crawl_jobs SET failed = failed + CASE WHEN $5 THEN 0 ELSE 1 END, skipped = skipped + CASE WHEN $5 THEN 1 ELSE 0 END
+       WHERE id IN (SELECT job_id FROM ins)`,
       values: [jobId, error.url, error.code.slice(0, 64), error.message.slice(0, 500), error.robots],
     });
   }
@@ -186,7 +196,7 @@ export class CrawlsRepository {
   async pages(jobId: string, afterId: string, limit: number): Promise<CrawlPageRow[]> {
     const { rows } = await this.pool.query<CrawlPageRow>(
       `SELECT id::text, url, source_url AS "sourceUrl", status_code AS "statusCode", depth, content
-       FROM crawl_pages WHERE job_id = $1 AND id > $2::bigint ORDER BY id LIMIT $3`,
+       FROM crawl_pages WHERE job_id = $1 AND id > $2::bigint ORDER BY crawl_pages.id LIMIT $3`,
       [jobId, afterId, limit],
     );
     return rows;
@@ -195,7 +205,7 @@ export class CrawlsRepository {
   async errors(jobId: string, afterId: string, limit: number): Promise<CrawlErrorRow[]> {
     const { rows } = await this.pool.query<CrawlErrorRow>(
       `SELECT id::text, url, code, message, robots, created_at AS "createdAt"
-       FROM crawl_errors WHERE job_id = $1 AND id > $2::bigint ORDER BY id LIMIT $3`,
+       FROM crawl_errors WHERE job_id = $1 AND id > $2::bigint ORDER BY crawl_errors.id LIMIT $3`,
       [jobId, afterId, limit],
     );
     return rows;

@@ -3,4 +3,5 @@ export * from './database.js';
 export * from './ledger.repository.js';
 export * from './migrator.js';
 export * from './request-log.repository.js';
+export * from './console.repository.js';
 export * from './crawls.repository.js';

@@ -4,6 +4,13 @@
 import type pg from 'pg';
 import type { Database } from './database.js';
 
+/** Per-URL outcomes of a call over URLs (a crawl), bounded by its writer; shown in the console's request detail. */
+export interface CallDetail {
+  urls: Array<{ url: string; status_code?: number; error?: string }>;
+  /** URLs left out past the bound. */
+  more?: number;
+}
+
 export interface RequestLogEntry {
   id: string;
   accountId: string | null;
@@ -13,6 +20,9 @@ export interface RequestLogEntry {
   durationMs: number;
   errorCode: string | null;
   createdAt: Date;
+  /** The HTTP request's id (`x-request-id`) when it is not `id`. */
+  requestId?: string | null;
+  detail?: CallDetail | null;
 }
 
 export class RequestLogRepository {
@@ -26,12 +36,12 @@ export class RequestLogRepository {
     if (entries.length === 0) return;
     const values: unknown[] = [];
     const tuples = entries.map((e, i) => {
-      values.push(e.id, e.accountId, e.endpoint, e.status, e.credits, e.durationMs, e.errorCode, e.createdAt);
-      const o = i * 8;
-      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7}, $${o + 8})`;
+      values.push(e.id, e.accountId, e.endpoint, e.status, e.credits, e.durationMs, e.errorCode, e.createdAt, e.requestId ?? null, e.detail ? JSON.stringify(e.detail) : null);
+      const o = i * 10;
+      return `($${o + 1}, $${o + 2}, $${o + 3}, $${o + 4}, $${o + 5}, $${o + 6}, $${o + 7}, $${o + 8}, $${o + 9}, $${o + 10})`;
     });
     await this.pool.query(
-      `INSERT INTO request_log (id, account_id, endpoint, status, credits, duration_ms, error_code, created_at)
+      `INSERT INTO request_log (id, account_id, endpoint, status, credits, duration_ms, error_code, created_at, request_id, detail)
        VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`,
       values,
     );

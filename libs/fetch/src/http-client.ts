@@ -147,6 +147,13 @@ export class UndiciHttpClient implements HttpClient {
           throw new TrawlError(ErrorCode.INVALID_URL, 'The server redirected to an invalid URL', 'permanent');
         }
         next.hash = '';
+        if (options.followRedirects === false) {
+          const headersOut = flattenHeaders(response.headers);
+          return {
+            url: url.href, finalUrl: current.href, status, headers: headersOut, contentType: mimeType(headersOut['content-type']), redirects,
+            charset: '', body: '', bytes: 0, location: next.href, timings: { totalMs: elapsed(started) },
+          };
+        }
         if (next.origin !== current.origin) headers = crossOriginHeaders(headers);
         if (method === 'POST' && status !== 307 && status !== 308) {
           // As browsers do: a redirected form post is fetched with GET, without the form.

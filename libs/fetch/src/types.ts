@@ -29,6 +29,11 @@ export interface FetchOptions {
    * are not pages — robots.txt, sitemaps (gzipped ones included) — never for the format pipeline.
    */
   raw?: boolean;
+  /**
+   * false: a redirect is not followed but answered, its target (absolute) in `location` — for callers that check each
+   * hop themselves (a site crawl consults robots.txt and its scope before requesting a target).
+   */
+  followRedirects?: boolean;
 }
 
 export interface FetchResult {
@@ -49,6 +54,8 @@ export interface FetchResult {
   bytes: number;
   /** The decompressed bytes, when `raw` was asked for. */
   raw?: Buffer;
+  /** With `followRedirects: false`, the redirect's target (absolute, fragment dropped). */
+  location?: string;
   /** Every redirect target in order (absolute); the last one equals finalUrl. */
   redirects: string[];
   timings: { totalMs: number };

@@ -44,7 +44,7 @@ export function inScope(url: string, scope: CrawlScope): ScopeVerdict {
   } catch {
     return { ok: false, reason: 'external' };
   }
-  if (!scope.allowExternal && !sameSite(target.hostname, new URL(scope.start).hostname, scope.allowSubdomains)) {
+  if (!scope.allowExternal && !sameSite(target.hostname, startOf(scope), scope.allowSubdomains)) {
     return { ok: false, reason: 'external' };
   }
   const subject = target.pathname + target.search;
@@ -53,11 +53,26 @@ export function inScope(url: string, scope: CrawlScope): ScopeVerdict {
   return OK;
 }
 
-function sameSite(host: string, startHost: string, allowSubdomains: boolean): boolean {
-  if (withoutWww(host) === withoutWww(startHost)) return true;
-  if (!allowSubdomains) return false;
-  const domain = getDomain(startHost, TLD_OPTIONS);
-  return domain !== null && getDomain(host, TLD_OPTIONS) === domain;
+interface Start {
+  site: string;
+  domain: string | null;
+}
+
+/** The start host per scope object, parsed once: a crawl checks every link it finds against the same scope. */
+const starts = new WeakMap<CrawlScope, Start>();
+function startOf(scope: CrawlScope): Start {
+  let start = starts.get(scope);
+  if (start === undefined) {
+    const host = new URL(scope.start).hostname;
+    start = { site: withoutWww(host), domain: getDomain(host, TLD_OPTIONS) };
+    starts.set(scope, start);
+  }
+  return start;
+}
+
+function sameSite(host: string, start: Start, allowSubdomains: boolean): boolean {
+  if (withoutWww(host) === start.site) return true;
+  return allowSubdomains && start.domain !== null && getDomain(host, TLD_OPTIONS) === start.domain;
 }
 
 /**

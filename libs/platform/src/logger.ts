@@ -4,6 +4,7 @@
  * API keys pasted into URLs are masked by the `req` serializer, so they stay out of the logs even at `trace`.
  */
 import { pino, stdSerializers, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export const REDACT_PATHS = [
   'req.headers["x-api-key"]',
@@ -87,12 +88,30 @@ let stdout: DestinationStream | undefined;
 const STDOUT_BATCH_BYTES = 4096;
 const STDOUT_FLUSH_MS = 200;
 
+let format: 'json' | 'pretty' = 'json';
+
+/**
+ * How stdout's lines look from now on: `json` (one object a line, for collectors; the default) or `pretty` (pino-pretty:
+ * time, level and message a line, for a person at a terminal). Set once at boot, before the first logger.
+ */
+export function useLogFormat(next: 'json' | 'pretty'): void {
+  format = next;
+}
+
+/** `pretty` for a terminal, `json` otherwise, unless LOG_FORMAT says which. */
+export function logFormatFor(setting: 'auto' | 'json' | 'pretty', isTerminal: boolean): 'json' | 'pretty' {
+  return setting === 'auto' ? (isTerminal ? 'pretty' : 'json') : setting;
+}
+
 /** A pino logger on stdout, or on stderr (`toStderr`: the CLI, whose stdout is its output). */
 export function createLogger(level: string, name: string, toStderr = false): Logger {
   const options = loggerOptions(level, name);
   if (destination) return pino(options, destination);
   if (toStderr) return pino(options, pino.destination({ dest: 2, sync: true }));
-  stdout ??= pino.destination({ dest: 1, sync: false, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+  stdout ??=
+    format === 'pretty'
+      ? PinoPretty({ destination: 1, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name' })
+      : pino.destination({ dest: 1, sync: false, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
   return pino(options, stdout);
 }
 

@@ -6,12 +6,16 @@ import { createLogger } from './logger.js';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
+/** Nest's start-up chatter (every module and mapped route, ~60 lines): kept at debug, below what an operator reads. */
+const START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
 /** Nest's LoggerService on pino: log→info, verbose→trace; the last string parameter is Nest's context. */
 export class PinoNestLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);

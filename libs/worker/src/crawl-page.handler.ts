@@ -31,7 +31,11 @@ export class CrawlPageHandler {
         screenshot: payload.screenshot ? (payload.screenshotFullPage ? 'full' : 'viewport') : false,
         target: 'crawl',
         ...(payload.accountId ? { isolationKey: payload.accountId } : {}),
+        ...(payload.followRedirects === false ? { followRedirects: false } : {}),
       });
+      if (page.location) {
+        return { ok: true, url: payload.url, finalUrl: page.finalUrl, status_code: page.status, redirect: page.location };
+      }
       const verdict = detectBlock({ status: page.status, html: page.html, headers: page.headers });
       if (verdict.blocked && verdict.tier !== 3) {
         return {

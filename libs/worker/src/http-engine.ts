@@ -37,6 +37,7 @@ export class HttpEngine implements PageEngine {
       headers: request.headers,
       ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
       ...(request.raw ? { raw: true } : {}),
+      ...(request.followRedirects === false ? { followRedirects: false } : {}),
     });
     return {
       finalUrl: response.finalUrl,
@@ -44,6 +45,7 @@ export class HttpEngine implements PageEngine {
       html: response.body,
       headers: response.headers,
       ...(response.raw ? { body: response.raw } : {}),
+      ...(response.location ? { location: response.location } : {}),
     };
   }
 

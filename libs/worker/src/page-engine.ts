@@ -31,6 +31,8 @@ export interface PageRequest {
   body?: string;
   /** Plain HTTP only: any content type, the undecoded bytes in `FetchedPage.body` (robots.txt, sitemaps). */
   raw?: boolean;
+  /** Plain HTTP only: false answers a redirect (its target in `FetchedPage.location`) instead of following it. */
+  followRedirects?: boolean;
 }
 
 

@@ -3,7 +3,7 @@
  * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type Caller } from '#billing';
+import { CallLifecycle, COSTS, callDetailOf, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
@@ -60,7 +60,7 @@ export class CrawlService {
         const results = outcomes.map((outcome, i) => toResultItem(params.urls[i], outcome));
         const successful = results.filter((r) => r.error === undefined).length;
         const credits = successful * unitCost;
-        return { body: { results, credits, successful_pages: successful }, charge: credits };
+        return { body: { results, credits, successful_pages: successful }, charge: credits, detail: callDetailOf(results) };
       },
     );
     return body;

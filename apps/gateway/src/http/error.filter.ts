@@ -3,6 +3,7 @@
  * Errors that ended a metered call were written to the request log by the call itself; the others (unknown key,
  * invalid parameter, unknown route) are logged here, so every API request has one row.
  */
+import { randomUUID } from 'node:crypto';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestLogWriter, wasMetered } from '#billing';
@@ -10,16 +11,22 @@ import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import { outageError } from '#platform/outage.js';
 import { principalOf } from './principal.js';
 
-const UNLOGGED = /^\/(health|admin)(\/|$)/;
+/** Not API calls: health probes, the admin API, and the console's own pages and JSON (`/account`, `/console`). */
+const UNLOGGED = /^\/(health|admin|account|console)(\/|$)/;
+/** The request log's id is a uuid; a client's own x-request-id (any `[A-Za-z0-9._:-]`) is kept as its request id. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Retry-After on CONCURRENCY_LIMIT: a running call usually ends within seconds. */
 export const CONCURRENCY_RETRY_AFTER_S = 2;
+/** Retry-After on RATE_LIMITED (console sign-ins): a minute, well inside the failure window. */
+export const RATE_LIMITED_RETRY_AFTER_S = 60;
 /** Retry-After on CREDITS_EXHAUSTED when the period end is unknown: an hour. */
 export const CREDITS_RETRY_AFTER_S = 3600;
 
 /** Seconds a client should wait after a 429: a few for concurrency, until the period ends for credits. */
 export function retryAfterSeconds(code: string, periodEnd: Date | undefined, now = Date.now()): number {
   if (code === ErrorCode.CONCURRENCY_LIMIT) return CONCURRENCY_RETRY_AFTER_S;
+  if (code === ErrorCode.RATE_LIMITED) return RATE_LIMITED_RETRY_AFTER_S;
   if (periodEnd) return Math.max(1, Math.ceil((periodEnd.getTime() - now) / 1000));
   return CREDITS_RETRY_AFTER_S;
 }
@@ -38,7 +45,7 @@ export class ErrorFilter implements ExceptionFilter {
     const path = request.url.split('?')[0];
     if (!wasMetered(exception) && !UNLOGGED.test(path)) {
       this.log.write({
-        id: request.id,
+        id: UUID.test(request.id) ? request.id : randomUUID(),
         accountId: principalOf(request)?.accountId ?? null,
         endpoint: (request.routeOptions.url ?? path).slice(0, 64),
         status,
@@ -46,7 +53,7 @@ export class ErrorFilter implements ExceptionFilter {
         durationMs: Math.round(reply.elapsedTime),
         errorCode: code,
         createdAt: new Date(),
-      });
+      }, request.id);
     }
     const retryAfter = status === 429 ? retryAfterSeconds(code, principalOf(request)?.periodEnd) : null;
     if (retryAfter !== null) void reply.header('retry-after', String(retryAfter));

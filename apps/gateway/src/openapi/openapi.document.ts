@@ -7,6 +7,7 @@
 import { apiLimits, type TrawlConfig } from '#config';
 import { API_REFERENCE, errorBodySchema, paramsJsonSchema, toJsonSchema, type ApiEndpoint, type ApiLimits, type JsonSchema } from '#contracts';
 import { MCP_SERVER_INFO } from '../mcp/mcp.service.js';
+import { CONSOLE_SESSION_SCHEME, consolePaths } from './console-paths.js';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
@@ -95,6 +96,7 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
       },
     },
   };
+  Object.assign(paths, consolePaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -113,6 +115,7 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+        consoleSession: CONSOLE_SESSION_SCHEME,
       },
       schemas,
     },

@@ -30,6 +30,9 @@ export interface CrawlJobLimits {
   maxConcurrency: number;
 }
 
+/** A body that is not an object is named as such; an unknown field keeps zod's message, which names it. */
+const BODY_ERROR = { error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'the body must be a JSON object' : undefined) };
+
 const url = (name: string) =>
   z.string({ error: `${name} is required: an absolute http(s) URL` }).transform((value, ctx) => {
     const normalised = normaliseUrl(value.trim());
@@ -54,13 +57,6 @@ const patterns = (name: string) =>
     .max(100, `${name} has more than 100 patterns`)
     .default([]);
 
-/**
- * The error of a JSON object's schema: its own message when the value is not an object, and the unknown fields by
- * name (a custom object message would otherwise hide them).
- */
-const objectError = (notAnObject: string) => (issue: { code?: string; keys?: string[] }) =>
-  issue.code === 'unrecognized_keys' && issue.keys?.length ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : notAnObject;
-
 /** Where a crawl's events are POSTed, signed with HMAC-SHA256 (the crawl's `secret`, else the account's). */
 const webhookSchema = z.strictObject(
   {
@@ -71,7 +67,7 @@ const webhookSchema = z.strictObject(
       .default([...WEBHOOK_EVENTS]),
     secret: z.string().min(16, 'webhook.secret must be at least 16 characters').max(256, 'webhook.secret is longer than 256 characters').optional(),
   },
-  { error: objectError('webhook must be an object { url, events?, secret? }') },
+  { error: (issue) => (issue.code === 'invalid_type' ? 'webhook must be an object { url, events?, secret? }' : undefined) },
 );
 
 /**
@@ -115,7 +111,7 @@ export function siteCrawlBodySchema(limits: CrawlJobLimits) {
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
-    { error: objectError('the body must be a JSON object') },
+    BODY_ERROR,
   );
 }
 
@@ -133,7 +129,7 @@ export function batchBodySchema(limits: CrawlJobLimits) {
       ...pageOptions,
       webhook: webhookSchema.optional(),
     },
-    { error: objectError('the body must be a JSON object') },
+    BODY_ERROR,
   ).transform((body, ctx) => {
     const urls: string[] = [];
     const invalid: string[] = [];
@@ -142,7 +138,7 @@ export function batchBodySchema(limits: CrawlJobLimits) {
       const normalised = normaliseUrl(raw.trim());
       if (typeof normalised !== 'string') {
         if (!body.ignore_invalid_urls) {
-          ctx.addIssue({ code: 'custom', path: ['urls', i], message: `urls[${i}]: ${normalised.error} (or set ignore_invalid_urls)` });
+          ctx.addIssue({ code: 'custom', path: ['urls'], message: `urls[${i}]: ${normalised.error} (or set ignore_invalid_urls)` });
           return z.NEVER;
         }
         invalid.push(raw);
@@ -191,7 +187,7 @@ export const mapBodySchema = (maxLinks: number) =>
       /** Also ask Trawl's web search (`site:` the host) for URLs it knows: 10 credits more. */
       use_search: bool('use_search', false),
     },
-    { error: objectError('the body must be a JSON object') },
+    BODY_ERROR,
   ).refine((body) => !(body.use_search && body.sitemap === 'only'), {
     path: ['use_search'],
     message: 'use_search cannot be combined with sitemap=only (which maps the sitemaps alone)',

@@ -1,0 +1,2 @@
+/** Vite imports the stylesheet; TypeScript only needs to know the import exists. */
+declare module '*.css';
