@@ -5,13 +5,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '#config';
-import { API_ENDPOINTS, withParamTables } from '#contracts';
+import { apiLimits, loadConfig } from '#config';
+import { API_REFERENCE, withParamTables } from '#contracts';
 
 const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/api.md');
 const config = loadConfig({});
 const before = readFileSync(file, 'utf8');
-const after = withParamTables(before, API_ENDPOINTS, { crawlMaxUrls: config.CRAWL_MAX_URLS, headfulMaxUrls: config.HEADFUL_MAX_URLS });
+const after = withParamTables(before, API_REFERENCE, apiLimits(config));
 if (after === before) console.log('docs/api.md: parameter tables up to date');
 else {
   writeFileSync(file, after);

@@ -110,10 +110,10 @@ describe('MCP with the SDK client', () => {
     expect(client.getInstructions()).toMatch(/serp_search/);
   });
 
-  it('lists the five tools with required inputs, descriptions, annotations and output schemas', async () => {
+  it('lists the tools with required inputs, descriptions, annotations and output schemas', async () => {
     const account = await trawl.createAccount();
     const { tools } = await (await connect({ authorization: `Bearer ${account.apiKey}` })).listTools();
-    expect(tools.map((t) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser']);
+    expect(tools.map((t) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser', 'crawl_site', 'crawl_status', 'map_site']);
     const [crawl, serp, web, maps, headful] = tools;
     expect(crawl.inputSchema.required).toEqual(['urls']);
     expect(crawl.inputSchema.properties?.urls).toMatchObject({ type: 'array', items: { type: 'string' }, maxItems: 20 });
@@ -135,7 +135,8 @@ describe('MCP with the SDK client', () => {
     expect(headful.outputSchema?.required).toEqual(expect.arrayContaining(['data', 'credits_used', 'credits_remaining']));
     for (const tool of tools) {
       expect(tool.description).toMatch(/credit/);
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+      // crawl_site starts a job that runs on after the call.
+      expect(tool.annotations).toMatchObject({ readOnlyHint: tool.name !== 'crawl_site', openWorldHint: true });
       expect(tool.outputSchema?.type).toBe('object');
       for (const property of Object.values(tool.inputSchema.properties ?? {})) expect((property as { description?: string }).description).toBeTruthy();
     }
@@ -337,7 +338,7 @@ describe('MCP over HTTP, before and around the protocol', () => {
     const v = { ...auth, 'mcp-protocol-version': '2025-11-25' };
     expect((await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, v)).status).toBe(202);
     const list = await (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, v)).json();
-    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser']);
+    expect(list.result.tools.map((t: { name: string }) => t.name)).toEqual(['crawl', 'serp_search', 'web_search', 'serp_maps', 'headful_browser', 'crawl_site', 'crawl_status', 'map_site']);
     const called = await (await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'crawl', arguments: { urls: [`${site.url}/b`] } } }, v)).json();
     expect(called.id).toBe(3);
     expect(called.result.structuredContent.credits).toBe(1);

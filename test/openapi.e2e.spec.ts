@@ -2,8 +2,9 @@
  * `/openapi.json` against the running gateway: served without a key, parameters generated from the same schemas
  * REST validates with, and real responses of every endpoint (successes and errors) valid against it: /search against a
  * fixture Bing, /serp-maps against a Nominatim stand-in, /headful-browser through headed Chromium on the worker's own
- * Xvfb behind a loopback "residential" proxy. The serp-search success case needs ../shared/corpus (skipped with a
- * message when absent).
+ * Xvfb behind a loopback "residential" proxy; a site crawl, a batch and /map (JSON bodies, path parameters, 201, 404,
+ * 409, the NDJSON export) against the fixture site. The serp-search success case needs ../shared/corpus (skipped with
+ * a message when absent).
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -117,11 +118,11 @@ afterAll(async () => {
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
-/** Validates a real response against the document's schema for that path and status. */
-function expectValid(path: string, status: number, body: unknown) {
-  const response = doc.paths[path].get.responses[String(status)];
+/** Validates a real response against the document's schema for that path, method and status. */
+function expectValid(path: string, status: number, body: unknown, method = 'get', mediaType = 'application/json') {
+  const response = doc.paths[path][method].responses[String(status)];
   expect(response).toBeDefined();
-  const validate = ajv.compile({ $ref: `openapi.json#/${pointer('paths', path, 'get', 'responses', String(status), 'content', 'application/json', 'schema')}` });
+  const validate = ajv.compile({ $ref: `openapi.json#/${pointer('paths', path, method, 'responses', String(status), 'content', mediaType, 'schema')}` });
   const valid = validate(body);
   if (!valid) throw new Error(`${path} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
 }
@@ -170,6 +171,29 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/headful-browser'].get.responses['500'].description).toMatch(/HEADFUL_UNAVAILABLE/);
   });
 
+  it('documents JSON request bodies and path parameters: crawl jobs and /map', () => {
+    expect(Object.keys(doc.paths['/crawls'])).toEqual(['post', 'get']);
+    expect(Object.keys(doc.paths['/crawls/{id}'])).toEqual(['get', 'delete']);
+    const start = doc.paths['/crawls'].post;
+    expect(start.parameters).toEqual([]);
+    expect(start.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/StartCrawlRequest' });
+    expect(Object.keys(start.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '429']));
+    const body = doc.components.schemas.StartCrawlRequest;
+    expect(body.required).toEqual(['url']);
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 10_000, default: 100 });
+    expect(body.properties.sitemap).toMatchObject({ enum: ['include', 'only', 'skip'], default: 'include' });
+    for (const field of Object.values(body.properties) as any[]) expect(field.description).toBeTruthy();
+    expect(doc.components.schemas.StartBatchRequest.properties.urls).toMatchObject({ type: 'array', maxItems: 10_000 });
+    expect(doc.components.schemas.MapRequest.properties.limit).toMatchObject({ maximum: 100_000, default: 5000 });
+    const status = doc.paths['/crawls/{id}'].get;
+    expect(status.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['id', 'path', true], ['cursor', 'query', false], ['limit', 'query', false]]);
+    expect(Object.keys(status.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    expect(Object.keys(doc.paths['/crawls/{id}'].delete.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
+    expect(Object.keys(doc.paths['/crawls/{id}/export'].get.responses['200'].content)).toEqual(['application/x-ndjson']);
+    expect(Object.keys(doc.paths['/map'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '429', '502']));
+  });
+
   it('has a readable reference page at /docs, rendered from the same document', async () => {
     const res = await fetch(`${trawl.baseUrl}/docs`);
     expect(res.status).toBe(200);
@@ -177,6 +201,9 @@ describe('GET /openapi.json', () => {
     const page = await res.text();
     expect(page).toContain('GET</span> /crawl');
     expect(page).toContain('<code>screenshot_full_page</code>');
+    expect(page).toContain('POST</span> /crawls');
+    expect(page).toMatch(/<h3>JSON body<\/h3><table>.*<code>include_paths<\/code>/);
+    expect(page).toMatch(/<h3>Path parameters<\/h3><table>.*<code>id<\/code>/);
     expect(page).not.toContain('<script');
   });
 
@@ -193,6 +220,67 @@ describe('GET /openapi.json', () => {
     const anonymous = await trawl.get(`/crawl?urls=${urls}`);
     expect(anonymous.status).toBe(401);
     expectValid('/crawl', 401, anonymous.body);
+  });
+
+  it('real crawl job and /map responses validate: start, status by cursor, errors, export, cancel; 400, 404, 409', async () => {
+    const account = await trawl.createAccount();
+    const other = await trawl.createAccount();
+    const send = async (method: string, path: string, body?: unknown, apiKey = account.apiKey) => {
+      const res = await fetch(`${trawl.baseUrl}${path}`, {
+        method,
+        headers: { ...key(apiKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, text, body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined };
+    };
+    const started = await send('POST', '/crawls', { url: `${site.url}/a`, sitemap: 'skip', limit: 3, raw_html: true, page_text: true });
+    expect(started.status).toBe(201);
+    expectValid('/crawls', 201, started.body, 'post');
+    const bad = await send('POST', '/crawls', { url: `${site.url}/a`, limit: 0 });
+    expect(bad.status).toBe(400);
+    expectValid('/crawls', 400, bad.body, 'post');
+    const list = await send('GET', '/crawls');
+    expect(list.status).toBe(200);
+    expectValid('/crawls', 200, list.body);
+    const id = started.body.id;
+    const done = await pollUntil(async () => {
+      const read = await send('GET', `/crawls/${id}`);
+      return read.body.status === 'completed' ? read.body : null;
+    }, 'the crawl to complete', 30_000, 100);
+    expect(done.pages[0]).toMatchObject({ raw_html: expect.any(String), page_text: expect.any(String), links: expect.any(Array), metadata: expect.any(Object) });
+    expectValid('/crawls/{id}', 200, done);
+    const paged = await send('GET', `/crawls/${id}?limit=1`);
+    expect(paged.body.next_cursor).toEqual(expect.any(String));
+    expectValid('/crawls/{id}', 200, paged.body);
+    expectValid('/crawls/{id}', 400, (await send('GET', `/crawls/${id}?limit=0`)).body);
+    expectValid('/crawls/{id}/errors', 200, (await send('GET', `/crawls/${id}/errors`)).body);
+    const exported = await send('GET', `/crawls/${id}/export`);
+    const lines = exported.text.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(done.counts.done);
+    for (const line of lines) expectValid('/crawls/{id}/export', 200, JSON.parse(line), 'get', 'application/x-ndjson');
+    const finished = await send('DELETE', `/crawls/${id}`);
+    expect(finished.status).toBe(409);
+    expectValid('/crawls/{id}', 409, finished.body, 'delete');
+    const foreign = await send('GET', `/crawls/${id}`, undefined, other.apiKey);
+    expect(foreign.status).toBe(404);
+    expectValid('/crawls/{id}', 404, foreign.body);
+
+    // A batch held open by its delay between two pages of one host, cancelled while it runs.
+    const batch = await send('POST', '/batches', { urls: [`${site.url}/a`, `${site.url}/a?again=1`], delay_ms: 60_000 });
+    expect(batch.status).toBe(201);
+    expectValid('/batches', 201, batch.body, 'post');
+    const cancelled = await send('DELETE', `/crawls/${batch.body.id}`);
+    expect(cancelled.status).toBe(200);
+    expectValid('/crawls/{id}', 200, cancelled.body, 'delete');
+
+    const map = await send('POST', '/map', { url: `${site.url}/a`, search: 'trawling', use_search: true });
+    expect(map.status).toBe(200);
+    expect(map.body.links[0]).toMatchObject({ url: `${site.url}/a`, title: expect.any(String) });
+    expectValid('/map', 200, map.body, 'post');
+    const badMap = await send('POST', '/map', { url: `${site.url}/a`, limit: 'all' });
+    expect(badMap.status).toBe(400);
+    expectValid('/map', 400, badMap.body, 'post');
   });
 
   it('a response with an undocumented field does not validate (the check has teeth)', () => {

@@ -9,6 +9,7 @@
  */
 import type { Type } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { apiLimits } from '#config';
 import { API_ENDPOINTS, crawlEndpoint, type ApiLimits } from '#contracts';
 import { ADMIN_BODIES } from '#apps/gateway/src/admin/admin-bodies.js';
 import { AdminController } from '#apps/gateway/src/admin/admin.controller.js';
@@ -55,7 +56,7 @@ beforeAll(async () => {
     PROXIES: `us=http://user:${PROXY_SECRET}@127.0.0.1:9,*=http://127.0.0.1:9`,
   });
   port = Number(new URL(trawl.baseUrl).port);
-  limits = { crawlMaxUrls: trawl.config.CRAWL_MAX_URLS, headfulMaxUrls: trawl.config.HEADFUL_MAX_URLS };
+  limits = apiLimits(trawl.config);
   const funded = await trawl.createAccount('scale');
   const broke = await trawl.createAccount('scale');
   await drainToZero(trawl.db, broke.accountId);

@@ -1,12 +1,14 @@
 /**
- * `npm run trawl -- <command>`: account administration, migrations, and the extraction / SERP parsing tools.
- * Uses DATABASE_URL, or the embedded Postgres in DATA_DIR (shared with a running `npm start`).
+ * `npm run trawl -- <command>`: account administration, migrations, the extraction / SERP parsing tools, and a site
+ * crawl through a running Trawl's API. Uses DATABASE_URL, or the embedded Postgres in DATA_DIR (shared with a running
+ * `npm start`); `crawl-site` only its API URL and key.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TrawlError } from '#contracts';
 import { loadConfig } from '#config';
 import { migrate } from '#db';
+import { CRAWL_SITE_USAGE, runCrawlSiteCommand } from './crawl-site-command.js';
 import { runExtractCommand } from './extract-command.js';
 import { runSerpParseCommand } from './serp-parse-command.js';
 import { runMapsParseCommand } from './maps-parse-command.js';
@@ -28,6 +30,8 @@ Tools:
   extract <file-or-url> [--format markdown|enhanced_html|page_text|json] [--converter mdream|turndown]
   serp:parse --engine google|bing|duckduckgo [--type news|images|places|shopping] <file.html[.gz]>
   maps:parse --provider google|osm [--place-id ID] [--cid N] <payload-file[.gz]>
+
+${CRAWL_SITE_USAGE}
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -39,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'extract') return runExtractCommand(args, io);
   if (command === 'serp:parse') return runSerpParseCommand(args, io);
   if (command === 'maps:parse') return runMapsParseCommand(args, io);
+  if (command === 'crawl-site') return crawlSite(args);
   const isAccounts = (ACCOUNT_COMMANDS as readonly string[]).includes(command);
   if (!isAccounts && command !== 'migrate' && command !== 'console:link') {
     io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
@@ -64,6 +69,14 @@ async function main(argv: string[]): Promise<number> {
     redis?.disconnect();
     await services.stop();
   }
+}
+
+/** Ctrl-C (once) or a closed stdout (`| head`) stops following the crawl and cancels it; a second Ctrl-C kills. */
+function crawlSite(args: string[]): Promise<number> {
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.stdout.on('error', () => stop.abort());
+  return runCrawlSiteCommand(args, { ...io, env: process.env }, stop.signal);
 }
 
 main(process.argv.slice(2)).then(

@@ -21,6 +21,7 @@ import { ScreenshotController } from './headful-browser/screenshot.controller.js
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
+import { MapController } from './map/map.controller.js';
 import { McpEndpoint } from './mcp/mcp.endpoint.js';
 import { McpService } from './mcp/mcp.service.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
@@ -53,6 +54,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
       controllers: [
         CrawlController,
         CrawlsController,
+        MapController,
         SerpSearchController,
         AdminController,
         HealthController,

@@ -35,7 +35,7 @@ export interface Operation {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, { get?: { summary?: string; tags?: string[]; parameters?: Array<{ name: string; required?: boolean; description?: string; schema?: JsonSchema }> } }>;
+  paths: Record<string, { get?: { summary?: string; tags?: string[]; parameters?: Array<{ name: string; in?: string; required?: boolean; description?: string; schema?: JsonSchema }> } }>;
 }
 
 const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
@@ -55,10 +55,13 @@ export function fieldOf(p: { name: string; required?: boolean; description?: str
   };
 }
 
-/** The GET operations with query parameters: the data endpoints a key can call (the console's own are tagged). */
+/**
+ * The GET operations with query parameters only: the data endpoints a key can call (the console's own are tagged; a
+ * read of a crawl by its id has a path parameter, and is no call to try out).
+ */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
   return Object.entries(doc.paths)
-    .filter(([, item]) => item.get?.parameters?.length && !item.get.tags?.includes('console'))
+    .filter(([, item]) => item.get?.parameters?.length && !item.get.tags?.includes('console') && item.get.parameters.every((p) => (p.in ?? 'query') === 'query'))
     .map(([path, item]) => ({ path, summary: item.get!.summary ?? '', fields: item.get!.parameters!.map(fieldOf) }));
 }
 

@@ -97,6 +97,8 @@ export const configSchema = z.object({
   WEBHOOK_ATTEMPTS: int(1, 20).default(8),
   WEBHOOK_BACKOFF_MS: int(100, 600_000).default(2_000),
   WEBHOOK_TIMEOUT_MS: int(1_000, 60_000).default(10_000),
+  /** `POST /map`: the largest `limit` a call may ask for (URLs in one answer). */
+  MAP_MAX_LINKS: int(1, 1_000_000).default(100_000),
 
   /** Concurrency gate: lease lifetime; a live request renews its lease every third of it. */
   CONCURRENCY_LEASE_MS: int(1_000, 600_000).default(30_000),

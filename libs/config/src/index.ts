@@ -1,2 +1,3 @@
 export * from './config.module.js';
 export * from './config.schema.js';
+export * from './api-limits.js';

@@ -1,12 +1,13 @@
 /**
  * Site crawls and batches in a gateway process: the service the surfaces call, the coordinator that consumes the
- * crawl queue, and the sweeper. Needs the platform's Redis and Postgres, billing and a JobDispatcher (DispatcherModule).
+ * crawl queue, and the sweeper; and `/map`'s service. Needs the platform's Redis and Postgres, billing and a
+ * JobDispatcher (DispatcherModule).
  */
 import { Inject, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { CallLifecycle, ConcurrencyGate } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { MAX_URL_LENGTH } from '#contracts';
+import { MAX_URL_LENGTH, searchEngineNeeds, selectEngine } from '#contracts';
 import { CrawlsRepository, LedgerRepository } from '#db';
 import { duplicateRedis, REDIS } from '#platform';
 import { JobDispatcher } from '#queue';
@@ -14,6 +15,7 @@ import { CrawlCoordinator } from './coordinator.js';
 import { CrawlJobsService } from './crawl-jobs.service.js';
 import { CrawlSweeper } from './crawl-sweeper.js';
 import { FrontierStore } from './frontier-store.js';
+import { MapService } from './map.service.js';
 import { RobotsCache } from './robots-cache.js';
 import { WebhookSender } from './webhooks.js';
 
@@ -71,13 +73,26 @@ const SWEEP_MS = 5_000;
         new CrawlJobsService(lifecycle, repo, ledger, store, coordinator, { retentionMs: c.CRAWL_RETENTION_MS, maxUrlLength: MAX_URL_LENGTH, hostGapMs: c.CRAWL_HOST_MIN_GAP_MS }),
     },
     {
+      provide: MapService,
+      inject: [CallLifecycle, JobDispatcher, RobotsCache, TRAWL_CONFIG],
+      useFactory: (lifecycle: CallLifecycle, dispatcher: JobDispatcher, robots: RobotsCache, c: TrawlConfig) =>
+        new MapService(lifecycle, dispatcher, robots, {
+          searchProvider: c.SEARCH_ENGINE,
+          searchQueue: selectEngine(searchEngineNeeds(c.SEARCH_ENGINE, c.GOOGLE_TRANSPORT)).queue,
+          pageTimeoutMs: c.CRAWL_TIMEOUT_MS,
+          serpTimeoutMs: c.SERP_TIMEOUT_MS,
+          maxUrlLength: MAX_URL_LENGTH,
+          maxLinks: c.MAP_MAX_LINKS,
+        }),
+    },
+    {
       provide: CrawlSweeper,
       inject: [CrawlsRepository, FrontierStore, CrawlCoordinator],
       useFactory: (repo: CrawlsRepository, store: FrontierStore, coordinator: CrawlCoordinator) =>
         new CrawlSweeper(repo, store, coordinator, (error) => logger.error({ err: error }, 'crawl sweep failed')),
     },
   ],
-  exports: [CrawlJobsService, CrawlCoordinator, FrontierStore],
+  exports: [CrawlJobsService, CrawlCoordinator, FrontierStore, MapService],
 })
 export class CrawlsModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;

@@ -16,18 +16,20 @@ export interface SitemapEntry {
   lastmod?: string;
 }
 
+/** `deadline` (epoch ms): no sitemap is asked for after it, and none waited for past it (a caller's own deadline). */
 export async function sitemapUrls(
   dispatcher: JobDispatcher,
   start: string,
   robots: RobotsRules | null,
   callId: string,
   maxUrls: number,
+  deadline = Infinity,
 ): Promise<SitemapEntry[]> {
   const origin = new URL(start).origin;
   const queue = robots?.sitemaps().length ? [...robots.sitemaps()] : [`${origin}/sitemap.xml`];
   const visited = new Set<string>();
   const found: SitemapEntry[] = [];
-  while (queue.length > 0 && visited.size < MAX_SITEMAPS && found.length < maxUrls) {
+  while (queue.length > 0 && visited.size < MAX_SITEMAPS && found.length < maxUrls && Date.now() < deadline) {
     const batch = queue.splice(0, Math.min(queue.length, MAX_SITEMAPS - visited.size)).filter((u) => !visited.has(u));
     batch.forEach((u) => visited.add(u));
     if (batch.length === 0) continue;
@@ -35,7 +37,7 @@ export async function sitemapUrls(
       QueueName.http,
       JobName.fetchResource,
       batch.map((url) => ({ callId, url, maxBytes: SITEMAP_MAX_BYTES, timeoutMs: FETCH_TIMEOUT_MS })),
-      Date.now() + FETCH_TIMEOUT_MS + 5_000,
+      Math.min(deadline, Date.now() + FETCH_TIMEOUT_MS + 5_000),
     );
     for (const outcome of outcomes) {
       if (!outcome.ok || !outcome.result.ok || outcome.result.status >= 400) continue;

@@ -96,8 +96,16 @@ function bodyText(id: number, name: string, args: unknown): string {
   return text.replace(/\{"@@RAW_NUMBER@@":"([^"]+)"\}/g, '$1');
 }
 
-/** What JSON.parse makes of the argument (raw numbers included), for the local verdict. */
-const parsedArgs = (body: string) => (JSON.parse(body) as { params: { arguments: unknown } }).params.arguments;
+/**
+ * The arguments as the tool receives them, for the local verdict: what JSON.parse makes of them (raw numbers
+ * included), less an own `__proto__` key — the SDK's validation copies the arguments key by key, and that key then
+ * sets the copy's prototype instead (a strict schema would otherwise judge a key the tool never sees).
+ */
+const parsedArgs = (body: string) => {
+  const args = (JSON.parse(body) as { params: { arguments: unknown } }).params.arguments;
+  if (!args || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, '__proto__')) return args;
+  return Object.fromEntries(Object.entries(args).filter(([name]) => name !== '__proto__'));
+};
 
 interface ToolResult {
   isError?: boolean;
@@ -127,7 +135,8 @@ function checkToolAnswer(a: HttpAnswer, v: Exclude<Verdict, { crash: string }>, 
 
 /** tools/call probes for every listed tool, judged by `schemaOf(name)` (the tool's zod schema). */
 export function mcpToolProbes(tools: readonly ListedTool[], schemaOf: (name: string) => z.ZodType, port: number, keys: ProbeKeys): Probe[] {
-  const insufficient = [ErrorCode.CREDITS_EXHAUSTED, ErrorCode.INSUFFICIENT_CREDITS];
+  // A valid call with the broke key stops at its reservation; a free read (crawl_status) finds no crawl by that id.
+  const insufficient = [ErrorCode.CREDITS_EXHAUSTED, ErrorCode.INSUFFICIENT_CREDITS, ErrorCode.NOT_FOUND];
   const probes: Probe[] = [];
   let id = 1;
   for (const tool of tools) {

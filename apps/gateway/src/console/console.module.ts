@@ -8,7 +8,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { API_ENDPOINTS } from '#contracts';
+import { API_REFERENCE } from '#contracts';
 import { ConsoleRepository, CrawlsRepository, Database } from '#db';
 import { REDIS } from '#platform';
 import { AccountController } from './account.controller.js';
@@ -53,7 +53,7 @@ export class ConsoleModule implements OnModuleInit, OnApplicationShutdown {
       openapi: '/openapi.json',
       mcp: '/mcp',
       health: '/health',
-      endpoints: API_ENDPOINTS.map((e) => ({ method: 'GET', path: e.path, summary: e.summary })),
+      endpoints: API_REFERENCE.map((e) => ({ method: (e.method ?? 'get').toUpperCase(), path: e.path, summary: e.summary })),
     });
   }
 

@@ -8,10 +8,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
-  batchBodySchema, crawlReadQuerySchema, parseInput, siteCrawlBodySchema,
+  batchBodySchema, crawlReadQuerySchema, parseInput,
   type CrawlJobCreated, type CrawlJobErrors, type CrawlJobLimits, type CrawlJobStatus, type CrawlJobSummary, type CrawlStatus,
 } from '#contracts';
-import { CrawlJobsService } from '#crawls';
+import { CrawlJobsService, siteCrawlSchema } from '#crawls';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { CurrentPrincipal } from '../http/principal.js';
 import { publicBase } from '../http/public-base.js';
@@ -30,7 +30,7 @@ export class CrawlsController {
     private readonly crawls: CrawlJobsService,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
   ) {
-    this.siteSchema = siteCrawlBodySchema(crawlLimits(config));
+    this.siteSchema = siteCrawlSchema(crawlLimits(config));
     this.batchSchema = batchBodySchema(crawlLimits(config));
   }
 

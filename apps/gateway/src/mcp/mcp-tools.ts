@@ -1,7 +1,8 @@
 /**
  * The MCP tools, one entry each: name, description, annotations, the REST endpoint whose contract it shares (input
  * and output schemas, parameter docs), and a call into that endpoint's service — the same service the REST
- * controller calls, which runs the metered call lifecycle. Adding a tool is adding an entry to MCP_TOOLS.
+ * controller calls, which runs the metered call lifecycle. Adding a tool is adding an entry to MCP_TOOLS (the site
+ * crawl and map tools are in crawl-tools.ts).
  */
 import type { Type } from '@nestjs/common';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
@@ -40,6 +41,7 @@ import { HeadfulBrowserService } from '../headful-browser/headful-browser.servic
 import { SerpMapsService } from '../serp-maps/serp-maps.service.js';
 import { SearchService } from '../search/search.service.js';
 import { SerpSearchService } from '../serp-search/serp-search.service.js';
+import { CRAWL_TOOLS } from './crawl-tools.js';
 import { singleUrlJsonSchema, singleUrlSchema } from './single-url.js';
 import { crawlContent, headfulBrowserContent, serpMapsContent, serpSearchContent, webSearchContent } from './tool-content.js';
 
@@ -56,7 +58,8 @@ export interface McpTool<S = unknown, P = unknown, B = unknown> {
   /** The input JSON Schema when it is not the endpoint's parameters (e.g. one `url` instead of `urls`). */
   inputSchema?(limits: ApiLimits): JsonSchema;
   service: Type<S>;
-  call(service: S, principal: Caller, params: P): Promise<B>;
+  /** `base`: the public origin links in the answer start with (a crawl's status link). */
+  call(service: S, principal: Caller, params: P, base: string): Promise<B>;
   /** Credits the call consumed, as the body reports them (reported to the client in `_meta`). */
   credits(body: B): number;
   /** The readable part of the result (text, images); `structuredContent` is the body itself. */
@@ -163,4 +166,5 @@ export const MCP_TOOLS: readonly McpTool[] = [
     credits: (body) => body.credits_used,
     content: headfulBrowserContent,
   }),
+  ...CRAWL_TOOLS,
 ];

@@ -18,6 +18,7 @@ import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import { apiKeyFrom } from '../http/api-key.guard.js';
 import { callerOf } from '../http/principal.js';
+import { publicBase } from '../http/public-base.js';
 import { McpService } from './mcp.service.js';
 
 const MCP_BODY_LIMIT = 1024 * 1024;
@@ -39,7 +40,7 @@ export class McpEndpoint implements OnModuleInit {
     private readonly auth: AuthService,
     private readonly log: RequestLogWriter,
     private readonly mcp: McpService,
-    @Inject(TRAWL_CONFIG) config: TrawlConfig,
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
   ) {
     this.allowedOrigins = new Set(config.MCP_ALLOWED_ORIGINS);
   }
@@ -105,7 +106,7 @@ export class McpEndpoint implements OnModuleInit {
         .header('allow', 'POST')
         .send(rpcError('Method not allowed: this server is stateless; send every JSON-RPC message by POST (no SSE stream, no session to delete)', -32000));
     }
-    const server = this.mcp.serverFor(callerOf(request, principal));
+    const server = this.mcp.serverFor(callerOf(request, principal), publicBase(this.config, request));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -16,7 +16,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Caller } from '#billing';
-import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { apiLimits, TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, TrawlError, httpStatusOf, paramsJsonSchema, parseInput, toJsonSchema, type ApiLimits } from '#contracts';
 import { MCP_TOOLS, type McpTool } from './mcp-tools.js';
 
@@ -26,8 +26,10 @@ const INSTRUCTIONS =
   'Trawl searches the web and reads pages. Use web_search to search and read results in one call (10 credits per ' +
   'result page, +1 per result crawled with auto_crawling), serp_search for structured search-engine results (10 credits ' +
   'per call), serp_maps for places on a map (30 credits per call), crawl to read pages whose URLs you have (1 credit ' +
-  'per URL, 10 with render_js), and headful_browser only for a page that blocks crawl (50 credits). Every call is ' +
-  'metered against the account of the API key; results report the credits charged in _meta["trawl/credits"].';
+  'per URL, 10 with render_js), and headful_browser only for a page that blocks crawl (50 credits). For a whole ' +
+  'website: map_site lists its URLs (2 credits), crawl_site crawls it in the background (1 credit per page stored) and ' +
+  'crawl_status reads the pages (free). Every call is metered against the account of the API key; results report the ' +
+  'credits charged in _meta["trawl/credits"].';
 
 interface RegisteredTool {
   definition: McpTool;
@@ -44,7 +46,7 @@ export class McpService {
     private readonly moduleRef: ModuleRef,
     @Inject(TRAWL_CONFIG) config: TrawlConfig,
   ) {
-    const limits: ApiLimits = { crawlMaxUrls: config.CRAWL_MAX_URLS, headfulMaxUrls: config.HEADFUL_MAX_URLS };
+    const limits: ApiLimits = apiLimits(config);
     for (const definition of MCP_TOOLS) {
       const listing: Tool = {
         name: definition.name,
@@ -58,16 +60,16 @@ export class McpService {
     }
   }
 
-  /** A protocol server for one HTTP request of this caller. */
-  serverFor(principal: Caller): Server {
+  /** A protocol server for one HTTP request of this caller; `base`: the public origin links in results start with. */
+  serverFor(principal: Caller, base = ''): Server {
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.tools.values()].map((t) => t.listing) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(principal, request.params.name, request.params.arguments));
+    server.setRequestHandler(CallToolRequestSchema, (request) => this.call(principal, request.params.name, request.params.arguments, base));
     return server;
   }
 
   /** Runs one tool call. Failures of the call are results with isError (same codes and messages as REST). */
-  async call(principal: Caller, name: string, args: unknown): Promise<CallToolResult> {
+  async call(principal: Caller, name: string, args: unknown, base = ''): Promise<CallToolResult> {
     const tool = this.tools.get(name);
     // An unknown tool is a protocol error, not a tool result.
     if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}. Available: ${[...this.tools.keys()].join(', ')}`);
@@ -75,7 +77,7 @@ export class McpService {
     try {
       const params = parseInput(tool.schema, args ?? {});
       const service = this.moduleRef.get(definition.service, { strict: false });
-      const body = await definition.call(service, { ...principal, endpoint: `mcp:${name}` }, params);
+      const body = await definition.call(service, { ...principal, endpoint: `mcp:${name}` }, params, base);
       return {
         content: definition.content(body),
         structuredContent: body as Record<string, unknown>,

@@ -1,26 +1,54 @@
 /**
  * The OpenAPI 3.1 document, generated from the API reference in libs/contracts — the same zod schemas REST
- * validates with and MCP tools are described by. Query parameters come from the schema shapes (types, defaults,
- * enums, ranges); responses from the response schemas; errors from each endpoint's error list.
+ * validates with and MCP tools are described by. Query parameters and JSON request bodies come from the schema shapes
+ * (types, defaults, enums, ranges), path parameters from each endpoint's list; responses from the response schemas;
+ * errors from each endpoint's error list.
  */
-import type { TrawlConfig } from '#config';
-import { API_ENDPOINTS, errorBodySchema, paramsJsonSchema, toJsonSchema, type ApiEndpoint, type JsonSchema } from '#contracts';
+import { apiLimits, type TrawlConfig } from '#config';
+import { API_REFERENCE, errorBodySchema, paramsJsonSchema, toJsonSchema, type ApiEndpoint, type ApiLimits, type JsonSchema } from '#contracts';
 import { MCP_SERVER_INFO } from '../mcp/mcp.service.js';
 import { CONSOLE_SESSION_SCHEME, consolePaths } from './console-paths.js';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
 
+const schemaName = (endpoint: ApiEndpoint, suffix: string) => `${endpoint.operationId[0].toUpperCase()}${endpoint.operationId.slice(1)}${suffix}`;
+
 export function responseSchemaName(endpoint: ApiEndpoint): string {
-  return `${endpoint.operationId[0].toUpperCase()}${endpoint.operationId.slice(1)}Response`;
+  return schemaName(endpoint, 'Response');
 }
 
-function operation(endpoint: ApiEndpoint, config: TrawlConfig) {
-  const params = paramsJsonSchema(endpoint, { crawlMaxUrls: config.CRAWL_MAX_URLS, headfulMaxUrls: config.HEADFUL_MAX_URLS });
+export function requestSchemaName(endpoint: ApiEndpoint): string {
+  return schemaName(endpoint, 'Request');
+}
+
+function parameters(endpoint: ApiEndpoint, params: JsonSchema) {
+  const inPath = Object.entries(endpoint.pathParams ?? {}).map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
+  if (endpoint.body) return inPath;
   const required = new Set((params.required as string[] | undefined) ?? []);
-  const properties = params.properties as Record<string, JsonSchema>;
+  const inQuery = Object.entries(params.properties as Record<string, JsonSchema>).map(([name, property]) => {
+    const { description, ...schema } = property;
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      description,
+      schema,
+      // Lists travel comma-separated (`urls=a,b`); booleans as exactly true or false.
+      ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+    };
+  });
+  return [...inPath, ...inQuery];
+}
+
+function operation(endpoint: ApiEndpoint, limits: ApiLimits) {
+  const params = paramsJsonSchema(endpoint, limits);
+  const success = endpoint.status ?? 200;
   const responses: Record<string, unknown> = {
-    200: { description: 'Success', content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseSchemaName(endpoint)}` } } } },
+    [success]: {
+      description: success === 201 ? 'Created' : 'Success',
+      content: { [endpoint.mediaType ?? 'application/json']: { schema: { $ref: `#/components/schemas/${responseSchemaName(endpoint)}` } } },
+    },
     401: errorResponse('UNAUTHORIZED: key missing, unknown or revoked; both headers sent with different keys'),
   };
   for (const error of endpoint.errors) {
@@ -35,28 +63,22 @@ function operation(endpoint: ApiEndpoint, config: TrawlConfig) {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     description: endpoint.description,
-    parameters: Object.entries(properties).map(([name, property]) => {
-      const { description, ...schema } = property;
-      return {
-        name,
-        in: 'query',
-        required: required.has(name),
-        description,
-        schema,
-        // Lists travel comma-separated (`urls=a,b`); booleans as exactly true or false.
-        ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
-      };
-    }),
+    parameters: parameters(endpoint, params),
+    ...(endpoint.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${requestSchemaName(endpoint)}` } } } } }
+      : {}),
     responses,
   };
 }
 
 export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
-  const paths: Record<string, unknown> = {};
+  const limits = apiLimits(config);
+  const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, JsonSchema> = { Error: toJsonSchema(errorBodySchema, 'output') };
-  for (const endpoint of API_ENDPOINTS) {
-    paths[endpoint.path] = { get: operation(endpoint, config) };
+  for (const endpoint of API_REFERENCE) {
+    paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method ?? 'get']: operation(endpoint, limits) };
     schemas[responseSchemaName(endpoint)] = toJsonSchema(endpoint.response, 'output');
+    if (endpoint.body) schemas[requestSchemaName(endpoint)] = paramsJsonSchema(endpoint, limits);
   }
   paths['/mcp'] = {
     post: {
@@ -81,9 +103,10 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
       title: 'Trawl API',
       version: MCP_SERVER_INFO.version,
       description:
-        'Self-hosted web search and crawling. Every endpoint takes its parameters in the query string and the API key ' +
-        'in `x-api-key` or `Authorization: Bearer`; errors are `{"error": {"code", "message"}}`. Usage is metered in ' +
-        'credits against the account’s monthly plan and limited in concurrency per account.',
+        'Self-hosted web search and crawling. The data endpoints take their parameters in the query string; site ' +
+        'crawls, batches and /map take a JSON body. The API key goes in `x-api-key` or `Authorization: Bearer`; errors ' +
+        'are `{"error": {"code", "message"}}`. Usage is metered in credits against the account’s monthly plan and ' +
+        'limited in concurrency per account.',
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }, { bearer: [] }],

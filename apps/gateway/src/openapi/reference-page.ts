@@ -17,23 +17,44 @@ function typeOf(schema: Json): string {
   return `${schema.type ?? 'any'}${range}`;
 }
 
-function operationHtml(path: string, method: string, op: Json): string {
-  const params = (op.parameters ?? []) as Json[];
-  const rows = params
+function rowsHtml(entries: Array<{ name: string; schema: Json; required: boolean; description: unknown }>): string {
+  return entries
     .map(
       (p) =>
-        `<tr><td><code>${esc(p.name)}</code></td><td>${esc(typeOf(p.schema ?? {}))}</td>` +
-        `<td>${p.required ? 'required' : p.schema?.default !== undefined ? `<code>${esc(JSON.stringify(p.schema.default))}</code>` : '—'}</td>` +
+        `<tr><td><code>${esc(p.name)}</code></td><td>${esc(typeOf(p.schema))}</td>` +
+        `<td>${p.required ? 'required' : p.schema.default !== undefined ? `<code>${esc(JSON.stringify(p.schema.default))}</code>` : '—'}</td>` +
         `<td>${prose(p.description)}</td></tr>`,
     )
     .join('');
+}
+
+const table = (title: string, rows: string) =>
+  rows ? `<h3>${title}</h3><table><tr><th>name</th><th>type</th><th>default</th><th></th></tr>${rows}</table>` : '';
+
+/** The JSON body's fields, from the schema the request body names (a `$ref` into components). */
+function bodyRows(op: Json, document: Json): string {
+  const ref: string | undefined = op.requestBody?.content?.['application/json']?.schema?.$ref;
+  const schema: Json | undefined = ref?.startsWith('#/components/schemas/') ? document.components?.schemas?.[ref.slice(21)] : undefined;
+  if (!schema?.properties) return '';
+  const required = new Set<string>(schema.required ?? []);
+  return rowsHtml(
+    Object.entries(schema.properties as Record<string, Json>).map(([name, field]) => ({ name, schema: field, required: required.has(name), description: field.description })),
+  );
+}
+
+function operationHtml(path: string, method: string, op: Json, document: Json): string {
+  const params = (op.parameters ?? []) as Json[];
+  const rows = (where: string) =>
+    rowsHtml(params.filter((p) => p.in === where).map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true, description: p.description })));
   const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
     .map(([status, r]) => `<tr><td>${esc(status)}</td><td>${prose(r.description)}</td></tr>`)
     .join('');
   return (
     `<section id="${esc(op.operationId)}"><h2><span class="m">${esc(method.toUpperCase())}</span> ${esc(path)}</h2>` +
     `<p><strong>${prose(op.summary)}</strong></p><p>${prose(op.description)}</p>` +
-    (rows ? `<h3>Query parameters</h3><table><tr><th>name</th><th>type</th><th>default</th><th></th></tr>${rows}</table>` : '') +
+    table('Path parameters', rows('path')) +
+    table('Query parameters', rows('query')) +
+    table('JSON body', bodyRows(op, document)) +
     `<h3>Responses</h3><table><tr><th>status</th><th></th></tr>${responses}</table></section>`
   );
 }
@@ -43,7 +64,7 @@ export function referencePage(document: Json): string {
   const toc: string[] = [];
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     for (const [method, op] of Object.entries(item)) {
-      sections.push(operationHtml(path, method, op as Json));
+      sections.push(operationHtml(path, method, op as Json, document));
       toc.push(`<li><a href="#${esc((op as Json).operationId)}">${esc(method.toUpperCase())} ${esc(path)}</a></li>`);
     }
   }

@@ -188,7 +188,10 @@ export const mapBodySchema = (maxLinks: number) =>
       use_search: bool('use_search', false),
     },
     BODY_ERROR,
-  );
+  ).refine((body) => !(body.use_search && body.sitemap === 'only'), {
+    path: ['use_search'],
+    message: 'use_search cannot be combined with sitemap=only (which maps the sitemaps alone)',
+  });
 export type MapBody = z.output<ReturnType<typeof mapBodySchema>>;
 
 /** One stored page of a crawl. */
@@ -276,4 +279,6 @@ export interface MapLink {
 export interface MapResponse {
   links: MapLink[];
   credits: number;
+  /** A source that failed without failing the call: `start page: CODE: message`, `search: CODE: message`. */
+  warning?: string;
 }

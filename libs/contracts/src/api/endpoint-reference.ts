@@ -2,16 +2,22 @@
  * What the API reference knows about an endpoint beyond its zod schema: a summary, per-parameter documentation
  * (what zod's JSON Schema cannot see through transforms: enums, defaults, patterns), the response schema, costs and
  * error statuses. The OpenAPI document and the MCP tool input schemas are both built from these, so a parameter is
- * described once.
+ * described once. Most endpoints are a GET with query parameters; the crawl jobs and `/map` take a JSON body
+ * (`body: true`), and some routes have path parameters.
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../error-codes.js';
+import type { CrawlJobLimits } from './crawl-jobs.js';
 import { schemaShape } from './query.js';
 
 /** Deployment limits that shape a schema (e.g. how many URLs one /crawl takes). */
 export interface ApiLimits {
   crawlMaxUrls: number;
   headfulMaxUrls: number;
+  /** The bounds of site crawls and batches (CRAWL_JOB_MAX_PAGES, BATCH_MAX_URLS, CRAWL_JOB_MAX_CONCURRENCY). */
+  crawlJobs: CrawlJobLimits;
+  /** MAP_MAX_LINKS: the largest `limit` of `/map`. */
+  mapMaxLinks: number;
 }
 
 export interface ParamDoc {
@@ -20,18 +26,40 @@ export interface ParamDoc {
   schema?: Record<string, unknown> | ((limits: ApiLimits) => Record<string, unknown>);
 }
 
+export type ApiMethod = 'get' | 'post' | 'delete';
+
 export interface ApiEndpoint {
+  /** The route as OpenAPI writes it: path parameters in braces (`/crawls/{id}`). */
   path: string;
+  /** GET when absent. */
+  method?: ApiMethod;
   operationId: string;
   summary: string;
   /** What it is for, what it costs, when to prefer it. */
   description: string;
+  /** The query parameters; with `body`, the fields of the JSON body. */
   params: (limits: ApiLimits) => z.ZodType;
+  /** `params` travel as a JSON request body, not in the query string. */
+  body?: boolean;
+  /** The path parameters (always strings, always required), by name: their description. */
+  pathParams?: Record<string, string>;
   paramDocs: Record<string, ParamDoc>;
   response: z.ZodType;
+  /** The success status when not 200 (201: something was created). */
+  status?: number;
+  /** The success body's media type when not JSON (NDJSON: each line one `response`). */
+  mediaType?: string;
   /** Error statuses besides 401 (every endpoint) and 500. */
   errors: Array<{ status: number; codes: ErrorCode[]; when: string }>;
 }
+
+/** `GET /crawl`, `POST /crawls`: how the reference names an endpoint (its docs table marker, its heading). */
+export function endpointKey(endpoint: Pick<ApiEndpoint, 'method' | 'path'>): string {
+  return !endpoint.method || endpoint.method === 'get' ? endpoint.path : `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+}
+
+/** Parameters without any: a route that takes nothing but its path (and the key). */
+export const noParams = () => z.strictObject({});
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { crawlEndpoint } from './crawl.reference.js';
+import { cancelCrawlEndpoint, startCrawlEndpoint } from './crawl-jobs.reference.js';
+import { mapEndpoint } from './map.reference.js';
 import { paramTable, withParamTables } from './param-table.js';
 import { serpSearchEndpoint } from './serp-search.reference.js';
 
-const limits = { crawlMaxUrls: 7, headfulMaxUrls: 3 };
+const limits = { crawlMaxUrls: 7, headfulMaxUrls: 3, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100 };
 
 describe('paramTable: the reference as a Markdown table', () => {
   it('has one row per parameter with its type, default or required, and its documentation', () => {
@@ -30,6 +32,13 @@ describe('withParamTables', () => {
     expect(out).not.toContain('stale');
     expect(out.endsWith('<!-- /params -->\n\nprose\n')).toBe(true);
     expect(withParamTables(out, [crawlEndpoint], limits)).toBe(out);
+  });
+
+  it('marks a JSON body endpoint by method and path; an endpoint with no parameter besides its path needs no table', () => {
+    const out = withParamTables(marked('POST /map'), [mapEndpoint, cancelCrawlEndpoint], limits);
+    expect(out).toContain('| `url` | URL, ≤ 2048 characters | required |');
+    expect(out).toContain('| `limit` | integer 1–100 | `100` |');
+    expect(() => withParamTables(marked('POST /map'), [mapEndpoint, startCrawlEndpoint], limits)).toThrow(/no marked parameter table for POST \/crawls/);
   });
 
   it('fails when an endpoint has no table, or a table names no endpoint', () => {

@@ -16,7 +16,7 @@ export const errorBodySchema = z
     }),
   });
 
-const pageMetadataSchema = z
+export const pageMetadataSchema = z
   .object({
     title: z.string().optional(),
     description: z.string().optional(),
