@@ -31,7 +31,7 @@ import { chargedByAccount, jobsIn, keyLifetimes, ledgerViolations, openReservati
 const run = promisify(execFile);
 const ADMIN_TOKEN = 'faults-admin-token-0123456789abcdef';
 const PREFIX = '{faults}';
-const QUEUES = ['trawl-http', 'trawl-render', 'trawl-headful'] as const;
+const QUEUES = ['trawl-http', 'trawl-render', 'trawl-headful', 'trawl-crawl'] as const;
 const REQUEST_DEADLINE_MS = 10_000;
 const RESERVATION_TTL_MS = REQUEST_DEADLINE_MS + 60_000;
 const RECONCILE_INTERVAL_MS = 1_000;
