@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
 import { urlKey } from '#frontier';
+import { freePort } from '../support/free-port.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/poll.js';
 import { ledgerViolations } from '../reliability/support/trawl-invariants.js';
@@ -84,6 +85,20 @@ describe('site crawls on the generated site', () => {
     const errors = await trawl.get(`/crawls/${result.id}/errors`, key(account.apiKey));
     expect(errors.body.robots_blocked.length).toBeGreaterThan(0);
     expect(errors.body.robots_blocked.every((u: string) => /\/private\/|sessionid=/.test(u))).toBe(true);
+  });
+
+  it('reports a site it cannot reach by the fetch error, not as disallowed by robots.txt, at no cost', async () => {
+    const account = await trawl.createAccount('developer');
+    const closed = `http://127.0.0.1:${await freePort()}/`;
+    const result = await crawl(account.apiKey, { url: closed });
+    expect(result).toMatchObject({ status: 'completed', pages: [], credits: 0, counts: { done: 0, failed: 1 } });
+    const errors = await trawl.get(`/crawls/${result.id}/errors`, key(account.apiKey));
+    expect(errors.body.robots_blocked).toEqual([]);
+    expect(errors.body.errors).toHaveLength(1);
+    expect(errors.body.errors[0]).toMatchObject({ url: closed });
+    expect(errors.body.errors[0].code).not.toBe('ROBOTS_DISALLOWED');
+    expect(errors.body.errors[0].message).toMatch(/^robots\.txt of http:\/\/127\.0\.0\.1:\d+ could not be fetched \(.+\)/);
+    expect(await balanceOf(account.accountId)).toBe(100_000);
   });
 
   it('honours include and exclude patterns, sitemap modes and a page limit', async () => {

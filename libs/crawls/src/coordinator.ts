@@ -28,7 +28,7 @@ import type { JobDispatcher } from '#queue';
 import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore } from './frontier-store.js';
-import { RobotsPending, type RobotsCache } from './robots-cache.js';
+import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
 import { storedContent } from './stored-content.js';
 import { sitemapUrls } from './sitemaps.js';
 import type { WebhookSender } from './webhooks.js';
@@ -278,7 +278,8 @@ export class CrawlCoordinator {
         try {
           robots = await this.ports.robots.rulesFor(start, crawlId);
         } catch (error) {
-          if (!(error instanceof RobotsPending)) throw error;
+          // Pending: the sitemaps at the usual place; unreachable: the start URL's visit records why.
+          if (!(error instanceof RobotsPending) && !(error instanceof RobotsUnreachable)) throw error;
         }
         const entries = await sitemapUrls(this.ports.dispatcher, start, robots, crawlId, crawl.options.limit * 4);
         candidates.push(...entries.map((e) => ({ url: e.url, depth: 0 })));
@@ -309,7 +310,10 @@ export class CrawlCoordinator {
         rules = await this.ports.robots.rulesFor(data.url, data.crawlId);
       } catch (error) {
         if (error instanceof RobotsPending) return store.unclaim(data.crawlId, data.hash, 250);
-        throw error;
+        if (!(error instanceof RobotsUnreachable)) throw error;
+        await repo.recordError(data.crawlId, { url: data.url, code: error.code, message: error.message, robots: false });
+        metrics.crawlPages.inc({ outcome: 'failed' });
+        return this.done(crawl, data);
       }
       if (!rules.allowed(data.url)) {
         await repo.recordError(data.crawlId, { url: data.url, code: ErrorCode.ROBOTS_DISALLOWED, message: "The site's robots.txt does not allow this URL", robots: true });

@@ -16,6 +16,14 @@
  * look at them next).
  */
 import type { Redis } from 'ioredis';
+import type { SerializedError } from '#contracts';
+
+/** An origin's robots.txt as fetched: its status and body, or why it could not be fetched at all. */
+export interface CachedRobots {
+  status: number | null;
+  body: string;
+  error?: Pick<SerializedError, 'code' | 'message'>;
+}
 
 const ADMIT = `
 local meta, pending, shapes, hosts = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -406,12 +414,12 @@ export class FrontierStore {
   }
 
   /** robots.txt of an origin as fetched (status, body), cached for every crawl for `ttlMs`. */
-  async cachedRobots(origin: string): Promise<{ status: number | null; body: string } | null> {
+  async cachedRobots(origin: string): Promise<CachedRobots | null> {
     const raw = await this.redis.get(`${this.prefix}:robots:{${origin}}`);
-    return raw ? (JSON.parse(raw) as { status: number | null; body: string }) : null;
+    return raw ? (JSON.parse(raw) as CachedRobots) : null;
   }
 
-  async cacheRobots(origin: string, robots: { status: number | null; body: string }, ttlMs: number): Promise<void> {
+  async cacheRobots(origin: string, robots: CachedRobots, ttlMs: number): Promise<void> {
     await this.redis.set(`${this.prefix}:robots:{${origin}}`, JSON.stringify(robots), 'PX', ttlMs);
   }
 

@@ -20,7 +20,7 @@ import { COSTS, type CallContext, type CallLifecycle, type Caller } from '#billi
 import type { RobotsRules } from '#frontier';
 import type { JobDispatcher } from '#queue';
 import { mergeLinks, rankLinks, type MapCandidate } from './map-links.js';
-import { RobotsPending, type RobotsCache } from './robots-cache.js';
+import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
 import { sitemapUrls } from './sitemaps.js';
 
 export interface MapSettings {
@@ -117,6 +117,8 @@ export class MapService {
       try {
         return await this.robots.rulesFor(start, call.callId);
       } catch (error) {
+        // Unreachable: the sitemaps are looked for at the usual place (their fetch says the rest).
+        if (error instanceof RobotsUnreachable) return null;
         if (!(error instanceof RobotsPending)) throw error;
       }
       if (Date.now() + 250 > until) return null;
