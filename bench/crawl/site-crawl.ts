@@ -8,7 +8,7 @@
  * (the machine's services, shared: an upper bound); Crawlee's process.
  *
  *   npm run build && node dist/bench/crawl/site-crawl.js [--pages-per-host=5000] [--hosts=4] [--concurrency=20]
- *     [--per-host-gap-ms=0] [--rounds=3] [--sides=crawlee,trawl]
+ *     [--per-host-gap-ms=0] [--rounds=3] [--sides=crawlee,trawl,trawl-links]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -39,8 +39,12 @@ async function startTrawl(env: Record<string, string>): Promise<{ child: ChildPr
   return { child, url };
 }
 
-/** Trawl: one site crawl of the whole site through its HTTP API, timed from the request to the crawl's completion. */
-export const runTrawl: SiteRunner = async (site, opts) => {
+/**
+ * Trawl: one site crawl of the whole site through its HTTP API, timed from the request to the crawl's completion.
+ * `formats` overrides the crawl's format flags: side `trawl-links` asks for none, so each page is parsed for its
+ * metadata and links only and stored as such — the work Crawlee's side does.
+ */
+const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner => async (site, opts) => {
   const state = await createBenchState({ repoRoot: root, pgAdminUrl: pgAdmin, redisUrl, plans: ['scale'] });
   const { child, url } = await startTrawl({
     DATABASE_URL: state.databaseUrl,
@@ -64,7 +68,7 @@ export const runTrawl: SiteRunner = async (site, opts) => {
         headers,
         body: JSON.stringify({
           url: `${site.hosts[0]}/`, limit: 1_000_000, max_depth: 100, allow_external_links: true, sitemap: 'skip',
-          concurrency: opts.concurrency, delay_ms: opts.perHostGapMs,
+          concurrency: opts.concurrency, delay_ms: opts.perHostGapMs, ...formats,
         }),
       });
       const { id } = (await res.json()) as { id: string };
@@ -76,7 +80,7 @@ export const runTrawl: SiteRunner = async (site, opts) => {
     });
     const seconds = (performance.now() - t0) / 1000;
     console.log(`trawl: ${result.status}, ${result.counts.done} pages, CPU ${cpu.trawl.toFixed(1)} s Trawl + ${cpu.services.toFixed(1)} s Postgres/Redis`);
-    return { side: 'trawl site crawl', pages: result.counts.done, failed: result.counts.failed, seconds, cpuSeconds: cpu.trawl + cpu.services };
+    return { side, pages: result.counts.done, failed: result.counts.failed, seconds, cpuSeconds: cpu.trawl + cpu.services };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
@@ -84,5 +88,7 @@ export const runTrawl: SiteRunner = async (site, opts) => {
   }
 };
 
+export const runTrawl = trawlSide('trawl site crawl', {});
 RUNNERS.trawl = runTrawl;
+RUNNERS['trawl-links'] = trawlSide('trawl, links only', { markdown: false, enhanced_html: false });
 await main();
