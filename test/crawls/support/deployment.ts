@@ -3,15 +3,15 @@
  * AOF (a restart keeps its data) and a fresh database on the test Postgres, for the site-crawl fault and politeness
  * tests: start and kill processes by role, start crawls, read every page by cursor, look into the frontier.
  */
-import { Redis } from 'ioredis';
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { pollUntil } from '../../support/poll.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/private-redis.js';
-import { assertBuilt, deploymentEnv, READY, startTrawlApp, type TrawlApp } from '../../support/trawl-app.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '#test/support/database.js';
+import { pollUntil } from '#test/support/poll.js';
+import { startPrivateRedis, type PrivateRedis } from '#test/support/private-redis.js';
+import { assertBuilt, deploymentEnv, READY, startTrawlApp, type TrawlApp } from '#test/support/trawl-app.js';
 
 const ADMIN_TOKEN = 'crawl-deployment-admin-token-0123456789';
 
