@@ -25,7 +25,7 @@ const HOST_GAP_MS = 200;
 const CRAWL_DELAY_S = 0.6;
 /** Longer than HOST_CAP gaps: the cap binds too (starts at 0, 200, 450, 650, … ms with two in flight). */
 const LATENCY_MS = 450;
-const JITTER_MS = 100;
+const JITTER_MS = 150;
 
 let site: CrawlSite;
 let trawl: CrawlDeployment;
@@ -111,7 +111,8 @@ describe('politeness across processes', () => {
   it("spaces a crawl's pages by its own delay_ms when it sets one", async () => {
     const from = performance.now();
     const account = await trawl.account('pro');
-    const delay = 350;
+    // Far enough above the default gap (200 ms) that the default alone would miss it, jitter allowed for.
+    const delay = 450;
     const id = await trawl.startCrawl(account.apiKey, { url: `${site.hosts[0]}/`, max_depth: 3, limit: 15, sitemap: 'skip', concurrency: 10, delay_ms: delay });
     expect((await trawl.finished(account.apiKey, id, 60_000)).status).toBe('completed');
     const requests = pagesByHost(from, performance.now()).get(hostOf(0)) ?? [];
