@@ -71,6 +71,8 @@ export interface CrawlSiteOptions {
   trap?: boolean;
   /** Size of /docs/huge; default 5 MB; 0: no huge page. */
   hugePageBytes?: number;
+  /** How long every answer but robots.txt and the sitemaps takes, ms (requests overlap, as a slow site's do); default 0. */
+  latencyMs?: number;
 }
 
 export interface RequestLogEntry {
@@ -80,6 +82,8 @@ export interface RequestLogEntry {
   path: string;
   /** performance.now() when the request arrived, ms. */
   at: number;
+  /** performance.now() when its answer was sent (or the connection closed); unset while it is in flight. */
+  end?: number;
   ua: string;
 }
 
@@ -103,6 +107,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     trap: options.trap ?? true,
     hugePageBytes: options.hugePageBytes ?? 5_000_000,
   };
+  const latencyMs = options.latencyMs ?? 0;
   if (shape.hosts < 1 || shape.hosts > 200) throw new Error('hosts: 1 to 200');
   const model = buildSite(shape);
   const log: RequestLogEntry[] = [];
@@ -113,11 +118,13 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
 
   const handle = (h: number, req: IncomingMessage, res: ServerResponse): void => {
     const raw = req.url ?? '/';
-    log.push({ host: `${addresses[h]}:${new URL(origins[h]).port}`, path: raw, at: performance.now(), ua: req.headers['user-agent'] ?? '' });
+    const entry: RequestLogEntry = { host: `${addresses[h]}:${new URL(origins[h]).port}`, path: raw, at: performance.now(), ua: req.headers['user-agent'] ?? '' };
+    log.push(entry);
+    res.once('close', () => (entry.end ??= performance.now()));
     const path = raw.split(/[?#]/)[0];
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void => {
       res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...headers });
-      res.end(req.method === 'HEAD' ? undefined : body);
+      res.end(req.method === 'HEAD' ? undefined : body, () => (entry.end ??= performance.now()));
     };
     const host = model[h];
     if (path === '/robots.txt') return send(200, 'text/plain; charset=utf-8', robotsTxt(shape, h, origins[h], host.robotsSitemaps));
@@ -129,6 +136,16 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
       return send(200, 'application/gzip', gz.get(h)!);
     }
     if (urlset) return send(200, 'application/xml', urlsetXml(origins[h], urlset));
+    if (latencyMs > 0) {
+      const timer = setTimeout(() => answer(h, path, send), latencyMs);
+      res.once('close', () => clearTimeout(timer));
+      return;
+    }
+    answer(h, path, send);
+  };
+
+  /** A page, redirect, file or error of the model. */
+  const answer = (h: number, path: string, send: (status: number, type: string, body: string | Buffer, headers?: Record<string, string>) => void): void => {
     const resource = resourceOf(model, { host: h, path: path.replace(/\/index\.html$/, '/') });
     switch (resource.kind) {
       case 'page':

@@ -1,6 +1,8 @@
 /**
- * A redis-server of the test's own — own port, own temp dir, no persistence — so a test can kill and restart it
- * without touching the shared Redis. A restart comes back empty, as a crashed Redis without AOF does.
+ * A redis-server of the test's own — own port, own temp dir — so a test can kill and restart it without touching the
+ * shared Redis. Without persistence (the default) a restart comes back empty, as a crashed Redis without AOF does;
+ * with `aof`, every write is appended and fsynced before it is acknowledged (appendfsync always), so a SIGKILL and a
+ * restart keep every acknowledged write, as a Redis deployed with AOF does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -39,7 +41,7 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-export async function startPrivateRedis(options: { port?: number } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: { port?: number; aof?: boolean } = {}): Promise<PrivateRedis> {
   const port = options.port ?? (await freePort());
   const dir = mkdtempSync(path.join(tmpdir(), 'trawl-redis-'));
   let child: ChildProcess | undefined;
@@ -53,7 +55,8 @@ export async function startPrivateRedis(options: { port?: number } = {}): Promis
     await exited(c);
   };
   const start = async () => {
-    const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
+    const persistence = options.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    const c = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--protected-mode', 'no'], {
       stdio: 'ignore',
     });
     child = c;

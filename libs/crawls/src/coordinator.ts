@@ -25,7 +25,7 @@ import { followableLinks, inScope, pathPattern, urlHash, urlKey, type CrawlScope
 import { metrics } from '#metrics';
 import { duplicateRedis } from '#platform';
 import type { JobDispatcher } from '#queue';
-import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
+import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, visitToken, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore } from './frontier-store.js';
 import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
@@ -326,7 +326,8 @@ export class CrawlCoordinator {
 
     // The host's cap and gap across every crawl (the claim already kept this crawl's own).
     const gapMs = Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs);
-    const wait = await store.acquireHost(host, data.hash, this.leaseMs(), this.settings.hostCap, gapMs);
+    const token = visitToken(data.crawlId, data.hash);
+    const wait = await store.acquireHost(host, token, this.leaseMs(), this.settings.hostCap, gapMs);
     if (wait > 0) {
       metrics.crawlPolitenessWaits.inc();
       return store.unclaim(data.crawlId, data.hash, wait);
@@ -336,7 +337,7 @@ export class CrawlCoordinator {
     try {
       lease = await gate.acquire(row.accountId, Math.max(1, options.concurrencyLimit - 1));
     } finally {
-      if (!lease) await store.releaseHost(host, data.hash);
+      if (!lease) await store.releaseHost(host, token);
     }
     if (!lease) {
       metrics.crawlPolitenessWaits.inc();
@@ -357,7 +358,7 @@ export class CrawlCoordinator {
       }
       await this.fetchAndStore(crawl, data, requestId);
     } finally {
-      await Promise.all([lease.release(), store.releaseHost(host, data.hash)]);
+      await Promise.all([lease.release(), store.releaseHost(host, token)]);
     }
     await this.done(crawl, data);
   }

@@ -1,7 +1,7 @@
 /**
  * What the crawl coordinator's queue carries (`trawl-crawl`, consumed by gateways) and the ids derived from a
- * crawl and a URL: the BullMQ job id (one job per admitted URL: the queue drops a second add) and the page's credit
- * reservation id (a retried job finds its own reservation).
+ * crawl and a URL: its token in a host's lease and the page's credit reservation id (a retried visit finds its own
+ * reservation).
  */
 import { createHash } from 'node:crypto';
 import type { SiteCrawlBody, BatchBody } from '#contracts';
@@ -49,7 +49,11 @@ export function fromPendingEntry(crawlId: string, hash: string, entry: string): 
   return { crawlId, url, key, depth, hash, ...(hops ? { hops } : {}) };
 }
 
-export function urlJobId(crawlId: string, hash: string): string {
+/**
+ * One URL of one crawl, as it holds a slot of its host's lease: two crawls of the same site have the same URL hashes,
+ * and must not take each other's slot for their own.
+ */
+export function visitToken(crawlId: string, hash: string): string {
   return `${crawlId}.${hash}`;
 }
 

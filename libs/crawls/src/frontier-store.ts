@@ -151,14 +151,16 @@ redis.call('HSET', KEYS[1], 'stored', stored + 1)
 if stored + 1 >= tonumber(ARGV[1]) then return 2 end
 return 1`;
 
-/** One page's start on a host, across every crawl: a cap on pages in flight and a gap between starts (leases). */
+/**
+ * One page's start on a host, across every crawl: a cap on pages in flight and a gap between starts (leases). A
+ * token (one URL of one crawl) that holds a slot already — its visit's process died — takes it over, after the gap.
+ */
 const HOST_ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local token, lease, cap, gap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZSCORE', KEYS[1], token) then return 0 end
-if redis.call('ZCARD', KEYS[1]) >= cap then return 100 end
+if not redis.call('ZSCORE', KEYS[1], token) and redis.call('ZCARD', KEYS[1]) >= cap then return 100 end
 local nextAt = tonumber(redis.call('GET', KEYS[2]) or '0')
 if nextAt > now then return nextAt - now end
 redis.call('ZADD', KEYS[1], now + lease, token)
