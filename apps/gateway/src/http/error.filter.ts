@@ -41,7 +41,9 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, code, message } = this.describe(exception, request);
+    const described = this.describe(exception, request);
+    const { status, body } = this.answer(described, exception);
+    const { code } = described;
     const path = request.url.split('?')[0];
     if (!wasMetered(exception) && !UNLOGGED.test(path)) {
       this.log.write({
@@ -57,7 +59,12 @@ export class ErrorFilter implements ExceptionFilter {
     }
     const retryAfter = status === 429 ? retryAfterSeconds(code, principalOf(request)?.periodEnd) : null;
     if (retryAfter !== null) void reply.header('retry-after', String(retryAfter));
-    void reply.status(status).send({ error: { code, message } });
+    void reply.status(status).send(body);
+  }
+
+  /** The status and body an error leaves with (Trawl's shape here; the Firecrawl routes' filter answers in theirs). */
+  protected answer(described: { status: number; code: string; message: string }, _exception: unknown): { status: number; body: unknown } {
+    return { status: described.status, body: { error: { code: described.code, message: described.message } } };
   }
 
   private describe(exception: unknown, request: FastifyRequest): { status: number; code: string; message: string } {
