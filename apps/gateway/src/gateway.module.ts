@@ -18,7 +18,6 @@ import { CrawlsController } from './crawls/crawls.controller.js';
 import { HeadfulBrowserController } from './headful-browser/headful-browser.controller.js';
 import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.js';
 import { ScreenshotController } from './headful-browser/screenshot.controller.js';
-import { FirecrawlErrorFilter } from './firecrawl/firecrawl-error.filter.js';
 import { FirecrawlJobsService } from './firecrawl/firecrawl-jobs.service.js';
 import { FirecrawlLookupService } from './firecrawl/firecrawl-lookup.service.js';
 import { FirecrawlScrapeService } from './firecrawl/firecrawl-scrape.service.js';
@@ -82,7 +81,6 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         McpService,
         McpEndpoint,
         ...HEADFUL_GATEWAY_PROVIDERS,
-        FirecrawlErrorFilter,
         FirecrawlScrapeService,
         FirecrawlJobsService,
         FirecrawlLookupService,

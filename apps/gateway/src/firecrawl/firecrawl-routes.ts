@@ -1,7 +1,7 @@
 /**
  * The routes v1 and v2 share: scrape, crawl and batch scrape with their status, cancel and errors, the active
  * crawls, and the team's credit usage. Each version's controller adds map and search, whose answers differ.
- * Every route answers 200, as the clients require, and errors in Firecrawl's shape (FirecrawlErrorFilter).
+ * Every route answers 200, as the clients require, and errors in Firecrawl's shape (firecrawl-answer.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '#billing';

@@ -1,11 +1,10 @@
 /** Firecrawl's v1 API (`/v1/...`), as the v1 SDK (`FirecrawlAppV1`), LangChain JS and Dify call it: its waiters poll `/v1/crawl/{id}` for batch scrapes too (one id space here), and it asks for a crawl's errors with DELETE. */
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { CurrentPrincipal } from '../http/principal.js';
-import { FirecrawlErrorFilter } from './firecrawl-error.filter.js';
 import { FirecrawlJobsService } from './firecrawl-jobs.service.js';
 import { FirecrawlLookupService } from './firecrawl-lookup.service.js';
 import { FirecrawlRoutes } from './firecrawl-routes.js';
@@ -14,7 +13,6 @@ import { FirecrawlTeamService } from './firecrawl-team.service.js';
 
 @Controller('v1')
 @UseGuards(ApiKeyGuard)
-@UseFilters(FirecrawlErrorFilter)
 export class FirecrawlV1Controller {
   private readonly routes: FirecrawlRoutes;
 

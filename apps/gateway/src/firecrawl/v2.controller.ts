@@ -1,11 +1,10 @@
 /** Firecrawl's v2 API (`/v2/...`), as `@mendable/firecrawl-js` 4.x and firecrawl-mcp call it. */
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ApiKeyGuard } from '../http/api-key.guard.js';
 import { CurrentPrincipal } from '../http/principal.js';
-import { FirecrawlErrorFilter } from './firecrawl-error.filter.js';
 import { FirecrawlJobsService } from './firecrawl-jobs.service.js';
 import { FirecrawlLookupService } from './firecrawl-lookup.service.js';
 import { FirecrawlRoutes } from './firecrawl-routes.js';
@@ -14,7 +13,6 @@ import { FirecrawlTeamService } from './firecrawl-team.service.js';
 
 @Controller('v2')
 @UseGuards(ApiKeyGuard)
-@UseFilters(FirecrawlErrorFilter)
 export class FirecrawlV2Controller {
   private readonly routes: FirecrawlRoutes;
 
