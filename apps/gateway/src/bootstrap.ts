@@ -6,6 +6,7 @@ import { LogController } from 'fastify';
 import type { TrawlConfig } from '#config';
 import { MAX_URL_LENGTH } from '#contracts';
 import { createLogger, PinoNestLogger } from '#platform';
+import { FIRECRAWL_PATH, firecrawlErrorText } from './firecrawl/firecrawl-answer.js';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -54,11 +55,11 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onSend', async (_request, reply, payload) => {
+    .addHook('onSend', async (request, reply, payload) => {
       const rewritten = contractErrorBody(reply.statusCode, payload);
       if (rewritten === null) return payload;
       void reply.header('content-type', 'application/json; charset=utf-8');
-      return rewritten;
+      return FIRECRAWL_PATH.test(request.url) ? firecrawlErrorText(rewritten) : rewritten;
     });
   app.getHttpServer().on('checkExpectation', expectationFailed).on('connect', refuseConnect);
   return app;

@@ -18,6 +18,12 @@ import { CrawlsController } from './crawls/crawls.controller.js';
 import { HeadfulBrowserController } from './headful-browser/headful-browser.controller.js';
 import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.js';
 import { ScreenshotController } from './headful-browser/screenshot.controller.js';
+import { FirecrawlJobsService } from './firecrawl/firecrawl-jobs.service.js';
+import { FirecrawlLookupService } from './firecrawl/firecrawl-lookup.service.js';
+import { FirecrawlScrapeService } from './firecrawl/firecrawl-scrape.service.js';
+import { FirecrawlTeamService } from './firecrawl/firecrawl-team.service.js';
+import { FirecrawlV1Controller } from './firecrawl/v1.controller.js';
+import { FirecrawlV2Controller } from './firecrawl/v2.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
@@ -63,6 +69,8 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         OpenApiController,
         HeadfulBrowserController,
         ScreenshotController,
+        FirecrawlV2Controller,
+        FirecrawlV1Controller,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
@@ -73,6 +81,10 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         McpService,
         McpEndpoint,
         ...HEADFUL_GATEWAY_PROVIDERS,
+        FirecrawlScrapeService,
+        FirecrawlJobsService,
+        FirecrawlLookupService,
+        FirecrawlTeamService,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

@@ -180,6 +180,7 @@ export class ChromiumPool implements PageRenderer {
       ...(options.locale ? { locale: options.locale } : {}),
       ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       settleCapMs: options.settleCapMs ?? 3_000,
+      ...(options.waitMs ? { waitMs: options.waitMs } : {}),
       maxRedirects: this.opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
       maxResponseBytes: this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       maxJobBytes: this.opts.maxJobBytes ?? DEFAULT_MAX_JOB_BYTES,

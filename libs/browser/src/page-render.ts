@@ -34,6 +34,8 @@ export interface RenderJob extends JobSettings {
   /** The quiet window of a page that has started no request since load (see NetworkActivity.waitForQuiet). */
   loadQuietMs: number;
   settleCapMs: number;
+  /** A wait after settling, before capture (RenderOptions.waitMs); 0 for none. */
+  waitMs?: number;
 }
 
 /** Rejects with `onTimeout()` at `until`, or with the job's failure, whichever settles first. */
@@ -174,6 +176,9 @@ async function navigateAndCaptureWith(
       ])
     : false;
   const settledAt = performance.now();
+  // The caller's own wait (a page known to fill in late), within what the capture leaves of the budget.
+  const waitUntil = Math.min(settledAt + (job.waitMs ?? 0), settleUntil);
+  if (waitUntil > settledAt) await Promise.race([new Promise((resolve) => setTimeout(resolve, waitUntil - settledAt)), failure]);
 
   // A document still arriving when the budget ends (a body dripping in) is a timeout, as over plain HTTP: what it
   // shows is a fragment of a page nobody finished sending, and it is not charged.

@@ -16,6 +16,8 @@ export interface RenderOptions {
   /** Upstream forward proxy for this job (geolocation); null/undefined = direct. Only http:// proxies. */
   proxy?: ProxyInfo | null;
   screenshot?: false | 'viewport' | 'full';
+  /** A wait after the page settled, before it is captured (within the budget, less the capture's reserve). */
+  waitMs?: number;
   /** Abort image, media and font requests. Default: true when no screenshot is asked for. */
   blockResources?: boolean;
   /** How long the network must stay quiet to count as settled. Default 500 ms. */

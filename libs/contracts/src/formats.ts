@@ -16,6 +16,18 @@ export interface PageMetadata {
   pageType?: 'article' | 'service' | 'product' | 'collection' | 'forum' | 'listing' | 'documentation';
 }
 
+/**
+ * A caller's narrowing of a page before its formats are made: elements dropped (`exclude`, CSS selectors), only some
+ * elements kept (`include`), and whether markdown and text take the main content (default) or the whole cleaned page.
+ * Links and metadata always come from the whole page.
+ */
+export interface PageScope {
+  include?: string[];
+  exclude?: string[];
+  /** false: markdown and page_text are the whole page (cleaned of scripts and styles), not its main content. */
+  mainContent?: boolean;
+}
+
 /** What the format pipeline produces for one page; a field is present only when its format was asked for. */
 export interface FormattedPage {
   raw_html?: string;

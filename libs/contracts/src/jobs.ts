@@ -3,7 +3,7 @@
  * Nothing crosses the queue untyped.
  */
 import type { DeviceKind } from './devices.js';
-import type { OutputFormat, OutputFormats, PageMetadata } from './formats.js';
+import type { OutputFormat, OutputFormats, PageMetadata, PageScope } from './formats.js';
 import type { SearchPage, SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 import type { MapsParams, Place } from './api/maps-place.js';
@@ -52,6 +52,12 @@ export interface CrawlPagePayload {
    * scope before requesting the target. Plain HTTP only; a browser follows redirects itself.
    */
   followRedirects?: boolean;
+  /** Extra request headers (plain HTTP; a browser engine does not send them). */
+  headers?: Record<string, string>;
+  /** Browser engines: how long to wait after the page settled before capturing it. */
+  waitForMs?: number;
+  /** Elements kept or dropped and main content or the whole page, for markdown and text. */
+  scope?: PageScope;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }

@@ -373,6 +373,7 @@ export class CrawlCoordinator {
       url: data.url,
       formats: formatsOf(options),
       device: 'desktop',
+      ...options.page,
       ...(options.geolocation ? { geolocation: options.geolocation } : {}),
       links: true,
       // A site crawl checks each redirect target against robots.txt and its scope before it is requested.

@@ -4,7 +4,10 @@
  * reservation).
  */
 import { createHash } from 'node:crypto';
-import type { SiteCrawlBody, BatchBody } from '#contracts';
+import type { SiteCrawlBody, BatchBody, CrawlPagePayload } from '#contracts';
+
+/** How each page of a crawl is fetched beyond the body's formats (set by the Firecrawl-compatible routes). */
+export type PageOptions = Partial<Pick<CrawlPagePayload, 'device' | 'headers' | 'waitForMs' | 'scope'>>;
 
 export const CrawlJobName = {
   seed: 'crawl.seed',
@@ -35,6 +38,8 @@ export type CrawlOptions = (
   webhook?: SiteCrawlBody['webhook'];
   /** Credits one stored page costs (render_js: 10, else 1). */
   unitCost: number;
+  /** The page options beyond the body (device, headers, wait, scope). */
+  page?: PageOptions;
   /** The account's concurrency limit when the crawl started: pages in flight stay within it, leaving one for calls. */
   concurrencyLimit: number;
 };

@@ -10,6 +10,7 @@ import {
   type BatchBody, type CrawlJobCreated, type CrawlJobErrors, type CrawlJobPage, type CrawlJobStatus, type CrawlJobSummary,
   type CrawlReadQuery, type CrawlStatus, type SiteCrawlBody,
 } from '#contracts';
+import type { PageOptions } from './crawl-data.js';
 import { COSTS, type CallLifecycle, type Caller } from '#billing';
 import type { CrawlJobRow, CrawlPageRow, CrawlsRepository, LedgerRepository } from '#db';
 import type { CrawlCoordinator } from './coordinator.js';
@@ -40,21 +41,22 @@ export class CrawlJobsService {
   ) {}
 
   /** Starts a site crawl. `base`: the public origin links in the answer start with. */
-  async startSite(caller: Caller, body: SiteCrawlBody, base: string, endpoint = '/crawls'): Promise<CrawlJobCreated> {
+  /** Starts a site crawl. `base`: the public origin links in the answer start with; `page`: how each page is fetched beyond the body. */
+  async startSite(caller: Caller, body: SiteCrawlBody, base: string, endpoint = '/crawls', page?: PageOptions): Promise<CrawlJobCreated> {
     // Patterns that could hang a worker are refused here, naming the parameter, before anything is recorded.
     crawlScope(body.url, body, this.settings.maxUrlLength);
     const { webhook, ...rest } = body;
-    return this.start(caller, endpoint, 'site', body.url, { kind: 'site', ...rest, ...(webhook ? { webhook } : {}) } as CrawlOptions, body.limit, base);
+    return this.start(caller, endpoint, 'site', body.url, { kind: 'site', ...rest, ...(webhook ? { webhook } : {}), ...(page ? { page } : {}) } as CrawlOptions, body.limit, base);
   }
 
-  async startBatch(caller: Caller, body: BatchBody, base: string, endpoint = '/batches'): Promise<CrawlJobCreated> {
+  async startBatch(caller: Caller, body: BatchBody, base: string, endpoint = '/batches', page?: PageOptions): Promise<CrawlJobCreated> {
     const { webhook, urls, invalid_urls, ...rest } = body;
     const created = await this.start(
       caller,
       endpoint,
       'batch',
       null,
-      { kind: 'batch', ...rest, ...(webhook ? { webhook } : {}), urls } as unknown as CrawlOptions,
+      { kind: 'batch', ...rest, ...(webhook ? { webhook } : {}), ...(page ? { page } : {}), urls } as unknown as CrawlOptions,
       urls.length,
       base,
     );
@@ -101,6 +103,24 @@ export class CrawlJobsService {
       next: cursor ? `${base}/crawls/${id}?cursor=${cursor}${query.limit ? `&limit=${query.limit}` : ''}` : null,
       next_cursor: cursor,
     };
+  }
+
+  /**
+   * The pages after the first `skip` (offsets, as Firecrawl's status pages count), at most `limit` and ANSWER_MAX_BYTES;
+   * `more`: the answer was cut short, so pages after it are already stored.
+   */
+  async pagesAt(caller: Caller, id: string, skip: number, limit = PAGE_LIMIT): Promise<{ summary: CrawlJobSummary; pages: CrawlJobPage[]; more: boolean }> {
+    const row = await this.own(caller, id);
+    const rows = await this.repo.pagesFrom(id, skip, Math.min(limit, PAGE_LIMIT * 10) + 1);
+    const pages: CrawlJobPage[] = [];
+    let bytes = 0;
+    for (const page of rows.slice(0, Math.min(limit, PAGE_LIMIT * 10))) {
+      const item = pageItem(page, row);
+      bytes += Buffer.byteLength(JSON.stringify(item));
+      if (pages.length > 0 && bytes > ANSWER_MAX_BYTES) break;
+      pages.push(item);
+    }
+    return { summary: summary(row), pages, more: rows.length > pages.length };
   }
 
   async errors(caller: Caller, id: string, query: CrawlReadQuery, base: string): Promise<CrawlJobErrors> {

@@ -6,6 +6,7 @@
  */
 export { CrawlsModule } from './crawls.module.js';
 export { CrawlJobsService } from './crawl-jobs.service.js';
+export type { PageOptions } from './crawl-data.js';
 export { CrawlCoordinator } from './coordinator.js';
 export { FrontierStore } from './frontier-store.js';
 export { signWebhook } from './webhooks.js';

@@ -55,9 +55,9 @@ export class MapService {
     private readonly settings: MapSettings,
   ) {}
 
-  async map(caller: Caller, body: MapBody): Promise<MapResponse> {
+  async map(caller: Caller, body: MapBody, endpoint = '/map'): Promise<MapResponse> {
     const reserve = COSTS.map + (body.use_search ? COSTS.search : 0);
-    const plan = { endpoint: '/map', reserve, insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: MAP_DEADLINE_MS } as const;
+    const plan = { endpoint, reserve, insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: MAP_DEADLINE_MS } as const;
     const { body: answer } = await this.lifecycle.run(caller, plan, async (call) => {
       // Without a search to rank by, the first `limit` URLs are the answer: gather no more.
       const gather = body.search ? this.settings.maxLinks : body.limit;

@@ -202,6 +202,16 @@ export class CrawlsRepository {
     return rows;
   }
 
+  /** The pages after the first `skip` of them, in the same order (offsets stay valid: pages are only appended). */
+  async pagesFrom(jobId: string, skip: number, limit: number): Promise<CrawlPageRow[]> {
+    const { rows } = await this.pool.query<CrawlPageRow>(
+      `SELECT id::text, url, source_url AS "sourceUrl", status_code AS "statusCode", depth, content
+       FROM crawl_pages WHERE job_id = $1 ORDER BY crawl_pages.id OFFSET $2 LIMIT $3`,
+      [jobId, skip, limit],
+    );
+    return rows;
+  }
+
   async errors(jobId: string, afterId: string, limit: number): Promise<CrawlErrorRow[]> {
     const { rows } = await this.pool.query<CrawlErrorRow>(
       `SELECT id::text, url, code, message, robots, created_at AS "createdAt"

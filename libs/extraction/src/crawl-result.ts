@@ -11,7 +11,7 @@ export function assertExtractable(page: FormattedPage): FormattedPage {
 
 /** Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract. */
 export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: FetchedPage, extraction: ExtractionPool): Promise<CrawlPageSuccess> {
-  const formatted = assertExtractable(await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats, ...(payload.links ? { links: true } : {}) }));
+  const formatted = assertExtractable(await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats, ...(payload.links ? { links: true } : {}), ...(payload.scope ? { scope: payload.scope } : {}) }));
   return {
     ok: true,
     url: payload.url,

@@ -4,7 +4,7 @@
  * of its input (see the modules it imports) so it can be tested and timed alone; `formatPage` composes them and never
  * throws. The removals after cleaning are the ordered list in passes/index.ts.
  */
-import type { FormattedPage, OutputFormats, PageMetadata } from '#contracts';
+import type { FormattedPage, OutputFormats, PageMetadata, PageScope } from '#contracts';
 import { bodyOf, findAll, holdsText, parseHtmlWithin, removeNode, serialize, textContent, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean/clean.js';
@@ -20,6 +20,7 @@ import { missingDescription } from './product-description.js';
 import { pageLinks } from './links.js';
 import { pageProfile } from './profile.js';
 import { selectMainContent } from './selection/select.js';
+import { applyScope, wholePage } from './scope.js';
 
 /** PageMetadata as this library fills it: with the page type main-content selection went by. */
 export interface ExtractedMetadata extends PageMetadata {
@@ -35,6 +36,8 @@ export interface FormatOptions {
   pageType?: PageType;
   /** The page's links and canonical (site crawls, map), read before cleaning drops navigation. */
   links?: boolean;
+  /** Elements kept or dropped, and main content or the whole page (the Firecrawl-compatible scrape's options). */
+  scope?: PageScope;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -97,15 +100,18 @@ export function formatPage(html: string, options: FormatOptions): FormattedPage 
     const page: FormattedPage = { metadata };
     if (formats.raw_html) page.raw_html = input;
     if (options.links) Object.assign(page, pageLinks(doc, options.url));
+    if (options.scope) applyScope(doc, options.scope);
+    const whole = wholePage(options.scope);
     // A thread's posts carry comment names, and a landing page's promos and banners are its sections (see clean.ts).
-    cleanDocument(doc, { url, aggressive: true, keepComments: profile.forum, landing: profile.landing });
+    // The whole page keeps its navigation and boilerplate: only the aggressive clean judges them.
+    cleanDocument(doc, { url, aggressive: !whole, keepComments: profile.forum, landing: profile.landing });
     if (formats.enhanced_html) {
       const hasDoctype = doc.children.some((c) => c.type === 'directive');
       page.enhanced_html = (hasDoctype ? '' : '<!DOCTYPE html>\n') + serialize(doc);
     }
     if (!formats.markdown && !formats.page_text) return page;
 
-    const { nodes, found } = selectMainContent(doc, input, profile);
+    const { nodes, found } = whole ? { nodes: [bodyOf(doc)], found: false } : selectMainContent(doc, input, profile);
     runPasses('content', { roots: nodes, profile });
     // A product whose description sits in a tab the page hides, or is only rendered by script: the structured data's.
     const added = profile.description ? missingDescription(profile.description, nodes, url) : undefined;

@@ -23,6 +23,7 @@ export class ChromiumEngine implements PageEngine {
       acceptLanguage: request.acceptLanguage,
       proxy: request.proxy,
       screenshot: request.screenshot ?? false,
+      ...(request.waitForMs ? { waitMs: request.waitForMs } : {}),
       ...(request.target === 'upstream' ? { addressPolicy: this.upstreamPolicy } : {}),
       ...(request.isolationKey ? { isolationKey: request.isolationKey } : {}),
     });

@@ -32,6 +32,8 @@ export class CrawlPageHandler {
         target: 'crawl',
         ...(payload.accountId ? { isolationKey: payload.accountId } : {}),
         ...(payload.followRedirects === false ? { followRedirects: false } : {}),
+        ...(payload.headers ? { headers: payload.headers } : {}),
+        ...(payload.waitForMs ? { waitForMs: payload.waitForMs } : {}),
       });
       if (page.location) {
         return { ok: true, url: payload.url, finalUrl: page.finalUrl, status_code: page.status, redirect: page.location };

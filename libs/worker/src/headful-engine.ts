@@ -22,6 +22,7 @@ export class HeadfulEngine implements PageEngine {
         acceptLanguage: request.acceptLanguage,
         proxy: request.proxy,
         screenshot: request.screenshot ?? false,
+        ...(request.waitForMs ? { waitMs: request.waitForMs } : {}),
         // The headed browser presents itself as it is (real version and platform), not as a Windows profile.
         userAgent: 'browser',
         ...(request.locale ? { locale: request.locale } : {}),

@@ -14,6 +14,8 @@ export interface PageRequest {
   /** Extra request headers (search-engine upstreams send their own). */
   headers?: Record<string, string>;
   screenshot?: false | 'viewport' | 'full';
+  /** Browser engines: a wait after the page settled, before it is captured. */
+  waitForMs?: number;
   /** Browser engines: the page's locale and timezone (the headful engine matches them to the proxy's country). */
   locale?: string;
   timezoneId?: string;

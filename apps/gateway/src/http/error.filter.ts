@@ -1,5 +1,5 @@
 /**
- * Every error leaves as `{ "error": { "code", "message" } }`; internal details are logged, never returned.
+ * Every error leaves as `{ "error": { "code", "message" } }` (under /v1/ and /v2/, Firecrawl's shape: firecrawl-answer.ts); internal details are logged, never returned.
  * Errors that ended a metered call were written to the request log by the call itself; the others (unknown key,
  * invalid parameter, unknown route) are logged here, so every API request has one row.
  */
@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestLogWriter, wasMetered } from '#billing';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import { outageError } from '#platform/outage.js';
+import { FIRECRAWL_PATH, firecrawlAnswer } from '../firecrawl/firecrawl-answer.js';
 import { principalOf } from './principal.js';
 
 /** Not API calls: health probes, the admin API, and the console's own pages and JSON (`/account`, `/console`). */
@@ -41,7 +42,9 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, code, message } = this.describe(exception, request);
+    const described = this.describe(exception, request);
+    const { status, body } = FIRECRAWL_PATH.test(request.url) ? firecrawlAnswer(described, exception) : { status: described.status, body: { error: { code: described.code, message: described.message } } };
+    const { code } = described;
     const path = request.url.split('?')[0];
     if (!wasMetered(exception) && !UNLOGGED.test(path)) {
       this.log.write({
@@ -57,7 +60,7 @@ export class ErrorFilter implements ExceptionFilter {
     }
     const retryAfter = status === 429 ? retryAfterSeconds(code, principalOf(request)?.periodEnd) : null;
     if (retryAfter !== null) void reply.header('retry-after', String(retryAfter));
-    void reply.status(status).send({ error: { code, message } });
+    void reply.status(status).send(body);
   }
 
   private describe(exception: unknown, request: FastifyRequest): { status: number; code: string; message: string } {

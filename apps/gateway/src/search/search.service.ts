@@ -40,12 +40,12 @@ export class SearchService {
     return params.max_pages * (COSTS.search + (params.auto_crawling ? AUTO_CRAWL_MAX_PER_PAGE * COSTS.crawlHttp : 0));
   }
 
-  async search(principal: Caller, params: SearchParams): Promise<SearchResponse> {
+  async search(principal: Caller, params: SearchParams, endpoint = '/search'): Promise<SearchResponse> {
     const proxyCountry = this.proxyCountry(params.geolocation);
     const deadlineMs = params.max_pages * (this.config.SERP_TIMEOUT_MS + 1_000) + (params.auto_crawling ? this.config.SEARCH_CRAWL_DEADLINE_MS : 0) + 5_000;
     const { body } = await this.lifecycle.run(
       principal,
-      { endpoint: '/search', reserve: this.reserveFor(params), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs },
+      { endpoint, reserve: this.reserveFor(params), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs },
       async (call) => {
         const crawl = params.auto_crawling
           ? new AutoCrawl(this.dispatcher, call, {

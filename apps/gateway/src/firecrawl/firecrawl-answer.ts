@@ -1,0 +1,19 @@
+/**
+ * Errors under `/v1/` and `/v2/` (the Firecrawl-compatible routes, a body that does not parse and an unknown route
+ * included) leave in Firecrawl's shape, `{ success: false, error, code?, details? }`, with its statuses: 402 for
+ * credits, 408 for a scrape timeout, 400 with every validation issue. ErrorFilter logs them like any other.
+ */
+import { FirecrawlInputError, firecrawlError, firecrawlErrorStatus } from '#firecrawl';
+
+export const FIRECRAWL_PATH = /^\/v[12](\/|$)/;
+
+export function firecrawlAnswer(described: { status: number; code: string; message: string }, exception: unknown): { status: number; body: unknown } {
+  const issues = exception instanceof FirecrawlInputError ? exception.issues : described.status === 400 ? [{ path: [], message: described.message }] : undefined;
+  return { status: firecrawlErrorStatus(described.code), body: firecrawlError(described.code, described.message, issues) };
+}
+
+/** Fastify's own error replies (a malformed JSON body, an oversize one), already in Trawl's shape, in Firecrawl's. */
+export function firecrawlErrorText(trawlBody: string): string {
+  const { error } = JSON.parse(trawlBody) as { error: { code: string; message: string } };
+  return JSON.stringify(firecrawlError(error.code, error.message, [{ path: [], message: error.message }]));
+}

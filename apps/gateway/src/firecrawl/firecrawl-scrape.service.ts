@@ -1,0 +1,150 @@
+/**
+ * Firecrawl's scrape on Trawl's page engines: one `crawl.page` job on the engine the plan needs, metered like `/crawl`
+ * (1 credit over plain HTTP, 10 rendered, 50 on the headed browser; nothing for a failure). `proxy`: `basic` is the
+ * cheapest engine that can do what was asked; `auto` moves up the engine table — plain HTTP, then Chromium, then the
+ * headed browser when a headful worker is alive — while the block detector says the page was an anti-bot answer;
+ * `stealth` is the headed browser. The metadata says which engine served the page.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
+import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import {
+  EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
+  type CrawlPagePayload, type CrawlPageResult, type EngineRow,
+} from '#contracts';
+import { toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
+import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
+import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
+
+const COST: Record<EngineId, number> = { http: COSTS.crawlHttp, chromium: COSTS.crawlRender, headful: COSTS.headful };
+const PROXY_USED: Record<EngineId, string> = { http: 'basic', chromium: 'basic', headful: 'stealth' };
+
+export interface ScrapedPage {
+  url: string;
+  document?: FirecrawlDocument;
+  /** Why there is no document (`CODE: message`). */
+  error?: TrawlError;
+}
+
+@Injectable()
+export class FirecrawlScrapeService {
+  constructor(
+    private readonly lifecycle: CallLifecycle,
+    private readonly dispatcher: JobDispatcher,
+    private readonly workers: WorkerRegistry,
+    private readonly links: ScreenshotLinks,
+    @Inject(LocalScreenshotStore) private readonly screenshots: LocalScreenshotStore,
+    @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+  ) {}
+
+  /** One URL; a page that cannot be scraped is the call's error (nothing charged). */
+  async scrape(caller: Caller, url: string, plan: ScrapePlan, base: string, endpoint: string): Promise<FirecrawlDocument> {
+    const ladder = await this.ladder(plan);
+    const timeoutMs = this.timeoutOf(plan);
+    const { body } = await this.lifecycle.run(
+      caller,
+      { endpoint, reserve: Math.max(...ladder.map((e) => COST[e.id])), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 },
+      async (call) => {
+        let failure: TrawlError | undefined;
+        for (const [i, engine] of ladder.entries()) {
+          const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call, url, plan, timeoutMs)], call.deadline);
+          const page = await this.pageOf(outcome, url, plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: PROXY_USED[engine.id], engine: engine.id });
+          if (page.document) return { body: page.document, charge: COST[engine.id] };
+          failure = page.error;
+          // Only an anti-bot answer is worth a costlier engine; every other failure would fail there too.
+          if (failure?.code !== ErrorCode.UPSTREAM_BLOCKED || i === ladder.length - 1) break;
+        }
+        throw failure ?? new TrawlError(ErrorCode.INTERNAL, 'The page could not be scraped');
+      },
+    );
+    return body;
+  }
+
+  /**
+   * Several URLs in one metered call on the plan's cheapest engine (a search's results): each a document or an
+   * error; charged per document.
+   */
+  async scrapeAll(call: CallContext, urls: string[], plan: ScrapePlan, base: string): Promise<{ pages: ScrapedPage[]; credits: number }> {
+    const engine = (await this.ladder({ ...plan, proxy: 'basic' }))[0];
+    const timeoutMs = this.timeoutOf(plan);
+    const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, urls.map((u) => this.payload(call, u, plan, timeoutMs)), call.deadline);
+    const pages = await Promise.all(outcomes.map((o, i) => this.pageOf(o, urls[i], plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: 'basic', engine: engine.id })));
+    return { pages, credits: pages.filter((p) => p.document).length * COST[engine.id] };
+  }
+
+  /** The engines to try, in order. */
+  private async ladder(plan: ScrapePlan): Promise<EngineRow[]> {
+    const renders = plan.waitForMs > 0 || plan.document.screenshot !== false;
+    const headful = async () => (await this.workers.seen(engineRow(EngineId.headful).workerKind)) > 0;
+    if (plan.proxy === 'stealth') {
+      if (!(await headful())) throw new TrawlError(ErrorCode.HEADFUL_UNAVAILABLE, 'proxy stealth needs the headed browser, and no headful worker is running: nothing was charged');
+      return [engineRow(EngineId.headful)];
+    }
+    const first = engineRow(renders ? EngineId.chromium : EngineId.http);
+    // Headers are sent over plain HTTP only: no escalation to a browser that would drop them.
+    if (plan.proxy === 'basic' || plan.headers) return [first];
+    const ladder = renders ? [first] : [first, engineRow(EngineId.chromium)];
+    if (await headful()) ladder.push(engineRow(EngineId.headful));
+    return ladder;
+  }
+
+  private timeoutOf(plan: ScrapePlan): number {
+    return plan.timeoutMs ?? this.config.CRAWL_TIMEOUT_MS;
+  }
+
+  private payload(call: CallContext, url: string, plan: ScrapePlan, timeoutMs: number): CrawlPagePayload {
+    return {
+      callId: call.callId,
+      accountId: call.principal.accountId,
+      url,
+      device: plan.device,
+      formats: plan.formats,
+      ...(plan.geolocation ? { geolocation: plan.geolocation } : {}),
+      ...(plan.document.screenshot ? { screenshot: true, screenshotFullPage: plan.document.screenshot === 'full' } : {}),
+      ...(plan.document.links ? { links: true } : {}),
+      ...(plan.headers ? { headers: plan.headers } : {}),
+      ...(plan.waitForMs ? { waitForMs: plan.waitForMs } : {}),
+      ...(plan.scope ? { scope: plan.scope } : {}),
+      timeoutMs,
+    };
+  }
+
+  private async pageOf(outcome: JobOutcome<typeof JobName.crawlPage>, url: string, plan: ScrapePlan, base: string, metadata: Record<string, unknown>): Promise<ScrapedPage> {
+    if (!outcome.ok) return { url, error: outcome.error };
+    const result: CrawlPageResult = outcome.result;
+    if (!result.ok) return { url, error: new TrawlError(result.error.code, result.error.message, result.error.kind) };
+    const screenshotUrl = result.screenshot ? await this.publish(result.screenshot, base) : undefined;
+    const document = toDocument(
+      {
+        url,
+        finalUrl: result.finalUrl,
+        statusCode: result.status_code,
+        ...(result.raw_html !== undefined ? { raw_html: result.raw_html } : {}),
+        ...(result.enhanced_html !== undefined ? { enhanced_html: result.enhanced_html } : {}),
+        ...(result.markdown !== undefined ? { markdown: result.markdown } : {}),
+        ...(result.metadata ? { metadata: result.metadata } : {}),
+        ...(result.links ? { links: result.links.map((l) => l.url) } : {}),
+        ...(screenshotUrl ? { screenshotUrl } : {}),
+      },
+      { formats: plan.document, removeBase64Images: plan.removeBase64Images, metadata },
+    );
+    return { url, document };
+  }
+
+  /** Stores a screenshot and links to it (signed, expiring), as /headful-browser does. */
+  private async publish(base64: string, origin: string): Promise<string> {
+    const png = Buffer.from(base64, 'base64');
+    if (this.config.SCREENSHOT_STORE === 's3') {
+      const s3 = s3StoreFromConfig(this.config);
+      return s3.urlFor(await s3.put(png), this.config.SCREENSHOT_URL_TTL_MS);
+    }
+    return `${origin}${this.links.sign(await this.screenshots.put(png))}`;
+  }
+}
+
+/** A scrape URL, normalised, or the 400 naming it. */
+export function scrapeUrl(raw: string, name = 'url'): string {
+  const url = normaliseUrl(raw.trim());
+  if (typeof url !== 'string') throw new TrawlError(ErrorCode.INVALID_PARAMETER, `${name}: ${url.error}`);
+  return url;
+}

@@ -1,0 +1,178 @@
+/**
+ * Firecrawl's ScrapeOptions (v2, and v1's spelling of the same) onto what a Trawl page job takes: the formats, the
+ * page scope (onlyMainContent, includeTags, excludeTags), the device, headers, the wait, the budget, the proxy mode
+ * and the country. Fields a client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet
+ * (actions, formats that need an LLM, a custom viewport) are refused by name rather than silently dropped.
+ */
+import { compile } from 'css-select';
+import { z } from 'zod';
+import { countryCode, formatsOf, type DeviceKind, type OutputFormats, type PageScope } from '#contracts';
+
+/** What the answer's Document carries. */
+export interface DocumentFormats {
+  markdown: boolean;
+  html: boolean;
+  rawHtml: boolean;
+  links: boolean;
+  images: boolean;
+  screenshot: false | 'viewport' | 'full';
+}
+
+export type ProxyMode = 'basic' | 'stealth' | 'auto';
+
+/** One scrape (or every page of a batch or crawl) as Trawl runs it. */
+export interface ScrapePlan {
+  /** Formats asked of the worker. */
+  formats: OutputFormats;
+  /** Formats handed back. */
+  document: DocumentFormats;
+  scope?: PageScope;
+  device: DeviceKind;
+  headers?: Record<string, string>;
+  waitForMs: number;
+  /** The client's budget for the page (ms); unset: the deployment's CRAWL_TIMEOUT_MS. */
+  timeoutMs?: number;
+  proxy: ProxyMode;
+  geolocation?: string;
+  removeBase64Images: boolean;
+}
+
+/** Formats that need a language model or a feature Trawl does not have yet. */
+const NOT_OFFERED: Record<string, string> = {
+  summary: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  json: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  extract: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  question: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  query: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  highlights: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  changeTracking: 'is not offered by this server (no page history is kept)',
+  branding: 'is not offered by this server',
+  product: 'is not offered by this server',
+  menu: 'is not offered by this server',
+  attributes: 'is not offered by this server',
+  audio: 'is not offered by this server',
+  video: 'is not offered by this server',
+  rawBase64: 'is not offered by this server',
+};
+const OFFERED = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'screenshot@fullPage'] as const;
+
+const format = z.union([
+  z.string({ error: 'formats: each format is a name or an object { type, ... }' }),
+  z.looseObject({ type: z.string({ error: 'formats: an object format needs its type' }) }),
+]);
+
+const selectors = (name: string) =>
+  z.array(z.string({ error: `${name} must be a list of CSS selectors` }), { error: `${name} must be a list of CSS selectors` }).max(100, `${name} has more than 100 selectors`).superRefine((list, ctx) => {
+    for (const [i, selector] of list.entries()) {
+      try {
+        compile(selector);
+      } catch {
+        ctx.addIssue({ code: 'custom', path: [i], message: `${name}[${i}]: "${selector.slice(0, 80)}" is not a CSS selector` });
+      }
+    }
+  });
+
+/** Accepted and ignored: bookkeeping and caching hints that do not change what a fresh scrape returns. */
+const ignored = z.unknown().optional();
+export const IGNORED_CLIENT_FIELDS = {
+  origin: ignored,
+  integration: ignored,
+  toolDetail: ignored,
+  domainTools: ignored,
+  zeroDataRetention: ignored,
+  storeInCache: ignored,
+  /** No page cache yet: every scrape is fresh, which any maxAge allows. */
+  maxAge: ignored,
+  minAge: ignored,
+  parsers: ignored,
+  parsePDF: ignored,
+  blockAds: ignored,
+  fastMode: ignored,
+  skipTlsVerification: ignored,
+  useMock: ignored,
+  lockdown: ignored,
+  __experimental_cache: ignored,
+};
+
+const int = (name: string, min: number, max: number) =>
+  z.number({ error: `${name} must be an integer from ${min} to ${max}` }).int(`${name} must be an integer from ${min} to ${max}`).min(min, `${name} must be an integer from ${min} to ${max}`).max(max, `${name} must be an integer from ${min} to ${max}`);
+
+/** The ScrapeOptions fields, as a shape to spread into a body schema (scrape, batch) or nest (crawl, search). */
+export const SCRAPE_OPTION_FIELDS = {
+  formats: z.array(format, { error: 'formats must be a list' }).optional(),
+  onlyMainContent: z.boolean({ error: 'onlyMainContent must be true or false' }).optional(),
+  includeTags: selectors('includeTags').optional(),
+  excludeTags: selectors('excludeTags').optional(),
+  headers: z.record(z.string(), z.string({ error: 'headers: each value must be a string' }), { error: 'headers must be an object of strings' }).optional(),
+  waitFor: int('waitFor', 0, 60_000).optional(),
+  timeout: int('timeout', 1_000, 300_000).optional(),
+  mobile: z.boolean({ error: 'mobile must be true or false' }).optional(),
+  removeBase64Images: z.boolean({ error: 'removeBase64Images must be true or false' }).optional(),
+  location: z
+    .strictObject({ country: countryCode('location.country').optional(), languages: z.array(z.string()).optional() }, { error: 'location must be an object { country, languages }' })
+    .optional(),
+  proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto'], { error: 'proxy must be one of basic, stealth, enhanced, auto' }).optional(),
+  actions: z.array(z.unknown(), { error: 'actions must be a list' }).max(0, 'actions are not supported by this server yet').optional(),
+  jsonOptions: z.undefined({ error: 'jsonOptions needs an LLM, which this server does not offer on the Firecrawl API yet' }).optional(),
+  extract: z.undefined({ error: 'extract needs an LLM, which this server does not offer on the Firecrawl API yet' }).optional(),
+  changeTrackingOptions: z.undefined({ error: 'changeTrackingOptions is not offered by this server' }).optional(),
+  ...IGNORED_CLIENT_FIELDS,
+};
+
+export const scrapeOptionsSchema = z.strictObject(SCRAPE_OPTION_FIELDS, { error: 'scrapeOptions must be an object' });
+export type ScrapeOptionsInput = z.output<typeof scrapeOptionsSchema>;
+
+/** The formats a list names, or the issue to refuse it with (path relative to the options). */
+export function documentFormats(list: ReadonlyArray<string | { type: string; [k: string]: unknown }>): DocumentFormats | { path: string; message: string } {
+  const out: DocumentFormats = { markdown: false, html: false, rawHtml: false, links: false, images: false, screenshot: false };
+  for (const [i, entry] of list.entries()) {
+    const name = typeof entry === 'string' ? entry : entry.type;
+    if (name in NOT_OFFERED) return { path: `formats.${i}`, message: `format ${name} ${NOT_OFFERED[name]}` };
+    if (!(OFFERED as readonly string[]).includes(name)) return { path: `formats.${i}`, message: `format ${name} is unknown (offered: ${OFFERED.join(', ')})` };
+    if (name === 'screenshot' || name === 'screenshot@fullPage') {
+      const options: Record<string, unknown> = typeof entry === 'string' ? {} : entry;
+      if (options.viewport !== undefined) return { path: `formats.${i}.viewport`, message: 'a custom screenshot viewport is not supported (the device sets it: mobile or desktop)' };
+      out.screenshot = name === 'screenshot@fullPage' || options.fullPage === true ? 'full' : 'viewport';
+    } else {
+      out[name as 'markdown' | 'html' | 'rawHtml' | 'links' | 'images'] = true;
+    }
+  }
+  return out;
+}
+
+/** Options (already checked by the schema) → the plan, or the cross-field issue to refuse them with. */
+export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: string; message: string } {
+  const document = documentFormats(options.formats ?? ['markdown']);
+  if ('path' in document) return document;
+  const waitForMs = options.waitFor ?? 0;
+  if (options.timeout !== undefined && waitForMs > options.timeout / 2) {
+    return { path: 'waitFor', message: 'waitFor must be at most half of timeout' };
+  }
+  const proxy: ProxyMode = options.proxy === 'enhanced' ? 'stealth' : (options.proxy ?? 'auto');
+  const renders = waitForMs > 0 || document.screenshot !== false;
+  if (options.headers && Object.keys(options.headers).length > 0 && (renders || proxy === 'stealth')) {
+    return { path: 'headers', message: 'headers are sent by the plain-HTTP engine only: not with waitFor, screenshot or proxy stealth' };
+  }
+  const scope: PageScope = {};
+  if (options.includeTags?.length) scope.include = options.includeTags;
+  if (options.excludeTags?.length) scope.exclude = options.excludeTags;
+  if (options.onlyMainContent === false) scope.mainContent = false;
+  const plan: ScrapePlan = {
+    formats: formatsOf({ markdown: document.markdown, enhanced_html: document.html, raw_html: document.rawHtml || document.images }),
+    document,
+    device: options.mobile ? 'mobile' : 'desktop',
+    waitForMs,
+    proxy,
+    removeBase64Images: options.removeBase64Images ?? true,
+  };
+  if (Object.keys(scope).length) plan.scope = scope;
+  if (options.headers && Object.keys(options.headers).length) plan.headers = options.headers;
+  if (options.timeout !== undefined) plan.timeoutMs = options.timeout;
+  if (options.location?.country) plan.geolocation = options.location.country;
+  return plan;
+}
+
+/** Whether the plan needs a browser (a wait or a screenshot). */
+export function plansRendering(plan: ScrapePlan): boolean {
+  return plan.waitForMs > 0 || plan.document.screenshot !== false;
+}
