@@ -55,6 +55,7 @@ async function startRedis(): Promise<{ child: ChildProcess; url: string; dir: st
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined); // refused until the server listens
   for (let i = 0; ; i++) {
     try {
       await probe.connect();
