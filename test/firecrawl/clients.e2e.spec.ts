@@ -13,6 +13,7 @@ import { bingPage } from '#bench/support/bing-fixture.js';
 import { REPO_ROOT } from '../support/env.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { pollUntil } from '../support/poll.js';
 import { startSite } from './site.js';
 
 jest.setTimeout(120_000);
@@ -90,6 +91,11 @@ describe('raw HTTP', () => {
     const res = await post('/v1/crawl', { url: `${site.url}/article`, limit: 1 }, { authorization: `Bearer ${apiKey}` });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, id: expect.any(String) });
+    // Its page is charged when stored: wait for it, so the balance checks below see no charge of its.
+    await pollUntil(async () => {
+      const status = await fetch(`${trawl.baseUrl}/v1/crawl/${res.body.id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      return ((await status.json()) as { status: string }).status === 'completed';
+    }, 'the check\'s crawl to complete', 30_000, 100);
   });
 
   it('takes the key as x-api-key too', async () => {
