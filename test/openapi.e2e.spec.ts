@@ -435,6 +435,9 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     expectValid('/v2/crawl/{id}', 400, (await send('GET', `/v2/crawl/${started.body.id}?limit=0`, undefined, apiKey)).body);
     expectValid('/v2/crawl/{id}/errors', 200, (await send('GET', `/v2/crawl/${started.body.id}/errors`, undefined, apiKey)).body);
     expectValid('/v1/crawl/{id}/errors', 200, (await send('DELETE', `/v1/crawl/${started.body.id}/errors`, undefined, apiKey)).body, 'delete');
+    const finished = await send('DELETE', `/v2/crawl/${started.body.id}`, undefined, apiKey);
+    expect(finished.status).toBe(200);
+    expectValid('/v2/crawl/{id}', 200, finished.body, 'delete');
     const missing = await send('GET', '/v2/crawl/00000000-0000-4000-8000-000000000000', undefined, apiKey);
     expect(missing.status).toBe(404);
     expectValid('/v2/crawl/{id}', 404, missing.body);
