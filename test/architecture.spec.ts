@@ -1,7 +1,8 @@
 /**
  * The shape of the code base, checked on every run: no import cycles between files (what `madge --circular` checks)
  * nor between libs taken as units, no worker or lib importing the gateway app, a gateway whose module graph loads
- * neither a browser nor a worker lib, libs reached only through their package aliases, and no async hooks.
+ * neither a browser nor a worker lib, libs reached only through their package aliases, the gateway's http layer
+ * knowing nothing of the compatible APIs built on it, and no async hooks.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -32,13 +33,13 @@ function resolveImport(from: string, spec: string): string | null {
   return target.replace(/\.js$/, '.ts');
 }
 
-function graph(files: string[]): Map<string, { spec: string; to: string }[]> {
+function graph(files: string[], withTypes = false): Map<string, { spec: string; to: string }[]> {
   const edges = new Map<string, { spec: string; to: string }[]>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const out: { spec: string; to: string }[] = [];
     for (const m of text.matchAll(IMPORT)) {
-      if (m[1]) continue; // type-only imports vanish at runtime
+      if (m[1] && !withTypes) continue; // type-only imports vanish at runtime
       const to = resolveImport(file, m[2]);
       if (to) out.push({ spec: m[2], to });
     }
@@ -115,6 +116,23 @@ function cycles(edges: Map<string, { to: string }[]>): string[][] {
 const files = ['apps', 'libs'].flatMap((d) => sourceFiles(path.join(REPO_ROOT, d)));
 const edges = graph(files);
 
+/**
+ * Folders that must not import others (type-only imports included: a dependency's direction holds for types too).
+ * The http layer (error filter, guards, request ids) serves every route: the Firecrawl API plugs into it
+ * (ErrorShapes), never the other way round.
+ */
+const FORBIDDEN_IMPORTS = [{ from: 'apps/gateway/src/http/', not: ['apps/gateway/src/firecrawl/', 'libs/firecrawl/'] }];
+
+/** `file → import` for every import of a FORBIDDEN_IMPORTS folder into one it must not reach. */
+function forbiddenImports(importEdges: Map<string, { spec: string; to: string }[]>): string[] {
+  return [...importEdges].flatMap(([file, out]) => {
+    const rel = path.relative(REPO_ROOT, file);
+    const rule = FORBIDDEN_IMPORTS.find((r) => rel.startsWith(r.from));
+    if (!rule) return [];
+    return out.filter((e) => rule.not.some((dir) => path.relative(REPO_ROOT, e.to).startsWith(dir))).map((e) => `${rel} → ${e.spec}`);
+  });
+}
+
 /** The libs that make up a worker's runtime: none of them belongs in a gateway process. */
 const WORKER_LIBS = ['worker', 'browser', 'fetch', 'extraction', 'serp'];
 /** Packages that start or drive a browser: a gateway never loads them. */
@@ -159,6 +177,10 @@ describe('architecture', () => {
       return out.filter((e) => path.relative(REPO_ROOT, e.to).startsWith('apps/gateway/')).map((e) => `${rel} → ${e.spec}`);
     });
     expect(offenders).toEqual([]);
+  });
+
+  it("keeps the gateway's http layer free of the Firecrawl API (its folder and #firecrawl)", () => {
+    expect(forbiddenImports(graph(files, true))).toEqual([]);
   });
 
   it('reaches another lib only through its alias, never by a relative path', () => {

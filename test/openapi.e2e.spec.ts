@@ -359,3 +359,128 @@ describe('GET /openapi.json', () => {
     expectValid('/headful-browser', 400, bad.body);
   });
 });
+
+describe('the Firecrawl-compatible routes in /openapi.json', () => {
+  const send = async (method: string, path: string, body?: unknown, apiKey?: string) => {
+    const res = await fetch(`${trawl.baseUrl}${path}`, {
+      method,
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('documents /v1 and /v2: bodies from the #firecrawl schemas, every field described, answers, Firecrawl\'s error shape', async () => {
+    for (const version of ['v1', 'v2']) {
+      expect(Object.keys(doc.paths[`/${version}/crawl/{id}`])).toEqual(['get', 'delete']);
+      for (const path of ['/scrape', '/crawl', '/batch/scrape', '/map', '/search']) {
+        const op = doc.paths[`/${version}${path}`].post;
+        expect(op.tags).toEqual(['firecrawl']);
+        expect(op.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FirecrawlError' });
+        expect(op.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FirecrawlError' });
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '429', '500']));
+      }
+    }
+    expect(Object.keys(doc.paths['/v1/crawl/{id}/errors'])).toEqual(['get', 'delete']);
+    expect(doc.components.schemas.FirecrawlError).toMatchObject({ required: ['success', 'error'], properties: { success: { const: false } } });
+    const scrape = doc.components.schemas.FirecrawlV2ScrapeRequest;
+    expect(scrape.required).toEqual(['url']);
+    expect(scrape.additionalProperties).toBe(false);
+    expect(scrape.properties.waitFor).toMatchObject({ type: 'integer', minimum: 0, maximum: 60_000 });
+    expect(scrape.properties.proxy.enum).toEqual(['basic', 'stealth', 'enhanced', 'auto']);
+    expect(scrape.properties.origin.description).toMatch(/ignored/);
+    // Refused options are not offered: left out, and additionalProperties refuses them.
+    expect(scrape.properties).not.toHaveProperty('jsonOptions');
+    const crawl = doc.components.schemas.FirecrawlV2StartCrawlRequest;
+    expect(crawl.properties).not.toHaveProperty('webhook');
+    expect(crawl.properties).not.toHaveProperty('prompt');
+    expect(crawl.properties.scrapeOptions.properties.formats.description).toMatch(/markdown/);
+    for (const schema of ['FirecrawlV2ScrapeRequest', 'FirecrawlV2StartCrawlRequest', 'FirecrawlV2StartBatchScrapeRequest', 'FirecrawlV1MapRequest', 'FirecrawlV2SearchRequest']) {
+      for (const field of Object.values(doc.components.schemas[schema].properties) as any[]) expect(field.description).toBeTruthy();
+    }
+    const status = doc.paths['/v2/crawl/{id}'].get;
+    expect(status.parameters.map((p: any) => [p.name, p.in, p.required])).toEqual([['id', 'path', true], ['skip', 'query', false], ['limit', 'query', false]]);
+    const page = await (await fetch(`${trawl.baseUrl}/docs`)).text();
+    expect(page).toContain('POST</span> /v2/scrape');
+    expect(page).toMatch(/id="firecrawlV2Scrape".*<h3>JSON body<\/h3><table>.*<code>onlyMainContent<\/code>/);
+  });
+
+  it('real /v2 and /v1 answers validate: scrape, crawl, batch, status pages, errors, cancel, map, search, credit usage; 400, 401, 402, 404', async () => {
+    const account = await trawl.createAccount();
+    const apiKey = account.apiKey;
+    const scrape = await send('POST', '/v2/scrape', { url: `${site.url}/a`, formats: ['markdown', 'html', 'rawHtml', 'links', 'images'], origin: 'test' }, apiKey);
+    expect(scrape.status).toBe(200);
+    expect(scrape.body.data.metadata).toMatchObject({ statusCode: 200, engine: 'http' });
+    expectValid('/v2/scrape', 200, scrape.body, 'post');
+    const v1 = await send('POST', '/v1/scrape', { url: `${site.url}/a`, formats: ['markdown'] }, apiKey);
+    expect(v1.status).toBe(200);
+    expectValid('/v1/scrape', 200, v1.body, 'post');
+    const bad = await send('POST', '/v2/scrape', { url: `${site.url}/a`, formats: ['summary'], waitFor: -1 }, apiKey);
+    expect(bad.status).toBe(400);
+    expectValid('/v2/scrape', 400, bad.body, 'post');
+    const anonymous = await send('POST', '/v2/scrape', { url: `${site.url}/a` });
+    expect(anonymous.status).toBe(401);
+    expectValid('/v2/scrape', 401, anonymous.body, 'post');
+
+    const started = await send('POST', '/v2/crawl', { url: `${site.url}/a`, limit: 2, sitemap: 'skip' }, apiKey);
+    expect(started.status).toBe(200);
+    expectValid('/v2/crawl', 200, started.body, 'post');
+    const done = await pollUntil(async () => {
+      const read = await send('GET', `/v2/crawl/${started.body.id}`, undefined, apiKey);
+      return read.body.status === 'completed' ? read.body : null;
+    }, 'the crawl to complete', 30_000, 100);
+    expect(done.data.length).toBeGreaterThan(0);
+    expectValid('/v2/crawl/{id}', 200, done);
+    expectValid('/v1/crawl/{id}', 200, (await send('GET', `/v1/crawl/${started.body.id}`, undefined, apiKey)).body);
+    expectValid('/v2/crawl/{id}', 400, (await send('GET', `/v2/crawl/${started.body.id}?limit=0`, undefined, apiKey)).body);
+    expectValid('/v2/crawl/{id}/errors', 200, (await send('GET', `/v2/crawl/${started.body.id}/errors`, undefined, apiKey)).body);
+    expectValid('/v1/crawl/{id}/errors', 200, (await send('DELETE', `/v1/crawl/${started.body.id}/errors`, undefined, apiKey)).body, 'delete');
+    const finished = await send('DELETE', `/v2/crawl/${started.body.id}`, undefined, apiKey);
+    expect(finished.status).toBe(200);
+    expectValid('/v2/crawl/{id}', 200, finished.body, 'delete');
+    const missing = await send('GET', '/v2/crawl/00000000-0000-4000-8000-000000000000', undefined, apiKey);
+    expect(missing.status).toBe(404);
+    expectValid('/v2/crawl/{id}', 404, missing.body);
+
+    // A crawl held open by its delay between two pages of one host, listed as active, cancelled while it runs.
+    const held = await send('POST', '/v2/crawl', { url: `${site.url}/a`, limit: 3, sitemap: 'skip', delay: 60, crawlEntireDomain: true }, apiKey);
+    const active = await send('GET', '/v2/crawl/active', undefined, apiKey);
+    expect(active.body.crawls.map((c: any) => c.id)).toContain(held.body.id);
+    expectValid('/v2/crawl/active', 200, active.body);
+    const cancelled = await send('DELETE', `/v2/crawl/${held.body.id}`, undefined, apiKey);
+    expect(cancelled.status).toBe(200);
+    expectValid('/v2/crawl/{id}', 200, cancelled.body, 'delete');
+
+    const batch = await send('POST', '/v2/batch/scrape', { urls: [`${site.url}/a`, 'not a url'], formats: ['markdown', 'links'] }, apiKey);
+    expect(batch.body.invalidURLs).toEqual(['not a url']);
+    expectValid('/v2/batch/scrape', 200, batch.body, 'post');
+    const batched = await pollUntil(async () => {
+      const read = await send('GET', `/v2/batch/scrape/${batch.body.id}`, undefined, apiKey);
+      return read.body.status === 'completed' ? read.body : null;
+    }, 'the batch to complete', 30_000, 100);
+    expectValid('/v2/batch/scrape/{id}', 200, batched);
+
+    for (const version of ['v1', 'v2']) {
+      const map = await send('POST', `/${version}/map`, { url: `${site.url}/a`, sitemap: 'skip' }, apiKey);
+      expect(map.status).toBe(200);
+      expectValid(`/${version}/map`, 200, map.body, 'post');
+      // The fixture engine's second result is an image: its scrape fails, listed in its metadata and the warning.
+      const search = await send('POST', `/${version}/search`, { query: 'trawling', limit: 2, scrapeOptions: { formats: ['markdown'] } }, apiKey);
+      expect(search.status).toBe(200);
+      expect(search.body.warning).toBeDefined();
+      expectValid(`/${version}/search`, 200, search.body, 'post');
+    }
+    expectValid('/v2/team/credit-usage', 200, (await send('GET', '/v2/team/credit-usage', undefined, apiKey)).body);
+
+    await trawl.db.pool.query('UPDATE accounts SET balance = 0 WHERE id = $1', [account.accountId]);
+    const broke = await send('POST', '/v2/scrape', { url: `${site.url}/a` }, apiKey);
+    expect(broke.status).toBe(402);
+    expectValid('/v2/scrape', 402, broke.body, 'post');
+  });
+
+  it('a Firecrawl answer with an undocumented field does not validate (the check has teeth)', () => {
+    const answer = { success: true, data: { markdown: '# x', metadata: { sourceURL: 'https://x.example/', surprise: 1 } } };
+    expect(() => expectValid('/v2/scrape', 200, answer, 'post')).toThrow(/surprise|additional/);
+    expect(() => expectValid('/v2/scrape', 400, { success: false, error: 'x', surprise: 1 }, 'post')).toThrow(/surprise|additional/);
+  });
+});

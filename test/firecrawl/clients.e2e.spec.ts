@@ -1,9 +1,12 @@
 /**
  * Other real clients of the Firecrawl-compatible API: firecrawl-mcp started as its users start it
  * (FIRECRAWL_API_URL pointing at Trawl, FIRECRAWL_API_KEY a Trawl key) and driven by the MCP SDK's client — its
- * scrape, map, search, crawl and crawl-status tools; Dify's connection check (raw HTTP, as Dify sends it); and raw
- * requests: `x-api-key`, refusals in Firecrawl's shape with nothing charged.
+ * scrape, map, search, crawl and crawl-status tools; Dify's connection check (raw HTTP, as Dify sends it); raw
+ * requests: `x-api-key`, refusals in Firecrawl's shape with nothing charged; and the gateway behind a reverse proxy
+ * (PUBLIC_BASE_URL): the links a client follows carry the public address.
  */
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +16,7 @@ import { bingPage } from '#bench/support/bing-fixture.js';
 import { REPO_ROOT } from '../support/env.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { pollUntil } from '../support/poll.js';
 import { startSite } from './site.js';
 
 jest.setTimeout(120_000);
@@ -23,14 +27,32 @@ let bing: FixtureServer;
 let apiKey: string;
 let accountId: string;
 let mcp: Client;
+/** The public address: a reverse proxy on loopback in front of the gateway, as PUBLIC_BASE_URL names it. */
+let front: Server;
+let frontUrl: string;
+
+async function startFront(target: () => string): Promise<Server> {
+  const server = createServer((req, res) => {
+    const upstream = httpRequest(`${target()}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
 
 beforeAll(async () => {
+  front = await startFront(() => trawl.baseUrl);
+  frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
   site = await startSite();
   bing = await startFixtureServer({
     '/search': (_req, res) =>
       void res.writeHead(200, { 'content-type': 'text/html' }).end(bingPage({ query: 'trawling', offset: 0, hasNext: false, results: [{ title: 'Trawling explained', link: `${site.url}/article`, snippet: 'Trawling is a method of fishing.' }] })),
   });
-  trawl = await startHarness({ SEARCH_ENGINE: 'bing', BING_BASE_URL: bing.url, CRAWL_HOST_MIN_GAP_MS: '0' });
+  trawl = await startHarness({ SEARCH_ENGINE: 'bing', BING_BASE_URL: bing.url, CRAWL_HOST_MIN_GAP_MS: '0', PUBLIC_BASE_URL: `${frontUrl}/` });
   const account = await trawl.createAccount();
   apiKey = account.apiKey;
   accountId = account.accountId;
@@ -49,6 +71,7 @@ afterAll(async () => {
   await trawl?.close();
   await site?.close();
   await bing?.close();
+  await new Promise((resolve) => front?.close(resolve));
 });
 
 const balance = async () => (await trawl.admin.report(accountId)).account.balance;
@@ -85,11 +108,41 @@ describe('firecrawl-mcp', () => {
   });
 });
 
+describe('behind a reverse proxy (PUBLIC_BASE_URL)', () => {
+  it('the start answer and every next link carry the public address, and following them through it reads on', async () => {
+    const account = await trawl.createAccount();
+    const auth = { authorization: `Bearer ${account.apiKey}` };
+    const read = async (url: string) => (await (await fetch(url, { headers: auth })).json()) as any;
+    for (const version of ['v2', 'v1']) {
+      const started = await post(`/${version}/crawl`, { url: `${site.url}/tree/`, limit: 3, sitemap: 'skip' }, auth);
+      const { id } = started.body;
+      expect(started.body.url).toBe(`${frontUrl}/${version}/crawl/${id}`);
+      await pollUntil(async () => (await read(`${trawl.baseUrl}/${version}/crawl/${id}`)).status === 'completed', 'the crawl to complete', 30_000, 100);
+      // Asked of the gateway itself, the links still name the public address.
+      const first = await read(`${trawl.baseUrl}/${version}/crawl/${id}?limit=1`);
+      expect(first.data).toHaveLength(1);
+      expect(first.next).toBe(`${frontUrl}/${version}/crawl/${id}?skip=1&limit=1`);
+      const second = await read(first.next);
+      expect(second.data).toHaveLength(1);
+      expect(second.data[0].metadata.sourceURL).not.toBe(first.data[0].metadata.sourceURL);
+      expect(second.next).toBe(`${frontUrl}/${version}/crawl/${id}?skip=2&limit=1`);
+      const last = await read(second.next);
+      expect(last.data).toHaveLength(1);
+      expect(last).not.toHaveProperty('next');
+    }
+  });
+});
+
 describe('raw HTTP', () => {
   it('Dify\'s connection check: POST /v1/crawl with limit 1 answers 200', async () => {
     const res = await post('/v1/crawl', { url: `${site.url}/article`, limit: 1 }, { authorization: `Bearer ${apiKey}` });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, id: expect.any(String) });
+    // Its page is charged when stored: wait for it, so the balance checks below see no charge of its.
+    await pollUntil(async () => {
+      const status = await fetch(`${trawl.baseUrl}/v1/crawl/${res.body.id}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      return ((await status.json()) as { status: string }).status === 'completed';
+    }, 'the check\'s crawl to complete', 30_000, 100);
   });
 
   it('takes the key as x-api-key too', async () => {

@@ -118,6 +118,11 @@ describe('crawl and batch scrape', () => {
     const last = await trawl.get(`/v2/crawl/${job.id}?skip=200`, key(apiKey));
     expect(last.body.data).toHaveLength(TREE_PAGES - 200);
     expect(last.body).not.toHaveProperty('next');
+    // Cancelling it now answers as Firecrawl does (200, cancelled); the crawl stays completed with its pages.
+    expect(await client.cancelCrawl(job.id)).toBe(true);
+    const after = await client.getCrawlStatus(job.id, { autoPaginate: false });
+    expect(after).toMatchObject({ status: 'completed', completed: TREE_PAGES });
+    expect(await balance()).toBe(before - TREE_PAGES);
   });
 
   it('starts, reads and cancels a crawl; the errors and active list answer', async () => {

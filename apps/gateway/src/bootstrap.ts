@@ -6,12 +6,12 @@ import { LogController } from 'fastify';
 import type { TrawlConfig } from '#config';
 import { MAX_URL_LENGTH } from '#contracts';
 import { createLogger, PinoNestLogger } from '#platform';
-import { FIRECRAWL_PATH, firecrawlErrorText } from './firecrawl/firecrawl-answer.js';
 import { GatewayModule } from './gateway.module.js';
 import { recordHttpMetrics } from './http/http-metrics.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { QueueDashboardModule } from './admin/queue-dashboard.module.js';
 import { ConsoleModule } from './console/console.module.js';
+import { ErrorShapes } from './http/error-shapes.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id.js';
 import { clientErrorHandler, contractErrorBody, expectationFailed, frameworkErrors, refuseConnect, requireHostHeader } from './http/low-level-errors.js';
 
@@ -52,6 +52,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
     logger: config.LOG_LEVEL === 'silent' ? false : new PinoNestLogger(log),
     abortOnError: false,
   });
+  const shapes = app.get(ErrorShapes);
   app
     .getHttpAdapter()
     .getInstance()
@@ -59,7 +60,7 @@ export async function createGatewayApp(config: TrawlConfig, extraModules: unknow
       const rewritten = contractErrorBody(reply.statusCode, payload);
       if (rewritten === null) return payload;
       void reply.header('content-type', 'application/json; charset=utf-8');
-      return FIRECRAWL_PATH.test(request.url) ? firecrawlErrorText(rewritten) : rewritten;
+      return shapes.for(request.url)?.rewrite(rewritten) ?? rewritten;
     });
   app.getHttpServer().on('checkExpectation', expectationFailed).on('connect', refuseConnect);
   return app;

@@ -18,14 +18,10 @@ import { CrawlsController } from './crawls/crawls.controller.js';
 import { HeadfulBrowserController } from './headful-browser/headful-browser.controller.js';
 import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.js';
 import { ScreenshotController } from './headful-browser/screenshot.controller.js';
-import { FirecrawlJobsService } from './firecrawl/firecrawl-jobs.service.js';
-import { FirecrawlLookupService } from './firecrawl/firecrawl-lookup.service.js';
-import { FirecrawlScrapeService } from './firecrawl/firecrawl-scrape.service.js';
-import { FirecrawlTeamService } from './firecrawl/firecrawl-team.service.js';
-import { FirecrawlV1Controller } from './firecrawl/v1.controller.js';
-import { FirecrawlV2Controller } from './firecrawl/v2.controller.js';
+import { FIRECRAWL_CONTROLLERS, FIRECRAWL_PROVIDERS } from './firecrawl/firecrawl.providers.js';
 import { HealthController } from './health/health.controller.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
+import { ErrorShapes } from './http/error-shapes.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { MapController } from './map/map.controller.js';
 import { McpEndpoint } from './mcp/mcp.endpoint.js';
@@ -69,11 +65,11 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         OpenApiController,
         HeadfulBrowserController,
         ScreenshotController,
-        FirecrawlV2Controller,
-        FirecrawlV1Controller,
+        ...FIRECRAWL_CONTROLLERS,
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
+        ErrorShapes,
         CrawlService,
         SerpSearchService,
         SerpMapsService,
@@ -81,10 +77,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         McpService,
         McpEndpoint,
         ...HEADFUL_GATEWAY_PROVIDERS,
-        FirecrawlScrapeService,
-        FirecrawlJobsService,
-        FirecrawlLookupService,
-        FirecrawlTeamService,
+        ...FIRECRAWL_PROVIDERS,
         ApiKeyGuard,
         AdminTokenGuard,
       ],

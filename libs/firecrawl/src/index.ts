@@ -8,3 +8,5 @@ export * from './bodies.js';
 export * from './document.js';
 export * from './jobs.js';
 export * from './errors.js';
+export * from './answers.js';
+export * from './reference.js';

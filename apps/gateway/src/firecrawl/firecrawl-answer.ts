@@ -1,19 +1,31 @@
 /**
  * Errors under `/v1/` and `/v2/` (the Firecrawl-compatible routes, a body that does not parse and an unknown route
  * included) leave in Firecrawl's shape, `{ success: false, error, code?, details? }`, with its statuses: 402 for
- * credits, 408 for a scrape timeout, 400 with every validation issue. ErrorFilter logs them like any other.
+ * credits, 408 for a scrape timeout, 400 with every validation issue. Registered with the http layer's ErrorShapes;
+ * ErrorFilter logs them like any other.
  */
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { FirecrawlInputError, firecrawlError, firecrawlErrorStatus } from '#firecrawl';
+import { ErrorShapes, type DescribedError, type ErrorShape } from '../http/error-shapes.js';
 
-export const FIRECRAWL_PATH = /^\/v[12](\/|$)/;
+@Injectable()
+export class FirecrawlErrorShape implements ErrorShape, OnModuleInit {
+  readonly paths = /^\/v[12](\/|$)/;
 
-export function firecrawlAnswer(described: { status: number; code: string; message: string }, exception: unknown): { status: number; body: unknown } {
-  const issues = exception instanceof FirecrawlInputError ? exception.issues : described.status === 400 ? [{ path: [], message: described.message }] : undefined;
-  return { status: firecrawlErrorStatus(described.code), body: firecrawlError(described.code, described.message, issues) };
-}
+  constructor(private readonly shapes: ErrorShapes) {}
 
-/** Fastify's own error replies (a malformed JSON body, an oversize one), already in Trawl's shape, in Firecrawl's. */
-export function firecrawlErrorText(trawlBody: string): string {
-  const { error } = JSON.parse(trawlBody) as { error: { code: string; message: string } };
-  return JSON.stringify(firecrawlError(error.code, error.message, [{ path: [], message: error.message }]));
+  onModuleInit(): void {
+    this.shapes.register(this);
+  }
+
+  answer(described: DescribedError, exception: unknown): { status: number; body: unknown } {
+    const issues = exception instanceof FirecrawlInputError ? exception.issues : described.status === 400 ? [{ path: [], message: described.message }] : undefined;
+    return { status: firecrawlErrorStatus(described.code), body: firecrawlError(described.code, described.message, issues) };
+  }
+
+  /** Fastify's own error replies (a malformed JSON body, an oversize one), already in Trawl's shape, in Firecrawl's. */
+  rewrite(trawlBody: string): string {
+    const { error } = JSON.parse(trawlBody) as { error: { code: string; message: string } };
+    return JSON.stringify(firecrawlError(error.code, error.message, [{ path: [], message: error.message }]));
+  }
 }

@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { batchBodySchema as trawlBatchSchema } from '#contracts';
+import { ErrorCode, TrawlError, batchBodySchema as trawlBatchSchema } from '#contracts';
 import { CrawlJobsService, siteCrawlSchema, type PageOptions } from '#crawls';
 import {
   FIELD_NAMES, FirecrawlInputError, batchBody, batchBodySchema, crawlBody, crawlBodySchema, jobStatus, parseFirecrawl, refuse, storedDocument,
@@ -58,8 +58,17 @@ export class FirecrawlJobsService {
     return jobStatus(summary, data, next);
   }
 
+  /**
+   * Firecrawl answers a cancel of a job that has already finished as it answers any other (200, `status:
+   * "cancelled"`: its controller marks the job without looking at its state); here the finished job stays as it
+   * finished. An unknown job is still a 404.
+   */
   async cancel(caller: Caller, id: string): Promise<{ success: true; status: 'cancelled' }> {
-    await this.crawls.cancel(caller, id);
+    try {
+      await this.crawls.cancel(caller, id);
+    } catch (error) {
+      if (!(error instanceof TrawlError && error.code === ErrorCode.CONFLICT)) throw error;
+    }
     return { success: true, status: 'cancelled' };
   }
 

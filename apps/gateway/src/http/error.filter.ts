@@ -1,5 +1,6 @@
 /**
- * Every error leaves as `{ "error": { "code", "message" } }` (under /v1/ and /v2/, Firecrawl's shape: firecrawl-answer.ts); internal details are logged, never returned.
+ * Every error leaves as `{ "error": { "code", "message" } }` — or in the shape a compatible API registered for its paths
+ * (ErrorShapes: Firecrawl's under /v1/ and /v2/) —; internal details are logged, never returned.
  * Errors that ended a metered call were written to the request log by the call itself; the others (unknown key,
  * invalid parameter, unknown route) are logged here, so every API request has one row.
  */
@@ -9,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestLogWriter, wasMetered } from '#billing';
 import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import { outageError } from '#platform/outage.js';
-import { FIRECRAWL_PATH, firecrawlAnswer } from '../firecrawl/firecrawl-answer.js';
+import { ErrorShapes, type DescribedError } from './error-shapes.js';
 import { principalOf } from './principal.js';
 
 /** Not API calls: health probes, the admin API, and the console's own pages and JSON (`/account`, `/console`). */
@@ -36,14 +37,18 @@ export function retryAfterSeconds(code: string, periodEnd: Date | undefined, now
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
-  constructor(private readonly log: RequestLogWriter) {}
+  constructor(
+    private readonly log: RequestLogWriter,
+    private readonly shapes: ErrorShapes,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const described = this.describe(exception, request);
-    const { status, body } = FIRECRAWL_PATH.test(request.url) ? firecrawlAnswer(described, exception) : { status: described.status, body: { error: { code: described.code, message: described.message } } };
+    const shape = this.shapes.for(request.url);
+    const { status, body } = shape ? shape.answer(described, exception) : { status: described.status, body: { error: { code: described.code, message: described.message } } };
     const { code } = described;
     const path = request.url.split('?')[0];
     if (!wasMetered(exception) && !UNLOGGED.test(path)) {
@@ -63,7 +68,7 @@ export class ErrorFilter implements ExceptionFilter {
     void reply.status(status).send(body);
   }
 
-  private describe(exception: unknown, request: FastifyRequest): { status: number; code: string; message: string } {
+  private describe(exception: unknown, request: FastifyRequest): DescribedError {
     if (exception instanceof TrawlError) {
       return { status: httpStatusOf(exception.code), code: exception.code, message: exception.message };
     }

@@ -8,6 +8,7 @@ import { apiLimits, type TrawlConfig } from '#config';
 import { API_REFERENCE, errorBodySchema, paramsJsonSchema, toJsonSchema, type ApiEndpoint, type ApiLimits, type JsonSchema } from '#contracts';
 import { MCP_SERVER_INFO } from '../mcp/mcp.service.js';
 import { CONSOLE_SESSION_SCHEME, consolePaths } from './console-paths.js';
+import { firecrawlPaths } from './firecrawl-paths.js';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
@@ -97,6 +98,9 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
     },
   };
   Object.assign(paths, consolePaths());
+  const firecrawl = firecrawlPaths();
+  Object.assign(paths, firecrawl.paths);
+  Object.assign(schemas, firecrawl.schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -106,7 +110,8 @@ export function openApiDocument(config: TrawlConfig): Record<string, unknown> {
         'Self-hosted web search and crawling. The data endpoints take their parameters in the query string; site ' +
         'crawls, batches and /map take a JSON body. The API key goes in `x-api-key` or `Authorization: Bearer`; errors ' +
         'are `{"error": {"code", "message"}}`. Usage is metered in credits against the account’s monthly plan and ' +
-        'limited in concurrency per account.',
+        'limited in concurrency per account. The routes under `/v1` and `/v2` (tagged `firecrawl`) are Firecrawl’s API, ' +
+        'with its bodies, answers and error shape `{"success": false, "error", "code", "details"}` (docs/firecrawl.md).',
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }, { bearer: [] }],
