@@ -1,6 +1,8 @@
 /**
  * `/crawl`: one queued job per distinct URL on the engine the request needs (plain HTTP, or Chromium when
- * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures.
+ * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures. With a `query`, each page's worker
+ * returns its best chunks for it, and they are put together here under one token budget (result-chunks.ts), at no
+ * extra charge.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, callDetailOf, type Caller } from '#billing';
@@ -20,6 +22,7 @@ import {
   type CrawlResultItem,
 } from '#contracts';
 import { JobDispatcher, type JobOutcome } from '#queue';
+import { responseChunks } from '../chunks/result-chunks.js';
 
 @Injectable()
 export class CrawlService {
@@ -54,13 +57,23 @@ export class CrawlService {
           geolocation: params.geolocation,
           screenshot: params.screenshot,
           screenshotFullPage: params.screenshot && params.screenshot_full_page,
+          ...(params.chunks ? { chunks: { query: params.chunks.query, perPage: params.chunks.perPage } } : {}),
           timeoutMs: this.config.CRAWL_TIMEOUT_MS,
         }));
         const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, payloads, call.deadline);
         const results = outcomes.map((outcome, i) => toResultItem(params.urls[i], outcome));
         const successful = results.filter((r) => r.error === undefined).length;
         const credits = successful * unitCost;
-        return { body: { results, credits, successful_pages: successful }, charge: credits, detail: callDetailOf(results) };
+        const body: CrawlResponse = { results, credits, successful_pages: successful };
+        if (params.chunks) {
+          const chunks = responseChunks(outcomes.map((o) => (o.ok && o.result.ok ? o.result.chunks : undefined)), params.chunks.maxTokens);
+          results.forEach((item, i) => {
+            if (item.error === undefined) item.chunks = chunks.pages[i];
+          });
+          body.tokens = chunks.tokens;
+          body.token_encoding = chunks.token_encoding;
+        }
+        return { body, charge: credits, detail: callDetailOf(results) };
       },
     );
     return body;

@@ -1,6 +1,7 @@
 /** `GET /crawl` in the API reference (spec §4.4). */
 import { ErrorCode } from '../error-codes.js';
-import { crawlParamsSchema } from './crawl.js';
+import { chunkParamDocs } from './chunks.js';
+import { MAX_CRAWL_QUERY_LENGTH, crawlParamsSchema } from './crawl.js';
 import type { ApiEndpoint } from './endpoint-reference.js';
 import { crawlResponseSchema } from './responses.js';
 
@@ -30,6 +31,13 @@ export const crawlEndpoint: ApiEndpoint = {
     markdown: { description: 'Return the main content as GitHub-flavoured Markdown (best for LLMs).' },
     screenshot: { description: 'Return a base64 PNG of the viewport (1366×768); needs render_js=true.' },
     screenshot_full_page: { description: 'Capture the whole page instead of the viewport (implies screenshot); needs render_js=true.' },
+    query: {
+      description:
+        'Return, per page, the passages most relevant to this text (`chunks`: Markdown cut on headings, paragraphs, lists and tables, ranked with BM25) and the response\'s token total; no extra credits. Set markdown=false and enhanced_html=false to get the chunks alone.',
+      schema: { minLength: 1, maxLength: MAX_CRAWL_QUERY_LENGTH },
+    },
+    chunks_per_page: { ...chunkParamDocs.chunks_per_page, description: `${chunkParamDocs.chunks_per_page.description} Needs query.` },
+    max_tokens: { ...chunkParamDocs.max_tokens, description: `${chunkParamDocs.max_tokens.description} Needs query.` },
   },
   response: crawlResponseSchema,
   errors: [

@@ -1,10 +1,13 @@
 /** `GET /crawl` parameters (spec §4.4), validated before anything is charged. */
 import { z } from 'zod';
 import type { PageMetadata } from '../formats.js';
+import { chunkSelection, chunkSizeFields, givenSize, type ChunkSelection, type ResultChunk, type TOKEN_ENCODING } from './chunks.js';
 import { countryCode } from './fields.js';
 import { flag } from './query.js';
 
 export const MAX_URL_LENGTH = 2048;
+/** `query` of `/crawl`: the text chunks are ranked against (as long as a `/search` query). */
+export const MAX_CRAWL_QUERY_LENGTH = 2048;
 
 export function crawlParamsSchema(maxUrls: number) {
   return z
@@ -43,6 +46,12 @@ export function crawlParamsSchema(maxUrls: number) {
       markdown: flag(true),
       screenshot: flag(false),
       screenshot_full_page: flag(false),
+      query: z
+        .string()
+        .transform((v) => v.trim())
+        .pipe(z.string().min(1, 'query must not be empty').max(MAX_CRAWL_QUERY_LENGTH, `query must be at most ${MAX_CRAWL_QUERY_LENGTH} characters`))
+        .optional(),
+      ...chunkSizeFields,
     })
     .transform((params, ctx) => {
       // A full-page screenshot is a screenshot: asking for one is enough. Only a rendered page can be captured, so a
@@ -53,7 +62,14 @@ export function crawlParamsSchema(maxUrls: number) {
         ctx.addIssue({ code: 'custom', path: [name], message: `${name} needs render_js=true (only a rendered page can be captured)` });
         return z.NEVER;
       }
-      return { ...params, screenshot };
+      const size = givenSize(params);
+      if (size && params.query === undefined) {
+        ctx.addIssue({ code: 'custom', path: [size], message: `${size} needs query (the text the chunks are ranked against)` });
+        return z.NEVER;
+      }
+      const { chunks_per_page, max_tokens, ...rest } = params;
+      const chunks: ChunkSelection | undefined = params.query === undefined ? undefined : chunkSelection(params.query, { chunks_per_page, max_tokens });
+      return { ...rest, screenshot, chunks };
     });
 }
 
@@ -86,6 +102,8 @@ export interface CrawlResultItem {
   page_text?: string;
   screenshot?: string;
   metadata?: PageMetadata;
+  /** With `query`: the page's passages most relevant to it, best first. */
+  chunks?: ResultChunk[];
   error?: string;
 }
 
@@ -93,4 +111,7 @@ export interface CrawlResponse {
   results: CrawlResultItem[];
   credits: number;
   successful_pages: number;
+  /** With `query`: tokens in every returned chunk, and the encoding they are counted in. */
+  tokens?: number;
+  token_encoding?: typeof TOKEN_ENCODING;
 }
