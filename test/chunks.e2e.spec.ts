@@ -129,6 +129,18 @@ describe('GET /crawl with query', () => {
   });
 });
 
+describe('LLM formats without an LLM configured', () => {
+  it('are a 400 naming the parameter and the setting, nothing charged', async () => {
+    const account = await trawl.createAccount();
+    for (const params of ['summary=true', 'json_prompt=prices']) {
+      const res = await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/farm`)}&${params}`, key(account.apiKey));
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(new RegExp(`^${params.split('=')[0]} needs an LLM.*LLM_BASE_URL`));
+    }
+    expect(await balance(account.accountId)).toBe(10_000);
+  });
+});
+
 describe('GET /search with chunks', () => {
   it('gives every crawled result its passages about the search query under one budget', async () => {
     const account = await trawl.createAccount();

@@ -19,6 +19,7 @@ import { HeadfulBrowserController } from './headful-browser/headful-browser.cont
 import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.js';
 import { ScreenshotController } from './headful-browser/screenshot.controller.js';
 import { HealthController } from './health/health.controller.js';
+import { LLM_PROVIDERS } from './llm/llm.providers.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorFilter } from './http/error.filter.js';
 import { MapController } from './map/map.controller.js';
@@ -67,6 +68,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
         CrawlService,
+        ...LLM_PROVIDERS,
         SerpSearchService,
         SerpMapsService,
         SearchService,

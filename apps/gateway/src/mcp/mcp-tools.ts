@@ -80,7 +80,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'raw HTML, or a screenshot. Use it to read pages whose URLs you already have (from the user, or from serp_search ' +
       'results); set enhanced_html=false when Markdown is all you need. With `query`, each page also returns its passages ' +
       'most relevant to it (chunks_per_page per page, max_tokens over all pages); with markdown=false and ' +
-      'enhanced_html=false, the passages alone. Plain HTTP costs 1 credit per successful URL; ' +
+      'enhanced_html=false, the passages alone. summary=true, or json_schema (a JSON Schema object) and/or json_prompt, ' +
+      'have the server\'s LLM summarise the page or extract data from it, priced by tokens (when the operator configured one). ' +
+      'Plain HTTP costs 1 credit per successful URL; ' +
       'render_js=true runs JavaScript in headless Chromium (needed for single-page apps, and for screenshots) and costs 10. ' +
       'Failed URLs cost nothing and carry an `error`. The worst case (URLs × unit cost) must be covered by the balance.',
     annotations: { title: 'Crawl URLs', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },

@@ -20,10 +20,19 @@ export function crawlContent(body: CrawlResponse): ContentBlock[] {
     }
     const text = result.markdown ?? result.page_text ?? result.enhanced_html ?? result.raw_html ?? '';
     const passages = result.chunks ? `\n\n### Passages relevant to the query\n\n${chunksText(result.chunks)}` : '';
-    blocks.push({ type: 'text', text: `${head}\nHTTP status: ${result.status_code}\n\n${text}`.trimEnd() + passages });
+    const llm = [
+      result.summary !== undefined ? `### Summary\n\n${result.summary}` : '',
+      result.summary_error !== undefined ? `Summary failed: ${result.summary_error}` : '',
+      result.json !== undefined ? `### Extracted JSON\n\n\`\`\`json\n${JSON.stringify(result.json, null, 2)}\n\`\`\`` : '',
+      result.json_error !== undefined ? `Extraction failed: ${result.json_error}` : '',
+    ].filter(Boolean);
+    const extra = llm.length ? `\n\n${llm.join('\n\n')}` : '';
+    blocks.push({ type: 'text', text: `${head}\nHTTP status: ${result.status_code}\n\n${text}`.trimEnd() + passages + extra });
     if (result.screenshot) blocks.push({ type: 'image', data: result.screenshot, mimeType: 'image/png' });
   }
-  const tokens = body.tokens !== undefined ? ` Passages: ${body.tokens} tokens (${body.token_encoding}).` : '';
+  const passages = body.tokens !== undefined ? ` Passages: ${body.tokens} tokens (${body.token_encoding}).` : '';
+  const llm = body.llm_usage ? ` LLM: ${body.llm_usage.prompt_tokens} + ${body.llm_usage.completion_tokens} tokens, ${body.llm_usage.credits} of the credits.` : '';
+  const tokens = passages + llm;
   blocks.push({ type: 'text', text: `${body.successful_pages} of ${body.results.length} URLs crawled; ${body.credits} credits charged.${tokens}` });
   return blocks;
 }

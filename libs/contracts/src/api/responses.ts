@@ -43,6 +43,10 @@ export const crawlResultItemSchema = z.object({
   screenshot: z.string().optional().describe('Base64 PNG (screenshot=true with render_js=true)'),
   metadata: pageMetadataSchema.optional(),
   chunks: chunksFieldSchema.optional(),
+  summary: z.string().optional().describe("The page summarised by the server's LLM (summary=true)"),
+  json: z.unknown().optional().describe('What the LLM extracted (json_schema / json_prompt): valid against json_schema when one was given'),
+  summary_error: z.string().optional().describe('`CODE: message` when the summary failed (LLM_TIMEOUT, LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_REJECTED); not charged'),
+  json_error: z.string().optional().describe('`CODE: message` when the extraction failed; not charged'),
   error: z.string().optional().describe('`CODE: message` when this URL failed (it then costs 0 credits)'),
 });
 
@@ -52,6 +56,15 @@ export const crawlResponseSchema = z
     credits: int().describe('Credits consumed'),
     successful_pages: int().describe('URLs crawled successfully'),
     ...chunkTotalsSchema,
+    llm_usage: z
+      .object({
+        model: z.string(),
+        prompt_tokens: int(),
+        completion_tokens: int(),
+        credits: int().describe('Credits for the LLM formats that succeeded (included in credits)'),
+      })
+      .optional()
+      .describe("With summary or json: the LLM's tokens over every page and attempt (as the server reports them), and their price"),
   });
 
 const serpItemSchema = z
