@@ -6,7 +6,7 @@
  * the parameter); `reservePerPage` is the worst case the call reserves; `run` answers one page, pricing each format
  * that succeeded and none that failed.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, TrawlError, type LlmFormats } from '#contracts';
 import { CheckedExtraction, LlmError, LlmErrorCode, PageLlm, checkExtractRequest, type LlmClient, type LlmPage, type TokenUsage } from '#llm';
@@ -36,13 +36,13 @@ export interface PageLlmOutcome {
 const SUMMARY_MAX_TOKENS = 512;
 
 @Injectable()
-export class LlmFormatsService {
+export class LlmFormatsService implements OnApplicationShutdown {
   private readonly llm: PageLlm | null;
   private readonly slots: Semaphore;
 
   constructor(
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
-    @Inject(LLM_CLIENT) client: LlmClient | null,
+    @Inject(LLM_CLIENT) private readonly client: LlmClient | null,
   ) {
     this.llm = client
       ? new PageLlm({
@@ -54,6 +54,12 @@ export class LlmFormatsService {
         })
       : null;
     this.slots = new Semaphore(config.LLM_CONCURRENCY);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // The real client holds a connection pool; a test's stand-in may have nothing to close.
+    const closable = this.client as (LlmClient & { close?: () => Promise<void> }) | null;
+    await closable?.close?.();
   }
 
   get model(): string {
