@@ -141,7 +141,13 @@ describe('GET /openapi.json', () => {
   it('takes query parameters from the schema shapes, with defaults, enums and ranges', () => {
     const params = (path: string) => Object.fromEntries(doc.paths[path].get.parameters.map((p: any) => [p.name, p]));
     const crawl = params('/crawl');
-    expect(Object.keys(crawl)).toEqual(['urls', 'render_js', 'geolocation', 'raw_html', 'enhanced_html', 'page_text', 'markdown', 'screenshot', 'screenshot_full_page']);
+    expect(Object.keys(crawl)).toEqual([
+      'urls', 'render_js', 'geolocation', 'raw_html', 'enhanced_html', 'page_text', 'markdown', 'screenshot', 'screenshot_full_page',
+      'query', 'chunks_per_page', 'max_tokens', 'summary', 'json_schema', 'json_prompt',
+    ]);
+    expect(crawl.chunks_per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 5 });
+    expect(crawl.max_tokens.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 4000 });
+    expect(crawl.json_schema.schema).toEqual({ type: 'string', contentMediaType: 'application/json', maxLength: 16_384 });
     expect(crawl.urls).toMatchObject({ in: 'query', required: true, style: 'form', explode: false, schema: { type: 'array', maxItems: 20 } });
     expect(crawl.enhanced_html).toMatchObject({ required: false, schema: { type: 'boolean', default: true } });
     const serp = params('/serp-search');
@@ -158,6 +164,7 @@ describe('GET /openapi.json', () => {
     expect(search.max_pages.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 1 });
     expect(search.device.schema).toMatchObject({ enum: ['desktop', 'mobile', 'tablet'], default: 'desktop' });
     expect(search.auto_crawling.schema).toMatchObject({ type: 'boolean', default: false });
+    expect(search.chunks_per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
     const maps = params('/serp-maps');
     expect(Object.keys(maps)).toEqual(['q', 'hl', 'll', 'placeId', 'cid']);
     expect(maps.q.required).toBe(true);

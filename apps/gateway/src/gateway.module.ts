@@ -20,6 +20,7 @@ import { HEADFUL_GATEWAY_PROVIDERS } from './headful-browser/headful.providers.j
 import { ScreenshotController } from './headful-browser/screenshot.controller.js';
 import { FIRECRAWL_CONTROLLERS, FIRECRAWL_PROVIDERS } from './firecrawl/firecrawl.providers.js';
 import { HealthController } from './health/health.controller.js';
+import { LLM_PROVIDERS } from './llm/llm.providers.js';
 import { ApiKeyGuard } from './http/api-key.guard.js';
 import { ErrorShapes } from './http/error-shapes.js';
 import { ErrorFilter } from './http/error.filter.js';
@@ -71,6 +72,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         { provide: APP_FILTER, useClass: ErrorFilter },
         ErrorShapes,
         CrawlService,
+        ...LLM_PROVIDERS,
         SerpSearchService,
         SerpMapsService,
         SearchService,

@@ -5,7 +5,15 @@
  */
 export { chunkMarkdown, capMarkdown, resolveChunkOptions, CHUNK_LIMITS, type Chunk, type ChunkOptions } from './chunk-markdown.js';
 export { scanBlocks, type Block, type BlockKind } from './markdown-blocks.js';
-export { bm25Scores, RANKING_DEFAULTS, type RankedDocument, type RankingOptions } from './bm25.js';
+export { bm25Scores, RANKING_DEFAULTS, type CollectionStats, type RankedDocument, type RankingOptions, type TermCounts } from './bm25.js';
+export {
+  pageCandidates,
+  selectCandidates,
+  type CandidateChunk,
+  type CandidateOptions,
+  type CandidateSelection,
+  type PageCandidates,
+} from './passages.js';
 export { analyze } from './terms.js';
 export {
   fitMarkdown,

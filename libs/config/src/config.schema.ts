@@ -226,6 +226,26 @@ export const configSchema = z.object({
   /** `endpoint/bucket/key` (MinIO, most S3-compatible stores) rather than `bucket.endpoint/key`. */
   S3_FORCE_PATH_STYLE: bool.default(true),
   S3_PREFIX: z.string().default(''),
+
+  /**
+   * An OpenAI-compatible chat-completions endpoint (Ollama, vLLM, llama.cpp server, OpenAI…), up to its version
+   * segment, e.g. http://127.0.0.1:11434/v1. Unset: the `summary` and `json` formats are refused (400).
+   */
+  LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /** The model to ask (required with LLM_BASE_URL). */
+  LLM_MODEL: z.string().min(1).max(200).optional(),
+  /** Sent as `Authorization: Bearer …` when set. */
+  LLM_API_KEY: z.string().min(1).optional(),
+  /** The model's context window in tokens (prompt and answer): pages are trimmed to fit it. */
+  LLM_CONTEXT_TOKENS: int(2_048, 2_000_000).default(8_192),
+  /** Largest answer, in tokens (a JSON extraction; summaries ask for less). */
+  LLM_MAX_TOKENS: int(64, 65_536).default(1_024),
+  /** Time for one format of one page, the retry included. */
+  LLM_TIMEOUT_MS: int(1_000, 600_000).default(60_000),
+  /** Requests to the endpoint at once, across every call of this gateway. */
+  LLM_CONCURRENCY: int(1, 256).default(4),
+  /** Price of the LLM formats: credits per 1,000 tokens (prompt + answer, every attempt), rounded up per page and format. */
+  LLM_CREDITS_PER_1K_TOKENS: int(1, 1_000).default(1),
 });
 
 export type TrawlConfig = z.infer<typeof configSchema>;
@@ -280,6 +300,13 @@ export function crossCheck(c: TrawlConfig): string[] {
       `RESERVATION_TTL_MS: must be at least REQUEST_DEADLINE_MS + ${RESERVATION_MARGIN_MS} ms (${c.REQUEST_DEADLINE_MS + RESERVATION_MARGIN_MS}), ` +
         'so a reservation is never refunded while its call still runs',
     );
+  }
+  if (c.LLM_BASE_URL && !c.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model to ask)');
+  if (c.LLM_MAX_TOKENS * 2 > c.LLM_CONTEXT_TOKENS) {
+    problems.push('LLM_MAX_TOKENS: must be at most half of LLM_CONTEXT_TOKENS (the page needs the rest of the context)');
+  }
+  if (c.LLM_TIMEOUT_MS >= c.REQUEST_DEADLINE_MS) {
+    problems.push('LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS (the page is crawled first, within the same call)');
   }
   if (isPublicNominatim(c.NOMINATIM_BASE_URL) && c.NOMINATIM_MIN_INTERVAL_MS !== undefined && c.NOMINATIM_MIN_INTERVAL_MS < 1000) {
     // https://operations.osmfoundation.org/policies/nominatim/: an absolute maximum of 1 request per second.

@@ -1,4 +1,6 @@
 /** The output formats a page can be returned in (spec §2.4). */
+import type { PageChunks } from './jobs.js';
+
 export const OUTPUT_FORMATS = ['raw_html', 'enhanced_html', 'markdown', 'page_text'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export type OutputFormats = Record<OutputFormat, boolean>;
@@ -40,6 +42,8 @@ export interface FormattedPage {
   /** With `links` asked for: the page's links and its canonical URL. */
   links?: Array<{ url: string; nofollow?: true }>;
   canonical?: string;
+  /** With chunks asked for: the page's best chunks for the query (made from its Markdown, asked for or not). */
+  chunks?: PageChunks;
 }
 
 /** A page's content in the formats that were asked for: a key is present only for an asked-for format. */

@@ -58,8 +58,30 @@ export interface CrawlPagePayload {
   waitForMs?: number;
   /** Elements kept or dropped and main content or the whole page, for markdown and text. */
   scope?: PageScope;
+  /** The page's chunks most relevant to `query`, `perPage` at most (see PageChunks); needs no Markdown format. */
+  chunks?: PageChunksRequest;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
+}
+
+export interface PageChunksRequest {
+  query: string;
+  perPage: number;
+}
+
+/**
+ * A page's best chunks for a query, as its worker ranked them within the page, with what scoring them against other
+ * pages needs: each chunk's BM25 term counts and the page's collection statistics (#chunks `pageCandidates`; the
+ * gateway's `selectCandidates` sums the statistics over a response's pages and fills its token budget).
+ */
+export interface PageChunks {
+  /** The query's analysed terms: the order of `df` and of each chunk's `tf`. */
+  terms: string[];
+  /** Chunks the page was cut into, their summed weighted length, and how many hold each term. */
+  count: number;
+  length: number;
+  df: number[];
+  top: Array<{ index: number; text: string; headings: string[]; tokens: number; length: number; tf: number[] }>;
 }
 
 export interface CrawlPageSuccess {
@@ -80,6 +102,8 @@ export interface CrawlPageSuccess {
    */
   links?: PageLink[];
   canonical?: string;
+  /** With `chunks` asked for: the page's best chunks for the query. */
+  chunks?: PageChunks;
   /** With `followRedirects: false`: the page redirected here (absolute); no formats were made. */
   redirect?: string;
 }

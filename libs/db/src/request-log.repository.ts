@@ -9,6 +9,8 @@ export interface CallDetail {
   urls: Array<{ url: string; status_code?: number; error?: string }>;
   /** URLs left out past the bound. */
   more?: number;
+  /** The LLM formats' tokens and price (a /crawl with summary or json). */
+  llm?: { model: string; prompt_tokens: number; completion_tokens: number; credits: number };
 }
 
 export interface RequestLogEntry {

@@ -11,7 +11,15 @@ export function assertExtractable(page: FormattedPage): FormattedPage {
 
 /** Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract. */
 export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: FetchedPage, extraction: ExtractionPool): Promise<CrawlPageSuccess> {
-  const formatted = assertExtractable(await extraction.format(page.html, { url: page.finalUrl, formats: payload.formats, ...(payload.links ? { links: true } : {}), ...(payload.scope ? { scope: payload.scope } : {}) }));
+  const formatted = assertExtractable(
+    await extraction.format(page.html, {
+      url: page.finalUrl,
+      formats: payload.formats,
+      ...(payload.links ? { links: true } : {}),
+      ...(payload.scope ? { scope: payload.scope } : {}),
+      ...(payload.chunks ? { chunks: payload.chunks } : {}),
+    }),
+  );
   return {
     ok: true,
     url: payload.url,
@@ -22,5 +30,6 @@ export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: Fetche
     metadata: formatted.metadata,
     ...(formatted.links ? { links: formatted.links } : {}),
     ...(formatted.canonical ? { canonical: formatted.canonical } : {}),
+    ...(formatted.chunks ? { chunks: formatted.chunks } : {}),
   };
 }

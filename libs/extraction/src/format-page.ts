@@ -4,7 +4,8 @@
  * of its input (see the modules it imports) so it can be tested and timed alone; `formatPage` composes them and never
  * throws. The removals after cleaning are the ordered list in passes/index.ts.
  */
-import type { FormattedPage, OutputFormats, PageMetadata, PageScope } from '#contracts';
+import { pageCandidates } from '#chunks';
+import type { FormattedPage, OutputFormats, PageChunksRequest, PageMetadata, PageScope } from '#contracts';
 import { bodyOf, findAll, holdsText, parseHtmlWithin, removeNode, serialize, textContent, type Element, type ParentNode } from './dom.js';
 import { MAX_NESTING_DEPTH, TOO_DEEP_MESSAGE } from './nesting-depth.js';
 import { cleanDocument } from './clean/clean.js';
@@ -38,6 +39,8 @@ export interface FormatOptions {
   links?: boolean;
   /** Elements kept or dropped, and main content or the whole page (the Firecrawl-compatible scrape's options). */
   scope?: PageScope;
+  /** The page's chunks most relevant to a query, made from its Markdown (which is returned only when asked for). */
+  chunks?: PageChunksRequest;
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -85,6 +88,19 @@ function emptyPage(html: string, formats: OutputFormats, metadata: PageMetadata 
  * past MAX_NESTING_DEPTH) comes back with `unextractable` set and no formats: see assertExtractable.
  */
 export function formatPage(html: string, options: FormatOptions): FormattedPage {
+  const page = formatContent(html, options.chunks && !options.formats.markdown ? { ...options, formats: { ...options.formats, markdown: true } } : options);
+  if (!options.chunks || page.unextractable) return page;
+  // Chunking is bounded (input capped, long runs cut) and pure; a failure here still leaves the formats.
+  try {
+    page.chunks = pageCandidates(page.markdown ?? '', options.chunks.query, { perPage: options.chunks.perPage });
+  } catch {
+    // no chunks: the gateway reads a page without them as having none
+  }
+  if (!options.formats.markdown) delete page.markdown;
+  return page;
+}
+
+function formatContent(html: string, options: FormatOptions): FormattedPage {
   const input = typeof html === 'string' ? html : '';
   const { formats } = options;
   let metadata: PageMetadata = {};

@@ -1,6 +1,11 @@
 /**
  * `/crawl`: one queued job per distinct URL on the engine the request needs (plain HTTP, or Chromium when
- * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures.
+ * rendering); 1 credit per successful URL over HTTP, 10 rendered, 0 for failures. With a `query`, each page's worker
+ * returns its best chunks for it, and they are put together here under one token budget (result-chunks.ts), at no
+ * extra charge. With `summary` or `json_*`, each crawled page then goes to the configured LLM (LlmFormatsService):
+ * its worst case is reserved with the crawl's, and only the formats that succeeded are charged, by their tokens.
+ *
+ * `crawl(principal, params)` is the entry point for every surface (REST, MCP, and the Firecrawl-compatible one).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, callDetailOf, type Caller } from '#billing';
@@ -20,6 +25,8 @@ import {
   type CrawlResultItem,
 } from '#contracts';
 import { JobDispatcher, type JobOutcome } from '#queue';
+import { responseChunks } from '../chunks/result-chunks.js';
+import { LlmFormatsService, type CheckedLlmFormats } from '../llm/llm-formats.service.js';
 
 @Injectable()
 export class CrawlService {
@@ -29,6 +36,7 @@ export class CrawlService {
     private readonly lifecycle: CallLifecycle,
     private readonly dispatcher: JobDispatcher,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    private readonly llm: LlmFormatsService,
   ) {
     this.schema = crawlParamsSchema(config.CRAWL_MAX_URLS);
   }
@@ -41,29 +49,71 @@ export class CrawlService {
   async crawl(principal: Caller, params: CrawlParams): Promise<CrawlResponse> {
     const engine = selectEngine({ renders: params.render_js, screenshots: params.screenshot });
     const unitCost = params.render_js ? COSTS.crawlRender : COSTS.crawlHttp;
+    // Checked before the call starts: a request the LLM cannot take is a 400 and nothing is reserved.
+    const llm = params.llm ? this.llm.check(params.llm) : undefined;
+    const reserve = params.urls.length * (unitCost + (llm ? this.llm.reservePerPage(llm) : 0));
+    const formats = formatsOf(params);
     const { body } = await this.lifecycle.run(
       principal,
-      { endpoint: '/crawl', reserve: params.urls.length * unitCost, insufficient: ErrorCode.CREDITS_EXHAUSTED },
+      { endpoint: '/crawl', reserve, insufficient: ErrorCode.CREDITS_EXHAUSTED },
       async (call) => {
         const payloads: CrawlPagePayload[] = params.urls.map((url) => ({
           callId: call.callId,
           accountId: call.principal.accountId,
           url,
           device: 'desktop',
-          formats: formatsOf(params),
+          // The LLM formats read the page's Markdown, asked for or not.
+          formats: llm ? { ...formats, markdown: true } : formats,
           geolocation: params.geolocation,
           screenshot: params.screenshot,
           screenshotFullPage: params.screenshot && params.screenshot_full_page,
+          ...(params.chunks ? { chunks: { query: params.chunks.query, perPage: params.chunks.perPage } } : {}),
           timeoutMs: this.config.CRAWL_TIMEOUT_MS,
         }));
         const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, payloads, call.deadline);
         const results = outcomes.map((outcome, i) => toResultItem(params.urls[i], outcome));
         const successful = results.filter((r) => r.error === undefined).length;
-        const credits = successful * unitCost;
-        return { body: { results, credits, successful_pages: successful }, charge: credits, detail: callDetailOf(results) };
+        let credits = successful * unitCost;
+        const body: CrawlResponse = { results, credits, successful_pages: successful };
+        if (params.chunks) {
+          const chunks = responseChunks(outcomes.map((o) => (o.ok && o.result.ok ? o.result.chunks : undefined)), params.chunks.maxTokens);
+          results.forEach((item, i) => {
+            if (item.error === undefined) item.chunks = chunks.pages[i];
+          });
+          body.tokens = chunks.tokens;
+          body.token_encoding = chunks.token_encoding;
+        }
+        const detail = callDetailOf(results);
+        if (llm) {
+          body.llm_usage = await this.runLlm(results, llm, call.deadline);
+          if (!formats.markdown) for (const item of results) delete item.markdown;
+          credits += body.llm_usage.credits;
+          body.credits = credits;
+          detail.llm = body.llm_usage;
+        }
+        return { body, charge: credits, detail };
       },
     );
     return body;
+  }
+
+  /** The LLM formats of every crawled page, side by side (LLM_CONCURRENCY bounds the requests); their usage and price. */
+  private async runLlm(results: CrawlResultItem[], formats: CheckedLlmFormats, deadline: number): Promise<NonNullable<CrawlResponse['llm_usage']>> {
+    const usage = { model: this.llm.model, prompt_tokens: 0, completion_tokens: 0, credits: 0 };
+    await Promise.all(
+      results.map(async (item) => {
+        if (item.error !== undefined || item.markdown === undefined) return;
+        const outcome = await this.llm.run({ url: item.url, title: item.metadata?.title, markdown: item.markdown }, formats, deadline);
+        if (outcome.summary !== undefined) item.summary = outcome.summary;
+        if (outcome.summary_error !== undefined) item.summary_error = outcome.summary_error;
+        if (outcome.json !== undefined) item.json = outcome.json;
+        if (outcome.json_error !== undefined) item.json_error = outcome.json_error;
+        usage.prompt_tokens += outcome.usage.prompt;
+        usage.completion_tokens += outcome.usage.completion;
+        usage.credits += outcome.credits;
+      }),
+    );
+    return usage;
   }
 }
 

@@ -78,7 +78,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description:
       'Fetch one or more known URLs and return their content: main-content Markdown (default), cleaned HTML, plain text, ' +
       'raw HTML, or a screenshot. Use it to read pages whose URLs you already have (from the user, or from serp_search ' +
-      'results); set enhanced_html=false when Markdown is all you need. Plain HTTP costs 1 credit per successful URL; ' +
+      'results); set enhanced_html=false when Markdown is all you need. With `query`, each page also returns its passages ' +
+      'most relevant to it (chunks_per_page per page, max_tokens over all pages); with markdown=false and ' +
+      'enhanced_html=false, the passages alone. summary=true, or json_schema (a JSON Schema object) and/or json_prompt, ' +
+      'have the server\'s LLM summarise the page or extract data from it, priced by tokens (when the operator configured one). ' +
+      'Plain HTTP costs 1 credit per successful URL; ' +
       'render_js=true runs JavaScript in headless Chromium (needed for single-page apps, and for screenshots) and costs 10. ' +
       'Failed URLs cost nothing and carry an `error`. The worst case (URLs × unit cost) must be covered by the balance.',
     annotations: { title: 'Crawl URLs', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
@@ -114,7 +118,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'Search the web for a query and get the results (title, link, snippet, source, date), plus the direct answer, AI ' +
       'answer, people-also-ask and related queries when the engine shows them. Set auto_crawling=true with markdown=true ' +
       'to also get the main-content Markdown of every result in the same call: the best way to read what the web says ' +
-      'about a question (LLM/RAG). max_pages (1-10) fetches more result pages. Costs 10 credits per result page fetched ' +
+      'about a question (LLM/RAG). With auto_crawling=true, chunks_per_page or max_tokens returns instead (or as well) each ' +
+      'result\'s passages most relevant to the query within a token budget: the cheapest way to fill a context. ' +
+      'max_pages (1-10) fetches more result pages. Costs 10 credits per result page fetched ' +
       '+ 1 credit per result crawled successfully (failed crawls are free and carry `error`). For structured SERP data ' +
       '(exact ranks, news/images/shopping verticals) use serp_search; for URLs you already have use crawl.',
     annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },

@@ -1,6 +1,14 @@
 /** The readable blocks of MCP tool results: what an assistant reads (Markdown, not a JSON dump). */
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { CrawlResponse, HeadfulBrowserResponse, SearchResponse, SerpMapsResponse, SerpSearchBody } from '#contracts';
+import type { CrawlResponse, HeadfulBrowserResponse, ResultChunk, SearchResponse, SerpMapsResponse, SerpSearchBody } from '#contracts';
+
+/** A page's chunks as an assistant reads them: each under its heading path, with its score and size. */
+function chunksText(chunks: ResultChunk[]): string {
+  if (chunks.length === 0) return 'No passage of this page fits the query within the token budget.';
+  return chunks
+    .map((c, i) => `#### Passage ${i + 1}${c.headings.length ? ` — ${c.headings.join(' › ')}` : ''} (score ${c.score}, ${c.tokens} tokens)\n\n${c.text}`)
+    .join('\n\n');
+}
 
 export function crawlContent(body: CrawlResponse): ContentBlock[] {
   const blocks: ContentBlock[] = [];
@@ -11,10 +19,21 @@ export function crawlContent(body: CrawlResponse): ContentBlock[] {
       continue;
     }
     const text = result.markdown ?? result.page_text ?? result.enhanced_html ?? result.raw_html ?? '';
-    blocks.push({ type: 'text', text: `${head}\nHTTP status: ${result.status_code}\n\n${text}`.trimEnd() });
+    const passages = result.chunks ? `\n\n### Passages relevant to the query\n\n${chunksText(result.chunks)}` : '';
+    const llm = [
+      result.summary !== undefined ? `### Summary\n\n${result.summary}` : '',
+      result.summary_error !== undefined ? `Summary failed: ${result.summary_error}` : '',
+      result.json !== undefined ? `### Extracted JSON\n\n\`\`\`json\n${JSON.stringify(result.json, null, 2)}\n\`\`\`` : '',
+      result.json_error !== undefined ? `Extraction failed: ${result.json_error}` : '',
+    ].filter(Boolean);
+    const extra = llm.length ? `\n\n${llm.join('\n\n')}` : '';
+    blocks.push({ type: 'text', text: `${head}\nHTTP status: ${result.status_code}\n\n${text}`.trimEnd() + passages + extra });
     if (result.screenshot) blocks.push({ type: 'image', data: result.screenshot, mimeType: 'image/png' });
   }
-  blocks.push({ type: 'text', text: `${body.successful_pages} of ${body.results.length} URLs crawled; ${body.credits} credits charged.` });
+  const passages = body.tokens !== undefined ? ` Passages: ${body.tokens} tokens (${body.token_encoding}).` : '';
+  const llm = body.llm_usage ? ` LLM: ${body.llm_usage.prompt_tokens} + ${body.llm_usage.completion_tokens} tokens, ${body.llm_usage.credits} of the credits.` : '';
+  const tokens = passages + llm;
+  blocks.push({ type: 'text', text: `${body.successful_pages} of ${body.results.length} URLs crawled; ${body.credits} credits charged.${tokens}` });
   return blocks;
 }
 
@@ -69,6 +88,7 @@ export function webSearchContent(body: SearchResponse): ContentBlock[] {
       const content = result.page_content;
       const text = content?.page_markdown ?? content?.page_text ?? content?.enhanced_html ?? content?.raw_html;
       if (text !== undefined) lines.push('', `### Content of ${result.link}${result.status_code !== undefined ? ` (HTTP ${result.status_code})` : ''}`, '', text.trim(), '');
+      if (result.chunks) lines.push('', `### Passages of ${result.link} relevant to the query`, '', chunksText(result.chunks), '');
     }
     const pageText = page.page_content?.page_markdown ?? page.page_content?.page_text ?? page.page_content?.enhanced_html ?? page.page_content?.raw_html;
     // The result page itself only when the results carry no content of their own (no auto-crawling).
@@ -78,7 +98,7 @@ export function webSearchContent(body: SearchResponse): ContentBlock[] {
     if (page.related_queries?.length) lines.push('', 'Related searches:', ...page.related_queries.map((q) => `- ${q}`));
   }
   for (const [number, error] of Object.entries(body.page_errors ?? {})) lines.push('', `Page ${number} failed: ${error}`);
-  lines.push('', `${body.credits} credits charged.`);
+  lines.push('', `${body.credits} credits charged.${body.tokens !== undefined ? ` Passages: ${body.tokens} tokens (${body.token_encoding}).` : ''}`);
   return [{ type: 'text', text: lines.join('\n') }];
 }
 

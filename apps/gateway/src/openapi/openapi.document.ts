@@ -28,7 +28,9 @@ function parameters(endpoint: ApiEndpoint, params: JsonSchema) {
   if (endpoint.body) return inPath;
   const required = new Set((params.required as string[] | undefined) ?? []);
   const inQuery = Object.entries(params.properties as Record<string, JsonSchema>).map(([name, property]) => {
-    const { description, ...schema } = property;
+    const { description, ...typed } = property;
+    // A parameter that is text or an object (a JSON Schema: an object in MCP arguments) is JSON text in a query string.
+    const schema = Array.isArray(typed.anyOf) && typed.anyOf.some((s: JsonSchema) => s.type === 'string') ? { type: 'string', contentMediaType: 'application/json', maxLength: typed.maxLength } : typed;
     return {
       name,
       in: 'query',

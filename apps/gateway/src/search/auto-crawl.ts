@@ -5,7 +5,16 @@
  * carries its content. Counts the crawls that succeeded (each costs what a `/crawl` URL over HTTP costs).
  */
 import type { CallContext } from '#billing';
-import { JobName, type CrawlPagePayload, type DeviceKind, type OutputFormats, type SearchResponsePage, type SearchResultItem } from '#contracts';
+import {
+  JobName,
+  type CrawlPagePayload,
+  type DeviceKind,
+  type OutputFormats,
+  type PageChunks,
+  type PageChunksRequest,
+  type SearchResponsePage,
+  type SearchResultItem,
+} from '#contracts';
 import { selectEngine } from '#contracts';
 import type { JobDispatcher, JobOutcome } from '#queue';
 import { pageContent } from './search-page.js';
@@ -22,6 +31,8 @@ export interface AutoCrawlOptions {
   concurrency: number;
   /** Each result's budget in the worker. */
   timeoutMs: number;
+  /** Each result's best chunks for the query (put together by the caller: see `chunks()`). */
+  chunks?: PageChunksRequest;
 }
 
 /**
@@ -35,6 +46,8 @@ export class AutoCrawl {
   /** Until `finish`, only the call's own deadline bounds a crawl (each also has its own budget). */
   private deadline: number;
   private succeeded = 0;
+  /** Every result queued, in result order, with the chunks its crawl brought back. */
+  private readonly taken: Array<{ item: SearchResultItem; chunks?: PageChunks }> = [];
 
   constructor(
     private readonly dispatcher: Pick<JobDispatcher, 'runAll'>,
@@ -46,8 +59,10 @@ export class AutoCrawl {
 
   add(page: SearchResponsePage): void {
     page.search_results.forEach((item, i) => {
-      if (i < AUTO_CRAWL_MAX_PER_PAGE) this.queue.push(item);
-      else item.error = `NOT_CRAWLED: auto-crawling takes the first ${AUTO_CRAWL_MAX_PER_PAGE} results of a page`;
+      if (i < AUTO_CRAWL_MAX_PER_PAGE) {
+        this.queue.push(item);
+        this.taken.push({ item });
+      } else item.error = `NOT_CRAWLED: auto-crawling takes the first ${AUTO_CRAWL_MAX_PER_PAGE} results of a page`;
     });
     // A lane takes its first item as it starts, so count the lanes to open before opening any.
     const open = Math.min(this.options.concurrency - this.lanes.size, this.queue.length);
@@ -61,6 +76,11 @@ export class AutoCrawl {
     this.deadline = Math.min(this.deadline, deadline);
     while (this.lanes.size) await Promise.all([...this.lanes]);
     return this.succeeded;
+  }
+
+  /** After `finish`: the results that crawled, in result order, each with its candidate chunks (if the worker made any). */
+  chunks(): Array<{ item: SearchResultItem; chunks?: PageChunks }> {
+    return this.taken.filter(({ item }) => item.error === undefined);
   }
 
   private async lane(): Promise<void> {
@@ -78,12 +98,17 @@ export class AutoCrawl {
         formats: this.options.formats,
         device: this.options.device,
         ...(this.options.geolocation ? { geolocation: this.options.geolocation } : {}),
+        ...(this.options.chunks ? { chunks: this.options.chunks } : {}),
         timeoutMs: Math.max(1, Math.min(this.options.timeoutMs, this.deadline - now)),
       };
       const wait = Math.min(this.deadline, now + this.options.timeoutMs + WAIT_MARGIN_MS);
       try {
         const [outcome] = await this.dispatcher.runAll(queue, JobName.crawlPage, [payload], wait);
-        if (applyOutcome(item, outcome)) this.succeeded++;
+        if (applyOutcome(item, outcome)) {
+          this.succeeded++;
+          const entry = this.taken.find((t) => t.item === item);
+          if (entry && outcome.ok && outcome.result.ok) entry.chunks = outcome.result.chunks;
+        }
       } catch (error) {
         // The queue itself failed (Redis): this result has no content; the search goes on.
         item.error = `INTERNAL: the crawl could not be queued (${error instanceof Error ? error.message : String(error)})`;

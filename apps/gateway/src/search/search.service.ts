@@ -14,6 +14,7 @@ import {
   type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
 import { JobDispatcher } from '#queue';
+import { responseChunks } from '../chunks/result-chunks.js';
 import { AUTO_CRAWL_MAX_PER_PAGE, AutoCrawl } from './auto-crawl.js';
 import { shapePage } from './search-page.js';
 
@@ -54,6 +55,7 @@ export class SearchService {
               geolocation: proxyCountry,
               concurrency: this.config.SEARCH_CRAWL_CONCURRENCY,
               timeoutMs: this.config.SEARCH_CRAWL_TIMEOUT_MS,
+              ...(params.chunks ? { chunks: { query: params.chunks.query, perPage: params.chunks.perPage } } : {}),
             })
           : null;
         const { pages, fetched, pageErrors } = await this.fetchPages(call, params, proxyCountry, (page) => crawl?.add(page));
@@ -62,6 +64,13 @@ export class SearchService {
         const credits = fetched * COSTS.search + crawled * COSTS.crawlHttp;
         const response: SearchResponse = { query: params.query, pages_fetched: fetched, pages, credits };
         if (Object.keys(pageErrors).length) response.page_errors = pageErrors;
+        if (crawl && params.chunks) {
+          const crawledResults = crawl.chunks();
+          const chunks = responseChunks(crawledResults.map((c) => c.chunks), params.chunks.maxTokens);
+          crawledResults.forEach(({ item }, i) => (item.chunks = chunks.pages[i]));
+          response.tokens = chunks.tokens;
+          response.token_encoding = chunks.token_encoding;
+        }
         return { body: response, charge: credits };
       },
     );

@@ -3,6 +3,7 @@ import { CallLifecycle, type Principal } from '#billing';
 import { loadConfig, type TrawlConfig } from '#config';
 import type { JobName, JobPayload, QueueName } from '#contracts';
 import type { JobDispatcher, JobOutcome } from '#queue';
+import { LlmFormatsService } from '../llm/llm-formats.service.js';
 
 export const principal: Principal = {
   accountId: 'acc-1',
@@ -54,3 +55,6 @@ export function fakeDispatcher(answer: (queue: QueueName, payload: any) => AnyOu
   } as unknown as JobDispatcher;
   return { dispatcher, jobs };
 }
+
+/** The LLM formats of a gateway without an LLM configured (they are refused). */
+export const noLlm = (config: TrawlConfig = testConfig()) => new LlmFormatsService(config, null);

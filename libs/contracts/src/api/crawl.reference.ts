@@ -1,6 +1,7 @@
 /** `GET /crawl` in the API reference (spec §4.4). */
 import { ErrorCode } from '../error-codes.js';
-import { crawlParamsSchema } from './crawl.js';
+import { chunkParamDocs } from './chunks.js';
+import { MAX_CRAWL_QUERY_LENGTH, MAX_JSON_SCHEMA_BYTES, MAX_LLM_PROMPT_LENGTH, crawlParamsSchema } from './crawl.js';
 import type { ApiEndpoint } from './endpoint-reference.js';
 import { crawlResponseSchema } from './responses.js';
 
@@ -11,7 +12,9 @@ export const crawlEndpoint: ApiEndpoint = {
   description:
     'Crawls each URL over plain HTTP (1 credit per successful URL) or in headless Chromium with `render_js=true` ' +
     '(10 credits per successful URL). Failed URLs cost 0 and carry `error`. The worst case (URLs × unit cost) is ' +
-    'reserved before any work; the unused part is refunded. Use /crawl first; /headful-browser only for sites that block it.',
+    'reserved before any work; the unused part is refunded. With `summary` or `json_schema`/`json_prompt`, each crawled page also ' +
+    "goes to the server's LLM, priced by tokens (the worst case reserved too; a failed LLM format costs 0 and carries `summary_error`/`json_error`). " +
+    'Use /crawl first; /headful-browser only for sites that block it.',
   params: (limits) => crawlParamsSchema(limits.crawlMaxUrls),
   paramDocs: {
     urls: {
@@ -30,6 +33,26 @@ export const crawlEndpoint: ApiEndpoint = {
     markdown: { description: 'Return the main content as GitHub-flavoured Markdown (best for LLMs).' },
     screenshot: { description: 'Return a base64 PNG of the viewport (1366×768); needs render_js=true.' },
     screenshot_full_page: { description: 'Capture the whole page instead of the viewport (implies screenshot); needs render_js=true.' },
+    query: {
+      description:
+        'Return, per page, the passages most relevant to this text (`chunks`: Markdown cut on headings, paragraphs, lists and tables, ranked with BM25) and the response\'s token total; no extra credits. Set markdown=false and enhanced_html=false to get the chunks alone.',
+      schema: { minLength: 1, maxLength: MAX_CRAWL_QUERY_LENGTH },
+    },
+    chunks_per_page: { ...chunkParamDocs.chunks_per_page, description: `${chunkParamDocs.chunks_per_page.description} Needs query.` },
+    max_tokens: { ...chunkParamDocs.max_tokens, description: `${chunkParamDocs.max_tokens.description} Needs query.` },
+    summary: {
+      description:
+        "Return `summary`: the page summarised by the server's LLM (needs LLM_BASE_URL configured; 400 otherwise). Priced by tokens: LLM_CREDITS_PER_1K_TOKENS (default 1) per 1,000, on top of the page's credit.",
+    },
+    json_schema: {
+      description:
+        'Return `json`: data extracted from the page by the LLM, valid against this JSON Schema (draft 2020-12 or draft-07; JSON text in a query string). Checked before anything is charged; priced like summary.',
+      schema: { maxLength: MAX_JSON_SCHEMA_BYTES },
+    },
+    json_prompt: {
+      description: 'Return `json`: what to extract, in words (alone, or with json_schema). Priced like summary.',
+      schema: { minLength: 1, maxLength: MAX_LLM_PROMPT_LENGTH },
+    },
   },
   response: crawlResponseSchema,
   errors: [

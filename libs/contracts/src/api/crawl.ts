@@ -1,10 +1,43 @@
 /** `GET /crawl` parameters (spec §4.4), validated before anything is charged. */
 import { z } from 'zod';
 import type { PageMetadata } from '../formats.js';
+import { chunkSelection, chunkSizeFields, givenSize, type ChunkSelection, type ResultChunk, type TOKEN_ENCODING } from './chunks.js';
 import { countryCode } from './fields.js';
 import { flag } from './query.js';
 
 export const MAX_URL_LENGTH = 2048;
+/** `query` of `/crawl`: the text chunks are ranked against (as long as a `/search` query). */
+export const MAX_CRAWL_QUERY_LENGTH = 2048;
+/** `json_prompt`: what to extract, in words. */
+export const MAX_LLM_PROMPT_LENGTH = 4000;
+/** `json_schema` as JSON text, at most (the schema is checked further before anything is sent: see #llm). */
+export const MAX_JSON_SCHEMA_BYTES = 16_384;
+
+/** A JSON Schema: an object in a tool's arguments, or JSON text in a query string. */
+const jsonSchemaParam = z
+  .union([z.string(), z.record(z.string(), z.unknown())], { error: 'json_schema must be a JSON Schema object (JSON text in a query string)' })
+  .transform((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    if (new TextEncoder().encode(value).length > MAX_JSON_SCHEMA_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `json_schema is larger than ${MAX_JSON_SCHEMA_BYTES} bytes` });
+      return z.NEVER;
+    }
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: 'json_schema must be a JSON Schema object (JSON text in a query string)' });
+    return z.NEVER;
+  });
+
+/** The LLM formats a crawl asks for (each needs an LLM the operator configured). */
+export interface LlmFormats {
+  summary: boolean;
+  /** `json`: an object valid against `schema` (when given), holding what `prompt` asks for (when given). */
+  json?: { schema?: Record<string, unknown>; prompt?: string };
+}
 
 export function crawlParamsSchema(maxUrls: number) {
   return z
@@ -43,6 +76,19 @@ export function crawlParamsSchema(maxUrls: number) {
       markdown: flag(true),
       screenshot: flag(false),
       screenshot_full_page: flag(false),
+      query: z
+        .string()
+        .transform((v) => v.trim())
+        .pipe(z.string().min(1, 'query must not be empty').max(MAX_CRAWL_QUERY_LENGTH, `query must be at most ${MAX_CRAWL_QUERY_LENGTH} characters`))
+        .optional(),
+      ...chunkSizeFields,
+      summary: flag(false),
+      json_schema: jsonSchemaParam.optional(),
+      json_prompt: z
+        .string()
+        .transform((v) => v.trim())
+        .pipe(z.string().min(1, 'json_prompt must not be empty').max(MAX_LLM_PROMPT_LENGTH, `json_prompt must be at most ${MAX_LLM_PROMPT_LENGTH} characters`))
+        .optional(),
     })
     .transform((params, ctx) => {
       // A full-page screenshot is a screenshot: asking for one is enough. Only a rendered page can be captured, so a
@@ -53,7 +99,16 @@ export function crawlParamsSchema(maxUrls: number) {
         ctx.addIssue({ code: 'custom', path: [name], message: `${name} needs render_js=true (only a rendered page can be captured)` });
         return z.NEVER;
       }
-      return { ...params, screenshot };
+      const size = givenSize(params);
+      if (size && params.query === undefined) {
+        ctx.addIssue({ code: 'custom', path: [size], message: `${size} needs query (the text the chunks are ranked against)` });
+        return z.NEVER;
+      }
+      const { chunks_per_page, max_tokens, summary, json_schema, json_prompt, ...rest } = params;
+      const chunks: ChunkSelection | undefined = params.query === undefined ? undefined : chunkSelection(params.query, { chunks_per_page, max_tokens });
+      const json = json_schema !== undefined || json_prompt !== undefined ? { ...(json_schema ? { schema: json_schema } : {}), ...(json_prompt ? { prompt: json_prompt } : {}) } : undefined;
+      const llm: LlmFormats | undefined = summary || json ? { summary, ...(json ? { json } : {}) } : undefined;
+      return { ...rest, screenshot, chunks, llm };
     });
 }
 
@@ -86,11 +141,34 @@ export interface CrawlResultItem {
   page_text?: string;
   screenshot?: string;
   metadata?: PageMetadata;
+  /** With `query`: the page's passages most relevant to it, best first. */
+  chunks?: ResultChunk[];
+  /** With `summary=true`: the LLM's summary of the page. */
+  summary?: string;
+  /** With `json_schema` and/or `json_prompt`: what the LLM extracted (valid against the schema). */
+  json?: unknown;
+  /** Why an LLM format failed for this page (`CODE: message`); the page itself still succeeded. */
+  summary_error?: string;
+  json_error?: string;
   error?: string;
+}
+
+/** Tokens the LLM formats of a call used (prompt and answer, retries included, failed attempts too), and their price. */
+export interface LlmUsage {
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Credits charged for the LLM formats (included in `credits`); a failed format is not charged. */
+  credits: number;
 }
 
 export interface CrawlResponse {
   results: CrawlResultItem[];
   credits: number;
   successful_pages: number;
+  /** With `query`: tokens in every returned chunk, and the encoding they are counted in. */
+  tokens?: number;
+  token_encoding?: typeof TOKEN_ENCODING;
+  /** With an LLM format: the tokens it used and their price. */
+  llm_usage?: LlmUsage;
 }

@@ -4,6 +4,7 @@
  */
 export * from './query.js';
 export * from './fields.js';
+export * from './chunks.js';
 export * from './crawl.js';
 export * from './serp-search.js';
 export * from './serp-results.js';

@@ -19,6 +19,9 @@ const range = (min: unknown, max: unknown) => (min === max ? `${min}` : `${min}â
 /** A parameter's type and bounds, in words. */
 function typeOf(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map(code).join(', ');
+  if (Array.isArray(schema.anyOf) && schema.anyOf.some((s: JsonSchema) => s.type === 'string') && schema.anyOf.some((s: JsonSchema) => s.type === 'object')) {
+    return `JSON object (JSON text in a query string${schema.maxLength !== undefined ? `, â‰¤ ${schema.maxLength} bytes` : ''})`;
+  }
   if (schema.type === 'array') {
     const items = (schema.items ?? {}) as JsonSchema;
     const what = items.format === 'uri' ? 'URLs' : `${typeOf(items)}s`;

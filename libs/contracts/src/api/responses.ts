@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../error-codes.js';
 import { SERP_TYPES } from '../jobs.js';
+import { chunksFieldSchema, chunkTotalsSchema } from './chunks.js';
 
 const int = () => z.number().int();
 
@@ -41,6 +42,11 @@ export const crawlResultItemSchema = z.object({
   page_text: z.string().optional().describe('Plain text (page_text=true)'),
   screenshot: z.string().optional().describe('Base64 PNG (screenshot=true with render_js=true)'),
   metadata: pageMetadataSchema.optional(),
+  chunks: chunksFieldSchema.optional(),
+  summary: z.string().optional().describe("The page summarised by the server's LLM (summary=true)"),
+  json: z.unknown().optional().describe('What the LLM extracted (json_schema / json_prompt): valid against json_schema when one was given'),
+  summary_error: z.string().optional().describe('`CODE: message` when the summary failed (LLM_TIMEOUT, LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_REJECTED); not charged'),
+  json_error: z.string().optional().describe('`CODE: message` when the extraction failed; not charged'),
   error: z.string().optional().describe('`CODE: message` when this URL failed (it then costs 0 credits)'),
 });
 
@@ -49,6 +55,16 @@ export const crawlResponseSchema = z
     results: z.array(crawlResultItemSchema).describe('One per distinct URL, in request order'),
     credits: int().describe('Credits consumed'),
     successful_pages: int().describe('URLs crawled successfully'),
+    ...chunkTotalsSchema,
+    llm_usage: z
+      .object({
+        model: z.string(),
+        prompt_tokens: int(),
+        completion_tokens: int(),
+        credits: int().describe('Credits for the LLM formats that succeeded (included in credits)'),
+      })
+      .optional()
+      .describe("With summary or json: the LLM's tokens over every page and attempt (as the server reports them), and their price"),
   });
 
 const serpItemSchema = z
@@ -104,6 +120,7 @@ const searchResultSchema = z.object({
   page_content: searchPageContentSchema.optional().describe('With auto_crawling=true and a format flag: the crawled result'),
   metadata: pageMetadataSchema.optional(),
   status_code: int().optional().describe('HTTP status of the crawled result (auto_crawling=true)'),
+  chunks: chunksFieldSchema.optional(),
   error: z.string().optional().describe("`CODE: message` when this result's crawl failed or was cut off (it then costs 0)"),
 });
 
@@ -136,6 +153,7 @@ export const searchResponseSchema = z.object({
   pages: z.record(z.string(), searchPageSchema).describe('Keyed by page number: "1", "2", …'),
   credits: int().describe('Credits consumed: 10 per page fetched + 1 per result crawled'),
   page_errors: z.record(z.string(), z.string()).optional().describe('A page after the first that failed (`CODE: message`), keyed like pages; pagination ended there'),
+  ...chunkTotalsSchema,
 });
 
 const placeSchema = z.object({

@@ -1,5 +1,6 @@
 /** `GET /search` in the API reference (spec §4.1). */
 import { ErrorCode } from '../error-codes.js';
+import { chunkParamDocs } from './chunks.js';
 import type { ApiEndpoint } from './endpoint-reference.js';
 import { searchResponseSchema } from './responses.js';
 import { MAX_QUERY_LENGTH, MAX_SEARCH_COUNT, MAX_SEARCH_PAGES, SEARCH_DEVICES, searchParamsSchema } from './search.js';
@@ -48,6 +49,11 @@ export const searchEndpoint: ApiEndpoint = {
         'Crawl every result (plain HTTP, at most 50 per page) and attach its content in the asked formats, its metadata and status_code; 1 credit per result crawled successfully. Without a format flag results carry only metadata and status_code.',
     },
     count: { description: `Results per page, 1 to ${MAX_SEARCH_COUNT}: a suggestion sent to engines that take it (Bing count); others ignore it.` },
+    chunks_per_page: {
+      ...chunkParamDocs.chunks_per_page,
+      description: `Give each crawled result \`chunks\`: its passages most relevant to the query (Markdown cut on structure, ranked with BM25), at most this many; no extra credits. Needs auto_crawling=true; setting either this or max_tokens asks for chunks.`,
+    },
+    max_tokens: { ...chunkParamDocs.max_tokens, description: `${chunkParamDocs.max_tokens.description} Needs auto_crawling=true.` },
   },
   response: searchResponseSchema,
   errors: [

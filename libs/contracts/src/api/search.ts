@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { DeviceKind } from '../devices.js';
 import type { PageMetadata } from '../formats.js';
 import type { SearchPage } from './serp-results.js';
+import { chunkSelection, chunkSizeFields, givenSize, type ChunkSelection, type ResultChunk, type TOKEN_ENCODING } from './chunks.js';
 import { countryCode } from './fields.js';
 import { flag, integer } from './query.js';
 
@@ -28,7 +29,7 @@ const languageTag = (name: string) =>
     return tag;
   });
 
-export const searchParamsSchema = z.object({
+const searchFields = z.object({
   query: z
     .string({ error: 'query is required' })
     .transform((v) => v.trim())
@@ -78,6 +79,20 @@ export const searchParamsSchema = z.object({
     .min(1, `count must be an integer from 1 to ${MAX_SEARCH_COUNT}`)
     .max(MAX_SEARCH_COUNT, `count must be an integer from 1 to ${MAX_SEARCH_COUNT}`)
     .optional(),
+  /** Chunks of each crawled result, ranked against `query` (auto_crawling only). */
+  ...chunkSizeFields,
+});
+
+/** The parameters; `chunks_per_page` or `max_tokens` asks for each crawled result's chunks about the query. */
+export const searchParamsSchema = searchFields.transform((params, ctx) => {
+  const { chunks_per_page, max_tokens, ...rest } = params;
+  const size = givenSize(params);
+  if (size && !params.auto_crawling) {
+    ctx.addIssue({ code: 'custom', path: [size], message: `${size} needs auto_crawling=true (chunks come from the crawled results)` });
+    return z.NEVER;
+  }
+  const chunks: ChunkSelection | undefined = size ? chunkSelection(params.query, { chunks_per_page, max_tokens }) : undefined;
+  return { ...rest, chunks };
 });
 
 export type SearchParams = z.output<typeof searchParamsSchema>;
@@ -104,6 +119,8 @@ export interface SearchResultItem {
   page_content?: SearchPageContent;
   metadata?: PageMetadata;
   status_code?: number;
+  /** With chunks_per_page or max_tokens: the crawled result's passages most relevant to the query, best first. */
+  chunks?: ResultChunk[];
   /** Why this result's crawl failed or was cut off (`CODE: message`); the search itself still succeeds. */
   error?: string;
 }
@@ -122,4 +139,7 @@ export interface SearchResponse {
   credits: number;
   /** Trawl's addition: a page after the first that failed (blocked, unreachable), keyed like `pages`; absent when none did. */
   page_errors?: Record<string, string>;
+  /** With chunks asked for: tokens in every returned chunk, and the encoding they are counted in. */
+  tokens?: number;
+  token_encoding?: typeof TOKEN_ENCODING;
 }
