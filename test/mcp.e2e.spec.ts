@@ -105,7 +105,8 @@ describe('MCP with the SDK client', () => {
   it('initializes (protocol 2025-11-25, server info, tools capability, instructions)', async () => {
     const account = await trawl.createAccount();
     const client = await connect(key(account.apiKey));
-    expect(client.getServerVersion()?.name).toBe('trawl');
+    expect((client.transport as StreamableHTTPClientTransport).protocolVersion).toBe('2025-11-25');
+    expect(client.getServerVersion()).toMatchObject({ name: 'trawl', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toMatch(/serp_search/);
   });

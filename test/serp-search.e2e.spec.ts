@@ -82,6 +82,7 @@ let flakyCalls = 0;
     const res = await trawl.get(`/serp-search?q=${encodeURIComponent('no such thing')}`, key(account.apiKey));
     expect(res.status).toBe(200);
     expect(res.body.serp_search_results).toEqual([]);
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 10);
   });
 
   it('retries a blocked page through another proxy before failing', async () => {

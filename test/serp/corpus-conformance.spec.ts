@@ -67,7 +67,10 @@ describeCorpus('SERP corpus conformance', () => {
   });
 
   it('never throws on any corpus page (Google pages also through every vertical parser, one page in three)', () => {
-    allPages(corpus).forEach((p, i) => {
+    const pages = allPages(corpus);
+    // Every engine's pages are there (an empty or partial corpus must not pass this by having nothing to parse).
+    expect(['google', 'bing', 'duckduckgo'].map((e) => pages.filter((p) => p.engine === e).length >= 10)).toEqual([true, true, true]);
+    pages.forEach((p, i) => {
       const html = readPage(p.file);
       if (p.engine === 'google') {
         const types = i % 3 === 0 ? (['search', 'news', 'images', 'places', 'shopping'] as const) : (['search'] as const);

@@ -78,7 +78,9 @@ describeCorpus('Google Maps corpus conformance (gosom)', () => {
   });
 
   it('review objects (not Maps payloads) come out as a verdict, not a crash', () => {
-    for (const f of readdirSync(path.join(dir, 'raw')).filter((x) => x.startsWith('review_')).sort()) {
+    const reviews = readdirSync(path.join(dir, 'raw')).filter((x) => x.startsWith('review_')).sort();
+    expect(reviews).toHaveLength(4);
+    for (const f of reviews) {
       expect(() => parse(`raw/${f}`)).not.toThrow();
       expect(parse(`raw/${f}`).places).toEqual([]);
     }
