@@ -1,18 +1,18 @@
 /**
  * `/serp-search` end to end against a fixture search upstream on 127.0.0.1 that serves real captured Google pages
- * from ../shared/corpus (skipped, with a message, when the corpus is absent).
+ * from ../shared/corpus (skipped, with a message, when the corpus is absent; with CI=true its absence fails the run).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { CORPUS_DIR } from './support/env.js';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
+import { corpusPresent } from './support/requires.js';
 
 const GOOGLE = `${CORPUS_DIR}/serp/google/zlurad-serp-parser`;
-const hasCorpus = existsSync(GOOGLE);
-if (!hasCorpus) console.warn(`serp-search e2e skipped: ${GOOGLE} is absent`);
+const hasCorpus = corpusPresent(GOOGLE, 'serp-search e2e');
 const page = (file: string) => gunzipSync(readFileSync(`${GOOGLE}/${file}`)).toString('utf8');
 
 let trawl: Harness;

@@ -9,12 +9,12 @@ import { createSearchProviders } from '#serp';
 import {
   allPages, bingReferenceCases, corpusRoot, DUCKDUCKGO_PINNED_COUNTS, googleReferenceCases, readPage, serpSpiderCases, VERDICT_CASES,
 } from '#bench/serp/conformance/corpus.js';
+import { corpusPresent } from '#test/support/requires.js';
 import { scoreReferenceCase, totalsBySource } from '#bench/serp/conformance/reference-score.js';
 import { scoreSpiderCase } from '#bench/serp/conformance/serp-spider-score.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const root = corpusRoot(repoRoot);
-if (!root) console.warn(`SKIPPED serp corpus conformance: ${path.resolve(repoRoot, '../shared/corpus/serp')} not found`);
+const root = corpusPresent(path.resolve(repoRoot, '../shared/corpus/serp'), 'serp corpus conformance') ? corpusRoot(repoRoot) : null;
 const describeCorpus = root ? describe : describe.skip;
 const corpus = root ?? '';
 
