@@ -72,7 +72,8 @@ beforeAll(async () => {
     HEADFUL_ATTEMPTS: '3',
     HEADFUL_MAX_URLS: '3',
     HEADFUL_TIMEOUT_MS: '40000',
-    SCREENSHOT_URL_TTL_MS: '4000',
+    // Long enough to fetch the link after a headed render on a loaded 2-core CI machine; the test then waits it out.
+    SCREENSHOT_URL_TTL_MS: '10000',
     SCREENSHOT_SIGNING_KEY: 'test-screenshot-signing-key-0123456789abcdef',
   });
   // The worker announces itself to /health before the endpoint accepts work.
@@ -190,7 +191,7 @@ describe('GET /headful-browser', () => {
       const r = await fetch(link);
       const body = (await r.json().catch(() => null)) as { error?: { message: string } } | null;
       return r.status === 403 && body?.error?.message.includes('expired') ? body : null;
-    }, 'the link to expire', 15_000, 250);
+    }, 'the link to expire', 25_000, 250);
     expect(expired.error!.message).toBe('The screenshot link has expired');
     await pollUntil(async () => (await trawl.app.get(ScreenshotCleaner).sweep(), !existsSync(file)), 'the cleaner to delete the file', 10_000, 250);
   });
