@@ -37,6 +37,7 @@ let flakyCalls = 0;
         if (q === 'no such thing') body = pages.none;
         if (q === 'always blocked') body = pages.captcha;
         if (q === 'blocked once' && flakyCalls++ === 0) body = pages.captcha;
+        if (q === 'engine down') return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>Service unavailable</body></html>');
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
       },
     });
@@ -92,6 +93,13 @@ let flakyCalls = 0;
     expect(res.status).toBe(200);
     expect(res.body.serp_search_results.length).toBeGreaterThan(0);
     expect(proxies.map((p, i) => p.carried.length - before[i])).toEqual([1, 1]);
+  });
+
+  it('fails with 502 UPSTREAM_FAILED and charges nothing when Google answers 5xx', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/serp-search?q=${encodeURIComponent('engine down')}`, key(account.apiKey));
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 502, code: 'UPSTREAM_FAILED' });
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
   });
 
   it('fails a page that stays blocked with 502 UPSTREAM_BLOCKED and charges nothing', async () => {
