@@ -9,6 +9,7 @@ import { CORPUS_DIR } from './support/env.js';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
+import { tableResolver } from './support/offline.js';
 import { corpusPresent } from './support/requires.js';
 
 const GOOGLE = `${CORPUS_DIR}/serp/google/zlurad-serp-parser`;
@@ -138,5 +139,45 @@ let flakyCalls = 0;
     expect(res.body.error.code).toBe('INVALID_PARAMETER');
     expect(res.body.error.message).toMatch(message);
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
+  });
+});
+
+/**
+ * The shipped default transport: Google through Chromium (GOOGLE_TRANSPORT unset). Every other test here sets
+ * `http`. Host names resolve through a table with no entries, so whatever the captured page would load from elsewhere
+ * is refused, never fetched from the internet; the fixture Google is an IP address.
+ */
+(hasCorpus ? describe : describe.skip)('GET /serp-search on the default transport (Chromium)', () => {
+  let rendered: Harness;
+  let google: FixtureServer;
+  const asked: string[] = [];
+
+  beforeAll(async () => {
+    const coffee = page('desktop-2023/html/coffee.html.gz');
+    google = await startFixtureServer({
+      '/search': (req, res) => {
+        asked.push(new URL(req.url!, 'http://x').searchParams.get('q') ?? '');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(coffee);
+      },
+    });
+    rendered = await startHarness({ GOOGLE_BASE_URL: google.url }, { resolve: tableResolver({}) });
+  });
+
+  afterAll(async () => {
+    await rendered?.close();
+    await google?.close();
+  });
+
+  it('renders the result page in Chromium and returns its organic results for 10 credits', async () => {
+    expect(rendered.config.GOOGLE_TRANSPORT).toBe('render');
+    const account = await rendered.createAccount();
+    const res = await rendered.get('/serp-search?q=coffee', key(account.apiKey));
+    expect(res.status).toBe(200);
+    expect(asked).toContain('coffee');
+    const results = res.body.serp_search_results as Array<{ position: number; title: string; link: string }>;
+    expect(results.length).toBeGreaterThanOrEqual(5);
+    expect(results[0].position).toBe(1);
+    for (const r of results) expect(r.link).toMatch(/^https?:\/\//);
+    expect((await rendered.admin.report(account.accountId)).account.balance).toBe(10_000 - 10);
   });
 });
