@@ -2,13 +2,14 @@
  * Corpus regression tests: the page_text F1 on the Zyte article-extraction-benchmark (shingles), on the trafilatura
  * evaluation corpus (segments) and on the WCXB development split (macro word F1) must not fall more than 0.01 below the
  * figures recorded here (measured with bench/extraction/score.ts), and on WCXB the Markdown's text must score as
- * page_text does. Skip when ../shared/corpus is absent.
+ * page_text does. Skipped when ../shared/corpus is absent; with CI=true its absence fails the run.
  */
 import { describe, expect, it } from '@jest/globals';
 import { formatPage, markdownToText } from '#extraction';
 import { corpusRoot, loadTrafilatura, loadWcxb, loadZyte } from '#bench/extraction/scoring/corpus.js';
 import { aggregateSegments, aggregateShingles, aggregateWords, segmentCounts, shingleScore, wordScore, type PageWordScore } from '#bench/extraction/scoring/metrics.js';
 import { REPO_ROOT } from './support/env.js';
+import { corpusAbsent } from './support/requires.js';
 
 const RECORDED_ZYTE_F1 = 0.972;
 const RECORDED_TRAFILATURA_F1 = 0.932;
@@ -19,6 +20,7 @@ const pages = loadZyte(root);
 
 describe('extraction quality on the Zyte corpus', () => {
   if (!pages) {
+    corpusAbsent(`${root}/zyte-article-extraction-benchmark`, 'extraction quality on the Zyte corpus');
     it.skip('skipped: ../shared/corpus/extraction/zyte-article-extraction-benchmark is absent', () => undefined);
     return;
   }
@@ -34,6 +36,7 @@ describe('extraction quality on the Zyte corpus', () => {
 describe('extraction quality on the trafilatura evaluation corpus', () => {
   const evalPages = loadTrafilatura(root);
   if (!evalPages) {
+    corpusAbsent(`${root}/trafilatura-eval`, 'extraction quality on the trafilatura evaluation corpus');
     it.skip('skipped: ../shared/corpus/extraction/trafilatura-eval is absent', () => undefined);
     return;
   }
@@ -46,6 +49,7 @@ describe('extraction quality on the trafilatura evaluation corpus', () => {
 describe('extraction quality on the WCXB development split', () => {
   const wcxb = loadWcxb(root);
   if (!wcxb) {
+    corpusAbsent(`${root}/wcxb-dev`, 'extraction quality on WCXB');
     it.skip('skipped: ../shared/corpus/extraction/wcxb-dev is absent', () => undefined);
     return;
   }

@@ -6,20 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CORPUS_DIR } from './support/env.js';
+import { corpusPresent } from './support/requires.js';
 import { ARTICLE, html, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
 
 const GOOGLE = `${CORPUS_DIR}/serp/google/zlurad-serp-parser/desktop-2023/html`;
-const hasCorpus = existsSync(GOOGLE);
-if (!hasCorpus) console.warn(`mcp e2e: serp_search cases skipped, ${GOOGLE} is absent`);
+const hasCorpus = corpusPresent(GOOGLE, 'the mcp e2e serp_search cases');
 const ALLOWED_ORIGIN = 'http://localhost:6274';
 
 let trawl: Harness;
@@ -105,7 +105,8 @@ describe('MCP with the SDK client', () => {
   it('initializes (protocol 2025-11-25, server info, tools capability, instructions)', async () => {
     const account = await trawl.createAccount();
     const client = await connect(key(account.apiKey));
-    expect(client.getServerVersion()?.name).toBe('trawl');
+    expect((client.transport as StreamableHTTPClientTransport).protocolVersion).toBe('2025-11-25');
+    expect(client.getServerVersion()).toMatchObject({ name: 'trawl', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getInstructions()).toMatch(/serp_search/);
   });

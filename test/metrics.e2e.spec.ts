@@ -140,10 +140,15 @@ describe('/metrics', () => {
   });
 
   it('is served without authentication on METRICS_PORT, and nothing else is', async () => {
+    const crawls = async () => sample(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(), 'trawl_http_requests_total', { endpoint: '/crawl', status: '200' }) ?? 0;
     const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(response.status).toBe(200);
-    const text = await response.text();
-    expect(sample(text, 'trawl_http_requests_total', { endpoint: '/crawl', status: '200' })).toBe(2); // the same registry
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    // The same registry as the main port's: a call made now is counted here.
+    const before = await crawls();
+    const account = await trawl.createAccount();
+    expect((await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/article`)}`, key(account.apiKey))).status).toBe(200);
+    expect(await crawls()).toBe(before + 1);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/admin/accounts`)).status).toBe(404);
   });
 });

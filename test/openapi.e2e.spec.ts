@@ -8,12 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { WorkerRegistry } from '#queue';
 import { bingPage, BING_CHALLENGE } from '#bench/support/bing-fixture.js';
 import { CORPUS_DIR } from './support/env.js';
+import { corpusPresent } from './support/requires.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
@@ -22,8 +23,7 @@ import { startRecordingProxy, type RecordingProxy } from './support/recording-pr
 jest.setTimeout(90_000);
 
 const GOOGLE = `${CORPUS_DIR}/serp/google/zlurad-serp-parser/desktop-2023/html`;
-const hasCorpus = existsSync(GOOGLE);
-if (!hasCorpus) console.warn(`openapi e2e: the serp-search success case is skipped, ${GOOGLE} is absent`);
+const hasCorpus = corpusPresent(GOOGLE, 'the openapi e2e serp-search success case');
 
 let trawl: Harness;
 let site: FixtureServer;

@@ -27,6 +27,15 @@ function searchRoute(q: string, first: number): { status?: number; body: string 
       return { body: BING_CHALLENGE };
     case 'unrelated coffee':
       return { body: bingPage({ query: q, offset: 0, hasNext: false, results: [{ title: 'Weather in Paris', link: `${site.url}/weather`, snippet: 'Sunny tomorrow.' }] }) };
+    case 'broken coffee': // the engine fails outright
+      return { status: 503, body: '<html><body>Service unavailable</body></html>' };
+    case 'many coffee': // 55 results on one page; the first points at a missing page (404)
+      return {
+        body: bingPage({
+          query: q, offset: 0, hasNext: false,
+          results: Array.from({ length: 55 }, (_, i) => ({ title: `Coffee ${i}`, link: i === 0 ? `${site.url}/missing` : `${site.url}/article?n=${i}`, snippet: `Coffee, part ${i}.` })),
+        }),
+      };
     case 'repeat coffee': // page 2 is page 1 again: Bing's rate limiting
       return { body: bingPage({ query: q, offset: 0, hasNext: true, results: coffee(1) }) };
     case 'trawling nets':
@@ -168,6 +177,32 @@ describe('GET /search', () => {
     expect(res.body.credits).toBe(10 + 1);
     expect(res.body.pages['1'].page_content).toBeDefined(); // the result page itself, in the same formats
     expect(await balance(account.accountId)).toBe(10_000 - 11);
+  });
+
+  it('auto-crawls the first 50 results of a page (the rest NOT_CRAWLED, free); a 404 result is a crawled page', async () => {
+    const account = await trawl.createAccount();
+    const hitsBefore = site.hits.get('/article') ?? 0;
+    const res = await trawl.get('/search?query=many%20coffee&auto_crawling=true', key(account.apiKey));
+    expect(res.status).toBe(200);
+    const results = res.body.pages['1'].search_results as Array<{ link: string; status_code?: number; error?: string }>;
+    expect(results).toHaveLength(55);
+    expect(results[0]).toMatchObject({ link: `${site.url}/missing`, status_code: 404 });
+    expect(results[0]).not.toHaveProperty('error');
+    expect(results.slice(1, 50).every((r) => r.status_code === 200 && r.error === undefined)).toBe(true);
+    for (const r of results.slice(50)) {
+      expect(r.error).toBe('NOT_CRAWLED: auto-crawling takes the first 50 results of a page');
+      expect(r).not.toHaveProperty('status_code');
+    }
+    expect((site.hits.get('/article') ?? 0) - hitsBefore).toBe(49); // results 51–55 were never fetched
+    expect(res.body.credits).toBe(10 + 50); // the page, and 50 crawls — the 404 among them
+    expect(await balance(account.accountId)).toBe(10_000 - 60);
+  });
+
+  it('fails with 502 UPSTREAM_FAILED at 0 credits when the engine answers 5xx', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get('/search?query=broken%20coffee', key(account.apiKey));
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 502, code: 'UPSTREAM_FAILED' });
+    expect(await balance(account.accountId)).toBe(10_000);
   });
 
   it('returns the result page itself as page_content when a format is asked without auto-crawling', async () => {

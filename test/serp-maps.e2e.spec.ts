@@ -6,10 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { CORPUS_DIR } from './support/env.js';
+import { corpusPresent } from './support/requires.js';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
@@ -41,8 +42,7 @@ const balance = async (trawl: Harness, accountId: string) => (await trawl.admin.
 // ---- Google Maps ------------------------------------------------------------------------------------------------
 
 const GOSOM = `${CORPUS_DIR}/serp/google-maps/gosom-google-maps-scraper`;
-const hasCorpus = existsSync(`${GOSOM}/raw/output.json.gz`);
-if (!hasCorpus) console.warn(`serp-maps e2e (Google Maps) skipped: ${GOSOM} is absent`);
+const hasCorpus = corpusPresent(`${GOSOM}/raw/output.json.gz`, 'serp-maps e2e (Google Maps)');
 const payload = (file: string) => `)]}'\n${gunzipSync(readFileSync(`${GOSOM}/raw/${file}`)).toString('utf8')}`;
 
 /** Kipriakon, Limassol (raw.json): its three identifiers as gosom's entry_test.go asserts them. */

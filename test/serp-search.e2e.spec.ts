@@ -1,18 +1,19 @@
 /**
  * `/serp-search` end to end against a fixture search upstream on 127.0.0.1 that serves real captured Google pages
- * from ../shared/corpus (skipped, with a message, when the corpus is absent).
+ * from ../shared/corpus (skipped, with a message, when the corpus is absent; with CI=true its absence fails the run).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { CORPUS_DIR } from './support/env.js';
 import { startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy.js';
+import { tableResolver } from './support/offline.js';
+import { corpusPresent } from './support/requires.js';
 
 const GOOGLE = `${CORPUS_DIR}/serp/google/zlurad-serp-parser`;
-const hasCorpus = existsSync(GOOGLE);
-if (!hasCorpus) console.warn(`serp-search e2e skipped: ${GOOGLE} is absent`);
+const hasCorpus = corpusPresent(GOOGLE, 'serp-search e2e');
 const page = (file: string) => gunzipSync(readFileSync(`${GOOGLE}/${file}`)).toString('utf8');
 
 let trawl: Harness;
@@ -37,6 +38,7 @@ let flakyCalls = 0;
         if (q === 'no such thing') body = pages.none;
         if (q === 'always blocked') body = pages.captcha;
         if (q === 'blocked once' && flakyCalls++ === 0) body = pages.captcha;
+        if (q === 'engine down') return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>Service unavailable</body></html>');
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
       },
     });
@@ -82,6 +84,7 @@ let flakyCalls = 0;
     const res = await trawl.get(`/serp-search?q=${encodeURIComponent('no such thing')}`, key(account.apiKey));
     expect(res.status).toBe(200);
     expect(res.body.serp_search_results).toEqual([]);
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 10);
   });
 
   it('retries a blocked page through another proxy before failing', async () => {
@@ -91,6 +94,13 @@ let flakyCalls = 0;
     expect(res.status).toBe(200);
     expect(res.body.serp_search_results.length).toBeGreaterThan(0);
     expect(proxies.map((p, i) => p.carried.length - before[i])).toEqual([1, 1]);
+  });
+
+  it('fails with 502 UPSTREAM_FAILED and charges nothing when Google answers 5xx', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/serp-search?q=${encodeURIComponent('engine down')}`, key(account.apiKey));
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 502, code: 'UPSTREAM_FAILED' });
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
   });
 
   it('fails a page that stays blocked with 502 UPSTREAM_BLOCKED and charges nothing', async () => {
@@ -129,5 +139,45 @@ let flakyCalls = 0;
     expect(res.body.error.code).toBe('INVALID_PARAMETER');
     expect(res.body.error.message).toMatch(message);
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
+  });
+});
+
+/**
+ * The shipped default transport: Google through Chromium (GOOGLE_TRANSPORT unset). Every other test here sets
+ * `http`. Host names resolve through a table with no entries, so whatever the captured page would load from elsewhere
+ * is refused, never fetched from the internet; the fixture Google is an IP address.
+ */
+(hasCorpus ? describe : describe.skip)('GET /serp-search on the default transport (Chromium)', () => {
+  let rendered: Harness;
+  let google: FixtureServer;
+  const asked: string[] = [];
+
+  beforeAll(async () => {
+    const coffee = page('desktop-2023/html/coffee.html.gz');
+    google = await startFixtureServer({
+      '/search': (req, res) => {
+        asked.push(new URL(req.url!, 'http://x').searchParams.get('q') ?? '');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(coffee);
+      },
+    });
+    rendered = await startHarness({ GOOGLE_BASE_URL: google.url }, { resolve: tableResolver({}) });
+  });
+
+  afterAll(async () => {
+    await rendered?.close();
+    await google?.close();
+  });
+
+  it('renders the result page in Chromium and returns its organic results for 10 credits', async () => {
+    expect(rendered.config.GOOGLE_TRANSPORT).toBe('render');
+    const account = await rendered.createAccount();
+    const res = await rendered.get('/serp-search?q=coffee', key(account.apiKey));
+    expect(res.status).toBe(200);
+    expect(asked).toContain('coffee');
+    const results = res.body.serp_search_results as Array<{ position: number; title: string; link: string }>;
+    expect(results.length).toBeGreaterThanOrEqual(5);
+    expect(results[0].position).toBe(1);
+    for (const r of results) expect(r.link).toMatch(/^https?:\/\//);
+    expect((await rendered.admin.report(account.accountId)).account.balance).toBe(10_000 - 10);
   });
 });

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { loadConfig } from '#config';
 import { REPO_ROOT } from '../support/env.js';
+import { toolPresent } from '../support/requires.js';
 
 const WORKER_KINDS = ['worker-http', 'worker-render', 'worker-headful'] as const;
 const read = (file: string) => readFileSync(`${REPO_ROOT}/${file}`, 'utf8');
@@ -112,7 +113,7 @@ describe('docker-compose.yml', () => {
     expect(services['worker-headful'].shm_size).toBeDefined();
   });
 
-  it('starts without ADMIN_TOKEN (the admin API is then disabled) and every process accepts its settings', () => {
+  it('starts without ADMIN_TOKEN (no service sets one, none requires one) and every process accepts its settings', () => {
     expect(services.gateway.environment?.ADMIN_TOKEN).not.toMatch(/:\?/);
     for (const [name, service] of trawlServices) {
       const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v))]));
@@ -132,14 +133,14 @@ describe('docker-compose.yml', () => {
     expect(settings.search.formats).toContain('json');
   });
 
-  const hasComposePlugin = (() => {
+  const hasComposePlugin = toolPresent((() => {
     try {
       execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' });
       return true;
     } catch {
       return false;
     }
-  })();
+  })(), '`docker compose config -q`', 'the docker compose plugin is not installed');
   (hasComposePlugin ? it : it.skip)('passes `docker compose config -q`', () => {
     execFileSync('docker', ['compose', '-f', `${REPO_ROOT}/docker-compose.yml`, 'config', '-q'], { stdio: 'pipe' });
   });

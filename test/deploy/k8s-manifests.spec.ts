@@ -17,6 +17,7 @@ import yaml from 'js-yaml';
 import { configSchema, loadConfig } from '#config';
 import { QueueName } from '#contracts';
 import { REPO_ROOT } from '../support/env.js';
+import { toolPresent } from '../support/requires.js';
 import { quantity, SCHEMAS, type Container, type Deployment, type Job, type ScaledObject } from './k8s-schema.js';
 
 const K8S = `${REPO_ROOT}/deploy/k8s`;
@@ -182,14 +183,14 @@ describe('deploy/k8s', () => {
     }
   });
 
-  const hasKubectl = (() => {
+  const hasKubectl = toolPresent((() => {
     try {
       execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
       return true;
     } catch {
       return false;
     }
-  })();
+  })(), 'the kustomize render of the production overlay', 'kubectl is not on PATH');
   (hasKubectl ? it : it.skip)('renders the production overlay with kustomize into manifests that pass the same checks', () => {
     const work = mkdtempSync(path.join(tmpdir(), 'trawl-k8s-'));
     try {

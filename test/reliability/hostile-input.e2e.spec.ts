@@ -16,6 +16,7 @@ import { AdminController } from '#apps/gateway/src/admin/admin.controller.js';
 import { GatewayModule } from '#apps/gateway/src/gateway.module.js';
 import { MCP_TOOLS } from '#apps/gateway/src/mcp/mcp-tools.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
+import { tableResolver } from '../support/offline.js';
 import { pollUntil } from '../support/poll.js';
 import { adminBodyProbes, adminTokenProbes, pathParamProbes } from './hostile-input/admin-probes.js';
 import { COMMON_RAW, URL_ENTRIES } from './hostile-input/hostile-values.js';
@@ -31,6 +32,17 @@ import { routesOf, type Route } from './hostile-input/route-catalog.js';
 const ADMIN_TOKEN = 'hostile-admin-token-0123456789';
 const PROXY_SECRET = 'hostile-proxy-secret-42';
 const CONCURRENCY = 8;
+/**
+ * The DNS of the hostile names, answered by the test (never by a real DNS server): each names what it would be inside
+ * a cloud or cluster. Any other name is ENOTFOUND.
+ */
+const INTERNAL_NAMES = {
+  'metadata.google.internal': '169.254.169.254',
+  'kubernetes.default.svc': '10.96.0.1',
+  redis: '172.18.0.3',
+  localhost: '127.0.0.1',
+};
+const dns = tableResolver(INTERNAL_NAMES);
 
 let trawl: Harness;
 let port: number;
@@ -54,7 +66,7 @@ beforeAll(async () => {
     RESIDENTIAL_PROXY_URL: `http://user-country-{country}-session-{session}:${PROXY_SECRET}@127.0.0.1:9`,
     // A proxy for every country (and a named one for geolocation=random), so country parameters are judged by their schema.
     PROXIES: `us=http://user:${PROXY_SECRET}@127.0.0.1:9,*=http://127.0.0.1:9`,
-  });
+  }, { resolve: dns });
   port = Number(new URL(trawl.baseUrl).port);
   limits = apiLimits(trawl.config);
   const funded = await trawl.createAccount('scale');
@@ -146,8 +158,15 @@ describe('hostile input', () => {
       expect(res.status).toBe(200);
       expect(res.body.credits).toBe(0);
       for (const secret of secrets) expect(JSON.stringify(res.body)).not.toContain(secret);
-      for (const result of res.body.results as Array<{ url: string; error?: string }>) expect(result.error ?? `${result.url} was fetched`).toMatch(/^(BLOCKED_ADDRESS|DNS_FAILED|INVALID_URL): /);
+      for (const result of res.body.results as Array<{ url: string; error?: string }>) {
+        expect(result.error ?? `${result.url} was fetched`).toMatch(/^(BLOCKED_ADDRESS|DNS_FAILED|INVALID_URL): /);
+        // A name that resolves to an internal address is refused for that address, not for a failed lookup.
+        const host = URL.canParse(result.url) ? new URL(result.url).hostname : '';
+        if (host in INTERNAL_NAMES) expect({ host, error: result.error }).toEqual({ host, error: expect.stringMatching(/^BLOCKED_ADDRESS: /) });
+      }
     }
+    // The names were answered by the injected resolver.
+    for (const name of ['metadata.google.internal', 'kubernetes.default.svc']) expect(dns.asked).toContain(name);
     const after = await ledgerSnapshot(trawl.db, account.accountId);
     expect({ balance: after.balance, sum: after.ledgerSum }).toEqual({ balance: before.balance, sum: before.ledgerSum });
     const { rows } = await trawl.db.pool.query(`SELECT count(*)::int AS open FROM reservations WHERE account_id = $1 AND status = 'open'`, [account.accountId]);

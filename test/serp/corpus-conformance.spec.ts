@@ -9,12 +9,12 @@ import { createSearchProviders } from '#serp';
 import {
   allPages, bingReferenceCases, corpusRoot, DUCKDUCKGO_PINNED_COUNTS, googleReferenceCases, readPage, serpSpiderCases, VERDICT_CASES,
 } from '#bench/serp/conformance/corpus.js';
+import { corpusPresent } from '#test/support/requires.js';
 import { scoreReferenceCase, totalsBySource } from '#bench/serp/conformance/reference-score.js';
 import { scoreSpiderCase } from '#bench/serp/conformance/serp-spider-score.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const root = corpusRoot(repoRoot);
-if (!root) console.warn(`SKIPPED serp corpus conformance: ${path.resolve(repoRoot, '../shared/corpus/serp')} not found`);
+const root = corpusPresent(path.resolve(repoRoot, '../shared/corpus/serp'), 'serp corpus conformance') ? corpusRoot(repoRoot) : null;
 const describeCorpus = root ? describe : describe.skip;
 const corpus = root ?? '';
 
@@ -67,7 +67,10 @@ describeCorpus('SERP corpus conformance', () => {
   });
 
   it('never throws on any corpus page (Google pages also through every vertical parser, one page in three)', () => {
-    allPages(corpus).forEach((p, i) => {
+    const pages = allPages(corpus);
+    // Every engine's pages are there (an empty or partial corpus must not pass this by having nothing to parse).
+    expect(['google', 'bing', 'duckduckgo'].map((e) => pages.filter((p) => p.engine === e).length >= 10)).toEqual([true, true, true]);
+    pages.forEach((p, i) => {
       const html = readPage(p.file);
       if (p.engine === 'google') {
         const types = i % 3 === 0 ? (['search', 'news', 'images', 'places', 'shopping'] as const) : (['search'] as const);

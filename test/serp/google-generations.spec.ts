@@ -7,13 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseGoogleSerp } from '#serp/google/google-provider.js';
 import type { OrganicResult } from '#serp/types.js';
+import { corpusPresent } from '#test/support/requires.js';
 import { corpusRoot, readPage } from '#bench/serp/conformance/corpus.js';
 import { fallbackAloneScore } from '#bench/serp/conformance/google-generations.js';
 import { GOOGLE_ORDINARY_EMPTY_PAGES, GOOGLE_PINNED_PAGES } from '#bench/serp/conformance/google-pinned.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const root = corpusRoot(repoRoot);
-if (!root) console.warn(`SKIPPED Google generations: ${path.resolve(repoRoot, '../shared/corpus/serp')} not found`);
+const root = corpusPresent(path.resolve(repoRoot, '../shared/corpus/serp'), 'Google generations') ? corpusRoot(repoRoot) : null;
 const describeCorpus = root ? describe : describe.skip;
 const google = (rel: string) => path.join(root ?? '', 'google', rel);
 const q = { type: 'search' as const, page: 1, num: 10 };

@@ -4,10 +4,11 @@
  * parse without a crash, and the identifiers must agree with each other. Skipped, with a message, when absent.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusRoot, readPage } from '#bench/serp/conformance/corpus.js';
+import { corpusPresent } from '#test/support/requires.js';
 import { featureIdFromPlaceId } from '#serp/maps/google-ids.js';
 import { parseGoogleMaps } from '#serp/maps/google-maps.js';
 import type { MapsParams, Place } from '#serp/maps/types.js';
@@ -15,8 +16,7 @@ import type { MapsParams, Place } from '#serp/maps/types.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const serpRoot = corpusRoot(repoRoot);
 const dir = serpRoot ? path.join(serpRoot, 'google-maps/gosom-google-maps-scraper') : '';
-const present = !!serpRoot && existsSync(path.join(dir, 'expected/raw.expected.json'));
-if (!present) console.warn(`SKIPPED Google Maps corpus conformance: ${path.resolve(repoRoot, '../shared/corpus/serp/google-maps/gosom-google-maps-scraper')} not found`);
+const present = corpusPresent(path.resolve(repoRoot, '../shared/corpus/serp/google-maps/gosom-google-maps-scraper/expected/raw.expected.json'), 'Google Maps corpus conformance');
 const describeCorpus = present ? describe : describe.skip;
 
 /** gosom Entry field → §2.3 field. Entry fields not in §2.3 (Link, PlusCode, Status, Timezone, Images, …) are not compared. */
@@ -78,7 +78,9 @@ describeCorpus('Google Maps corpus conformance (gosom)', () => {
   });
 
   it('review objects (not Maps payloads) come out as a verdict, not a crash', () => {
-    for (const f of readdirSync(path.join(dir, 'raw')).filter((x) => x.startsWith('review_')).sort()) {
+    const reviews = readdirSync(path.join(dir, 'raw')).filter((x) => x.startsWith('review_')).sort();
+    expect(reviews).toHaveLength(4);
+    for (const f of reviews) {
       expect(() => parse(`raw/${f}`)).not.toThrow();
       expect(parse(`raw/${f}`).places).toEqual([]);
     }

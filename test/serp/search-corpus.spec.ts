@@ -8,14 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBingSearchPage } from '#serp/bing/bing-provider.js';
 import { bingReferenceCases, corpusRoot, DUCKDUCKGO_PINNED_COUNTS, readPage, VERDICT_CASES } from '#bench/serp/conformance/corpus.js';
+import { corpusPresent } from '#test/support/requires.js';
 import { scoreReferenceCase } from '#bench/serp/conformance/reference-score.js';
 import { parseDuckDuckGoSearchPage } from '#serp/duckduckgo/duckduckgo-provider.js';
 import { isRepeatedPage, looksUnrelated, repeatedPageReason } from '#serp/web/honest-results.js';
 import { bingReferenceFigures } from '#bench/serp/conformance/search-figures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const root = corpusRoot(repoRoot);
-if (!root) console.warn(`SKIPPED /search corpus figures: ${path.resolve(repoRoot, '../shared/corpus/serp')} not found`);
+const root = corpusPresent(path.resolve(repoRoot, '../shared/corpus/serp'), '/search corpus figures') ? corpusRoot(repoRoot) : null;
 const describeCorpus = root ? describe : describe.skip;
 const corpus = root ?? '';
 const bing = (rel: string) => parseBingSearchPage(readPage(path.join(corpus, 'bing', rel)), { page: 1 });

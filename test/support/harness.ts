@@ -1,6 +1,8 @@
 /**
  * A real Trawl for end-to-end tests: the standalone app (gateway + workers) on a random loopback port, a fresh
- * migrated Postgres database, and an isolated Redis key prefix. Loopback crawling is enabled explicitly.
+ * migrated Postgres database, and an isolated Redis key prefix. Loopback crawling is enabled explicitly. Every
+ * upstream (Google, Bing, DuckDuckGo, Nominatim, Overpass) is a closed loopback port unless the test sets a fixture;
+ * `resolve` replaces the system's DNS resolver in the workers' SSRF checks.
  */
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -12,6 +14,8 @@ import { createStandaloneApp } from '#apps/standalone/src/standalone.js';
 import { createGatewayApp } from '#apps/gateway/src/bootstrap.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
+import { OFFLINE_UPSTREAMS } from './offline.js';
+import type { DnsResolver } from '#fetch';
 
 export interface Harness {
   baseUrl: string;
@@ -28,7 +32,7 @@ export interface Harness {
 
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { database?: TestDatabase; inProcessWorkers?: boolean } = {},
+  options: { database?: TestDatabase; inProcessWorkers?: boolean; resolve?: DnsResolver } = {},
 ): Promise<Harness> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
@@ -43,9 +47,10 @@ export async function startHarness(
     JOB_BACKOFF_MS: '50',
     // Jest runs the TypeScript sources, which worker threads cannot load; the threaded pool is tested on the build.
     EXTRACTION_THREADS: '0',
+    ...OFFLINE_UPSTREAMS,
     ...env,
   });
-  const app = options.inProcessWorkers === false ? await createGatewayApp(config) : await createStandaloneApp(config);
+  const app = options.inProcessWorkers === false ? await createGatewayApp(config) : await createStandaloneApp(config, { resolve: options.resolve });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as import('node:net').AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { REPO_ROOT } from './env.js';
+import { OFFLINE_UPSTREAMS } from './offline.js';
 
 export type TrawlAppName = 'gateway' | 'worker-http' | 'worker-render' | 'worker-headful' | 'cli';
 
@@ -41,6 +42,7 @@ export function deploymentEnv(d: { databaseUrl: string; redisUrl: string; prefix
     ADMIN_TOKEN: d.adminToken,
     ALLOW_PRIVATE_ADDRESSES: 'true',
     EXTRACTION_THREADS: '0',
+    ...OFFLINE_UPSTREAMS,
   };
 }
 

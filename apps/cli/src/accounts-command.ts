@@ -36,7 +36,8 @@ export const ACCOUNTS_USAGE = `Accounts:
   accounts:reset-period --id ID                                      end the period now and start the next
   plans                                                              list plans`;
 
-export async function runAccountsCommand(command: string, args: string[], databaseUrl: string, redis: Redis | null, io: Io): Promise<number> {
+/** `redisPrefix`: REDIS_PREFIX, whose auth-invalidate channel every gateway of the deployment listens on. */
+export async function runAccountsCommand(command: string, args: string[], databaseUrl: string, redis: Redis | null, io: Io, redisPrefix: string): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -52,7 +53,7 @@ export async function runAccountsCommand(command: string, args: string[], databa
   const db = new Database(databaseUrl, 2);
   const accounts = new AccountsRepository(db);
   const ledger = new LedgerRepository(db);
-  const admin = new AccountAdminService(accounts, ledger, new AuthService(accounts, systemClock, 0, redis, 'trawl'), systemClock);
+  const admin = new AccountAdminService(accounts, ledger, new AuthService(accounts, systemClock, 0, redis, redisPrefix), systemClock);
   const print = (value: unknown) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   const need = (name: 'id' | 'name' | 'plan' | 'credits'): string => {
     const value = values[name];

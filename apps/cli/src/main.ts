@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'console:link') return await runConsoleLinkCommand(args, services.databaseUrl, config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`, io);
-    return await runAccountsCommand(command, args, services.databaseUrl, redis, io);
+    return await runAccountsCommand(command, args, services.databaseUrl, redis, io, config.REDIS_PREFIX);
   } finally {
     redis?.disconnect();
     await services.stop();

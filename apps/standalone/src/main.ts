@@ -67,14 +67,22 @@ else for (const line of startLines(facts)) say(line);
 
 /** Ctrl-C / SIGTERM: stop taking requests and jobs, then the services, within a bound; a second signal forces it. */
 const SHUTDOWN_BOUND_MS = 15_000;
+/**
+ * One Ctrl-C on `npm start` arrives twice: from the terminal (to the whole foreground group) and forwarded by npm,
+ * milliseconds apart. A repeat this soon is that copy; a person's second Ctrl-C comes later.
+ */
+const SAME_SIGNAL_MS = 500;
 let stopping = false;
+let stoppingAt = 0;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) {
+      if (Date.now() - stoppingAt < SAME_SIGNAL_MS) return;
       void exit(1, `${signal} again: exiting now`);
       return;
     }
     stopping = true;
+    stoppingAt = Date.now();
     say(`${signal}: shutting down`);
     const bound = setTimeout(() => void exit(1, `shutdown took longer than ${SHUTDOWN_BOUND_MS} ms: stopping the services anyway`), SHUTDOWN_BOUND_MS);
     bound.unref();

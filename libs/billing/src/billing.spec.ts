@@ -1,5 +1,5 @@
 /** Credits and concurrency against real Postgres and Redis. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '#test/support/database.js';
@@ -73,6 +73,28 @@ describe('credit ledger', () => {
     const setting = async (pool: typeof db.pool) => (await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
     expect(await setting(db.relaxedPool)).toBe('off');
     expect(await setting(db.pool)).toBe('on');
+    // Which of the two each step of a call writes through.
+    const { accountId } = await admin.create('durability', 'free');
+    const credits = new CreditService(ledger, 60_000);
+    const relaxed = jest.spyOn(db.relaxedPool, 'query');
+    const durable = jest.spyOn(db.pool, 'query');
+    const through = async (step: () => Promise<unknown>) => {
+      relaxed.mockClear();
+      durable.mockClear();
+      await step();
+      return { relaxed: relaxed.mock.calls.length > 0, durable: durable.mock.calls.length > 0 };
+    };
+    try {
+      const [settled, refunded] = [randomUUID(), randomUUID()];
+      expect(await through(() => credits.reserve(accountId, settled, 20, 'CREDITS_EXHAUSTED'))).toEqual({ relaxed: true, durable: false });
+      expect(await through(() => credits.settle(settled, 20, 7))).toEqual({ relaxed: false, durable: true });
+      await credits.reserve(accountId, refunded, 20, 'CREDITS_EXHAUSTED');
+      expect(await through(() => credits.refund(refunded, 'failed work'))).toEqual({ relaxed: false, durable: true });
+    } finally {
+      relaxed.mockRestore();
+      durable.mockRestore();
+    }
+    expect(await ledger.ledgerSum(accountId)).toBe(10_000 - 7);
   });
 
   it('fails a call whose reservation Postgres lost in a crash, instead of answering it for free', async () => {

@@ -4,6 +4,7 @@
  */
 import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { OPTIONAL_DNS_RESOLVER, type DnsResolver } from '#fetch';
 import { ChromiumPool } from './chromium-pool.js';
 import { poolLimitsFromConfig } from './pool-limits.js';
 import { renderExecutable } from './render-executable.js';
@@ -13,9 +14,10 @@ import { renderExecutable } from './render-executable.js';
   providers: [
     {
       provide: ChromiumPool,
-      inject: [TRAWL_CONFIG],
-      useFactory: (c: TrawlConfig) =>
+      inject: [TRAWL_CONFIG, OPTIONAL_DNS_RESOLVER],
+      useFactory: (c: TrawlConfig, resolve?: DnsResolver) =>
         new ChromiumPool({
+          resolve,
           executablePath: renderExecutable(c.RENDER_CHROMIUM_PATH, c.CHROMIUM_PATH),
           maxContexts: c.WORKER_RENDER_CONCURRENCY,
           pagesPerBrowser: c.RENDER_PAGES_PER_BROWSER,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ErrorCode } from '#contracts';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 import { FixtureSite } from './testing/fixture-site.js';
+import { pollUntil } from '#test/support/poll.js';
 import { expectTrawlError as rejection } from '#test/support/trawl-error.js';
 import { renderExecutable } from './render-executable.js';
 
@@ -18,13 +19,8 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+/** Polls `condition` every 25 ms (pollUntil), instead of spinning the event loop while Chromium needs the CPU. */
+const until = (condition: () => boolean, timeoutMs: number, what = 'the pool to get there') => pollUntil(condition, what, timeoutMs);
 
 describe('ChromiumPool recovery', () => {
   const site = new FixtureSite();
@@ -72,7 +68,8 @@ describe('ChromiumPool recovery', () => {
     const started = performance.now();
     const error = await rejection(pool.render({ url: site.url('/spin'), timeoutMs: 2_000 }));
     expect(error.kind).toBe('transient');
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // Ends at its budget, not at some later timeout; the slack is what a loaded 2-core CI machine adds.
+    expect(performance.now() - started).toBeLessThan(2_000 + 3_000);
     const next = await pool.render({ url: site.url('/ok'), timeoutMs: 10_000 });
     expect(next.html).toContain('still serving');
   });

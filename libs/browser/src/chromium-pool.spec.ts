@@ -26,6 +26,12 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
   }
 }
 
+/**
+ * What a loaded 2-core CI machine may add to a budget. Bounds below say "ends at its budget, not at some later
+ * timeout", not how fast (bench/ measures that): each stays well under the timeout it guards against.
+ */
+const SLACK_MS = 3_000;
+
 describe('ChromiumPool rendering', () => {
   const site = new FixtureSite();
   let pool: ChromiumPool;
@@ -129,7 +135,7 @@ describe('ChromiumPool rendering', () => {
     expect(result.html).toContain('visible before load');
     expect(result.html).toContain('added by script');
     expect(result.loaded).toBe(false);
-    expect(result.timings.totalMs).toBeLessThan(budget + 500);
+    expect(result.timings.totalMs).toBeLessThan(budget + SLACK_MS);
   });
 
   it('fails a document still arriving at the end of the budget as TIMEOUT, rather than returning its fragment', async () => {
@@ -141,15 +147,15 @@ describe('ChromiumPool rendering', () => {
     const started = performance.now();
     const error = await rejection(pool.render({ url: site.url('/dripping'), timeoutMs: budget }));
     expect(error.code).toBe(ErrorCode.TIMEOUT);
-    expect(performance.now() - started).toBeLessThan(budget + 1_000);
+    expect(performance.now() - started).toBeLessThan(budget + SLACK_MS);
   });
 
   it('stops waiting for network quiet at the settle cap when a long poll never ends', async () => {
-    const result = await pool.render({ url: site.url('/long-polling'), timeoutMs: 10_000, settleCapMs: 800 });
+    const result = await pool.render({ url: site.url('/long-polling'), timeoutMs: 20_000, settleCapMs: 800 });
     expect(result.html).toContain('data-state="polling"');
     expect(result.loaded).toBe(true);
     expect(result.networkQuiet).toBe(false);
-    expect(result.timings.settleMs).toBeLessThan(2_000);
+    expect(result.timings.settleMs).toBeLessThan(800 + SLACK_MS);
   });
 
   it('takes a viewport PNG and a taller full-page PNG of a tall page', async () => {
@@ -240,7 +246,7 @@ describe('ChromiumPool rendering', () => {
     const error = await rejection(pool.render({ url: site.url('/never-answers'), timeoutMs: 1_500 }));
     expect(error.code).toBe(ErrorCode.TIMEOUT);
     expect(error.kind).toBe('transient');
-    expect(performance.now() - started).toBeLessThan(2_500);
+    expect(performance.now() - started).toBeLessThan(1_500 + SLACK_MS);
   });
 
   it('runs at most maxContexts jobs at once and queues the rest', async () => {

@@ -6,6 +6,7 @@
  */
 import { Global, Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { OPTIONAL_DNS_RESOLVER, type DnsResolver } from '#fetch';
 import { ChromiumPool, DEFAULT_CHROMIUM_ARGS } from './chromium-pool.js';
 import { LocalScreenshotStore, SCREENSHOT_STORE, s3StoreFromConfig, screenshotDir } from '#storage';
 import { XvfbDisplay } from './xvfb.js';
@@ -38,9 +39,10 @@ const logger = new Logger('HeadfulBrowser');
     },
     {
       provide: HEADFUL_POOL,
-      inject: [TRAWL_CONFIG, XvfbDisplay],
-      useFactory: (c: TrawlConfig, xvfb: XvfbDisplay) =>
+      inject: [TRAWL_CONFIG, XvfbDisplay, OPTIONAL_DNS_RESOLVER],
+      useFactory: (c: TrawlConfig, xvfb: XvfbDisplay, resolve?: DnsResolver) =>
         new ChromiumPool({
+          resolve,
           executablePath: c.CHROMIUM_PATH,
           headless: false,
           launchEnv: async () => ({ DISPLAY: await xvfb.display() }),

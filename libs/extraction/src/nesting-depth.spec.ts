@@ -15,12 +15,11 @@ describe('parseHtmlWithin', () => {
     expect(parseHtmlWithin('plain text', 0).tooDeep).toBe(false);
   });
 
-  it('stops at once on 100k nested elements (a full parse of them is quadratic: about a minute)', () => {
-    const started = performance.now();
+  // A full parse of them is quadratic (about a minute): the test's own timeout is the bound, not a speed claim.
+  it('stops at once on 100k nested elements', () => {
     expect(parseHtmlWithin('<div>'.repeat(100_000) + '</div>'.repeat(100_000), MAX_NESTING_DEPTH).tooDeep).toBe(true);
     expect(parseHtmlWithin('<div>'.repeat(MAX_NESTING_DEPTH), MAX_NESTING_DEPTH).tooDeep).toBe(false);
-    expect(performance.now() - started).toBeLessThan(10_000);
-  });
+  }, 30_000);
 });
 
 describe('formatPage on a page nested past the cap', () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { toolPresent } from '#test/support/requires.js';
 import { ExtractionPool, LOOP_BUSY_OFF, LOOP_BUSY_ON } from './pool.js';
 
 const formats = { raw_html: false, enhanced_html: false, markdown: true, page_text: true };
@@ -24,7 +25,8 @@ describe('ExtractionPool', () => {
     expect(() => new ExtractionPool({ threads: 1, workerUrl: pathToFileURL('/nonexistent/pool-worker.js') })).toThrow('worker script not found');
   });
 
-  (existsSync(compiledWorker) ? it : it.skip)('formats pages on worker threads, concurrently (compiled build)', async () => {
+  const built = toolPresent(existsSync(compiledWorker), 'ExtractionPool on worker threads', `${compiledWorker} is absent (run npm run build)`);
+  (built ? it : it.skip)('formats pages on worker threads, concurrently (compiled build)', async () => {
     const pool = new ExtractionPool({ threads: 2, workerUrl: pathToFileURL(compiledWorker), markdownConverter: 'turndown', inlineBelowChars: 0 });
     try {
       const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.format(html.replace('Pool', `Pool ${i}`), { url: 'https://e.example/', formats })));

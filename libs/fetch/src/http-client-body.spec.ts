@@ -116,7 +116,7 @@ describe('UndiciHttpClient bodies', () => {
     it('stops reading a chunked body as soon as it passes the cap', async () => {
       const started = Date.now();
       expect((await failure(fetchPath('/big-chunked', 64 * 1024))).code).toBe(ErrorCode.TOO_LARGE);
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - started).toBeLessThan(5_000); // well under the 10 s budget on a loaded 2-core CI machine
     });
 
     it('caps the decompressed size of a gzip bomb without inflating all of it', async () => {
@@ -124,7 +124,8 @@ describe('UndiciHttpClient bodies', () => {
       const started = Date.now();
       const error = await failure(fetchPath('/bomb', 1024 * 1024));
       expect(error.code).toBe(ErrorCode.TOO_LARGE);
-      expect(Date.now() - started).toBeLessThan(1500);
+      // Inflating all of it takes seconds and a gigabyte: the memory bound is the claim, the time one a loose second.
+      expect(Date.now() - started).toBeLessThan(5_000);
       expect(process.memoryUsage().arrayBuffers - memoryBefore).toBeLessThan(64 * 1024 * 1024);
     });
 

@@ -11,6 +11,7 @@ export { StaticProxyPool, ANY_COUNTRY, proxyFor, redactProxy } from './proxy-poo
 export { decodeBody, sniffDeclaredCharset, type DecodedText } from './charset.js';
 export { parseContentEncoding } from './body.js';
 export { DEFAULT_ACCEPT_LANGUAGE, acceptLanguageForCountry, buildRequestHeaders } from './request-headers.js';
+export { DNS_RESOLVER, DnsModule, OPTIONAL_DNS_RESOLVER } from './dns.module.js';
 export { FetchModule, PROXY_POOL, RESIDENTIAL_PROXY_POOL, residentialPoolFromConfig } from './fetch.module.js';
 export { ResidentialProxyPool, type ProxyLease, type ProxyOutcome, type ResidentialProxyPoolOptions } from './residential-proxy-pool.js';
 export { detectBlock, type BlockInput, type BlockVerdict } from './block-detection.js';

@@ -9,10 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { pollUntil } from '#test/support/poll.js';
+import { toolPresent } from '#test/support/requires.js';
 import { findPostgresBinaries } from './local-postgres.js';
 import { ensureLocalServices } from './local-services.js';
 
-const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+const hasRedis = toolPresent(spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0, 'local services', 'redis-server is not on PATH');
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);

@@ -110,6 +110,11 @@ export class JobDispatcher {
     return removed;
   }
 
+  /** Jobs whose caller still waits for the reply (one whose deadline passed is no longer waited for). */
+  get waiting(): number {
+    return this.inbox.waiting;
+  }
+
   async counts(name: QueueName): Promise<Record<string, number>> {
     return this.open(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
   }

@@ -40,6 +40,13 @@ function startWorker(handle: (url: string, attempt: number) => Promise<JobResult
   }, { concurrency: 4, lockMs: 5_000 });
 }
 
+/** Replies sitting in gateway inboxes on Redis, not yet read. */
+async function inboxDepth(): Promise<number> {
+  let depth = 0;
+  for (const inbox of await redis.keys(`${prefix}:inbox:*`)) depth += await redis.llen(inbox);
+  return depth;
+}
+
 const run = (urls: string[], deadlineMs = 10_000) =>
   dispatcher.runAll(QueueName.http, JobName.crawlPage, urls.map((url) => ({ ...base, url })), Date.now() + deadlineMs);
 
@@ -112,10 +119,19 @@ describe.each([
       await released;
       return page(url);
     });
+    const before = pushes;
     const [outcome] = await run(['https://d.example/slow'], 300);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(dispatcher.waiting).toBe(0); // nobody waits for it any more
     release();
-    // The late reply arrives and is dropped; the next call still gets its own.
+    // The late reply is sent, arrives and is dropped: no waiter is resolved or left behind, nothing stays in the inbox.
+    await pollUntil(async () => (await dispatcher.counts(QueueName.http)).active === 0, 'the late job to finish');
+    if (!localReplies) {
+      await pollUntil(async () => pushes > before, 'the late reply on its way through Redis');
+      await pollUntil(async () => (await inboxDepth()) === 0, 'the inbox to be read');
+    }
+    expect(dispatcher.waiting).toBe(0);
+    // The next call still gets its own.
     const [next] = await run(['https://d.example/next']);
     expect(next).toMatchObject({ ok: true, result: { url: 'https://d.example/next' } });
   });

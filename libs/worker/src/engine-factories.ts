@@ -8,7 +8,7 @@ import { SCREENSHOT_STORE, type ScreenshotStore } from '#storage';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { JobName } from '#contracts';
 import { ExtractionPool } from '#extraction';
-import { AddressGuard, BrowserTlsHttpClient, RESIDENTIAL_PROXY_POOL, UndiciHttpClient, type ResidentialProxyPool } from '#fetch';
+import { AddressGuard, BrowserTlsHttpClient, OPTIONAL_DNS_RESOLVER, RESIDENTIAL_PROXY_POOL, UndiciHttpClient, type DnsResolver, type ResidentialProxyPool } from '#fetch';
 import { ChromiumEngine } from './chromium-engine.js';
 import type { EngineId } from '#contracts';
 import { HeadfulEngine } from './headful-engine.js';
@@ -24,7 +24,7 @@ const headfulLogger = new Logger('worker-headful');
 
 export interface EngineFactory {
   imports: (Type | DynamicModule)[];
-  inject: InjectionToken[];
+  inject: Array<InjectionToken | typeof OPTIONAL_DNS_RESOLVER>;
   create: (...deps: any[]) => PageEngine;
   /** Jobs one worker process runs at once. */
   concurrency: (c: TrawlConfig) => number;
@@ -35,13 +35,13 @@ export interface EngineFactory {
 export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
   http: {
     imports: [],
-    inject: [TRAWL_CONFIG],
-    create: (c: TrawlConfig) =>
+    inject: [TRAWL_CONFIG, OPTIONAL_DNS_RESOLVER],
+    create: (c: TrawlConfig, resolve?: DnsResolver) =>
       new HttpEngine(
-        new UndiciHttpClient({ allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES }),
-        new UndiciHttpClient({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] }),
+        new UndiciHttpClient({ allowPrivateAddresses: c.ALLOW_PRIVATE_ADDRESSES, resolve }),
+        new UndiciHttpClient({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS], resolve }),
         { maxBytes: c.CRAWL_MAX_BYTES, maxRedirects: c.CRAWL_MAX_REDIRECTS, upstreamMaxBytes: UPSTREAM_MAX_BYTES },
-        new BrowserTlsHttpClient({ guard: new AddressGuard({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] }) }),
+        new BrowserTlsHttpClient({ guard: new AddressGuard({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] }), resolve }),
       ),
     concurrency: (c) => c.WORKER_HTTP_CONCURRENCY,
   },

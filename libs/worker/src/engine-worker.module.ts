@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { ConfigModule, TRAWL_CONFIG, type TrawlConfig } from '#config';
 import type { EngineId } from '#contracts';
 import { ExtractionModule } from '#extraction';
-import { FetchModule } from '#fetch';
+import { DnsModule, FetchModule, type DnsResolver } from '#fetch';
 import { startMetricsServer } from '#metrics';
 import { REDIS, RedisModule } from '#platform';
 import { QueueModule, startQueueConsumer, WorkerRegistry, type JobHandlers, type QueueConsumer } from '#queue';
@@ -50,13 +50,16 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
     this.logger = new Logger(engine.row.workerKind);
   }
 
-  /** `withInfrastructure: false` when the host process (the standalone app) already provides config and Redis. */
-  static forRoot(config: TrawlConfig, engineId: EngineId, options: { withInfrastructure?: boolean } = {}): DynamicModule {
+  /**
+   * `withInfrastructure: false` when the host process (the standalone app) already provides config and Redis;
+   * `resolve`: the DNS resolver of the SSRF checks (a test's; the system's by default).
+   */
+  static forRoot(config: TrawlConfig, engineId: EngineId, options: { withInfrastructure?: boolean; resolve?: DnsResolver } = {}): DynamicModule {
     const factory = ENGINE_FACTORIES[engineId];
     const infrastructure = options.withInfrastructure === false ? [] : [ConfigModule.forRoot(config), RedisModule, QueueModule];
     return {
       module: EngineWorkerModule,
-      imports: [...infrastructure, FetchModule, ExtractionModule, ...factory.imports],
+      imports: [...infrastructure, DnsModule.forRoot(options.resolve), FetchModule, ExtractionModule, ...factory.imports],
       providers: [
         { provide: PAGE_ENGINE, inject: factory.inject, useFactory: factory.create },
         { provide: CONCURRENCY, useValue: factory.concurrency(config) },

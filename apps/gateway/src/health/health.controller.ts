@@ -7,6 +7,12 @@ import { REDIS } from '#platform';
 import { WorkerRegistry } from '#queue';
 
 const WORKER_KINDS = ['worker-http', 'worker-render', 'worker-headful'] as const;
+/** Longest a dependency may take to answer before it counts as down (a probe must answer, not hang). */
+const PROBE_TIMEOUT_MS = 2_000;
+
+function bounded<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS).unref())]);
+}
 
 @Controller('health')
 export class HealthController {
@@ -26,7 +32,13 @@ export class HealthController {
       () => this.probe('redis', async () => void (await this.redis.ping())),
       async () => {
         const session = this.indicators.check('workers');
-        const seen = Object.fromEntries(await Promise.all(WORKER_KINDS.map(async (k) => [k, await this.registry.seen(k)] as const)));
+        let seen: Record<string, number>;
+        try {
+          // Read from Redis: while it is down the read would wait for its return, and /health with it.
+          seen = Object.fromEntries(await bounded(Promise.all(WORKER_KINDS.map(async (k) => [k, await this.registry.seen(k)] as const))));
+        } catch {
+          return session.down({ message: 'workers unknown: Redis is unreachable' });
+        }
         // worker-http is required for /crawl; the others are reported, not required.
         return seen['worker-http'] > 0 ? session.up(seen) : session.down(seen);
       },
@@ -36,7 +48,7 @@ export class HealthController {
   private async probe(key: string, fn: () => Promise<void>) {
     const session = this.indicators.check(key);
     try {
-      await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref())]);
+      await bounded(fn());
       return session.up();
     } catch {
       return session.down({ message: `${key} is unreachable` });
