@@ -173,7 +173,7 @@ if (only.includes('readability')) {
         const expected = p.expectedMetadata[f];
         if (expected === null || expected === undefined || expected === '') continue;
         agree[f].total++;
-        if (String(expected).trim() === (meta[ours] ?? '').trim()) agree[f].same++;
+        if (String(expected).trim() === String(meta[ours] ?? '').trim()) agree[f].same++;
         else mismatches[f] = { expected, ours: meta[ours] };
       }
       const s = shingleScore(truth, o.text);

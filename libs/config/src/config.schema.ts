@@ -117,6 +117,8 @@ export const configSchema = z.object({
   /** Worker threads for the format pipeline; pages over 64 KiB go there so a busy worker's event loop stays free. */
   EXTRACTION_THREADS: int(0, 64).default(1),
   MARKDOWN_CONVERTER: z.enum(['mdream', 'turndown']).default('mdream'),
+  /** PDF pages a crawl reads from one document (the first ones); the page count in its metadata is the document's. */
+  PDF_MAX_PAGES: int(1, 100_000).default(200),
 
   /** Search-engine upstreams (operator config, so not subject to the crawl's private-address guard). */
   GOOGLE_BASE_URL: z.string().url().default('https://www.google.com'),

@@ -93,4 +93,15 @@ export interface FetchedPage {
   body?: Uint8Array;
   /** A redirect answered rather than followed (`followRedirects: false`): its absolute target. */
   location?: string;
+  /** A PDF or DOCX the crawl fetched (`html` is then empty): parsed by the extraction threads, not the HTML pipeline. */
+  document?: FetchedDocument;
+}
+
+/** The document formats a crawl reads besides HTML. */
+export type DocumentKind = 'pdf' | 'docx';
+
+export interface FetchedDocument {
+  kind: DocumentKind;
+  /** The decompressed body, within CRAWL_MAX_BYTES. */
+  bytes: Uint8Array;
 }

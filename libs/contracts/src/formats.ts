@@ -16,6 +16,8 @@ export interface PageMetadata {
   siteName?: string;
   /** What kind of page the content was selected as: article, service, product, collection, forum, listing, documentation. */
   pageType?: 'article' | 'service' | 'product' | 'collection' | 'forum' | 'listing' | 'documentation';
+  /** A document's page count (PDF), however many of them were read (PDF_MAX_PAGES). */
+  pages?: number;
 }
 
 /**

@@ -9,16 +9,25 @@ export function assertExtractable(page: FormattedPage): FormattedPage {
   return page;
 }
 
-/** Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract. */
-export async function toCrawlPageSuccess(payload: CrawlPagePayload, page: FetchedPage, extraction: ExtractionPool): Promise<CrawlPageSuccess> {
+/**
+ * Throws UNSUPPORTED_CONTENT (permanent, so never charged) for a page nested too deeply to extract, and a permanent
+ * error for a document (PDF, DOCX) that cannot be read, is too large, or is not parsed by `deadline` (epoch ms).
+ */
+export async function toCrawlPageSuccess(
+  payload: CrawlPagePayload,
+  page: FetchedPage,
+  extraction: ExtractionPool,
+  deadline = Date.now() + payload.timeoutMs,
+): Promise<CrawlPageSuccess> {
+  const options = {
+    url: page.finalUrl,
+    formats: payload.formats,
+    ...(payload.links ? { links: true } : {}),
+    ...(payload.scope ? { scope: payload.scope } : {}),
+    ...(payload.chunks ? { chunks: payload.chunks } : {}),
+  };
   const formatted = assertExtractable(
-    await extraction.format(page.html, {
-      url: page.finalUrl,
-      formats: payload.formats,
-      ...(payload.links ? { links: true } : {}),
-      ...(payload.scope ? { scope: payload.scope } : {}),
-      ...(payload.chunks ? { chunks: payload.chunks } : {}),
-    }),
+    page.document ? await extraction.formatDocument(page.document, options, deadline) : await extraction.format(page.html, options),
   );
   return {
     ok: true,

@@ -9,7 +9,14 @@ import { ExtractionPool } from './pool.js';
     {
       provide: ExtractionPool,
       inject: [TRAWL_CONFIG],
-      useFactory: (c: TrawlConfig) => new ExtractionPool({ threads: c.EXTRACTION_THREADS, markdownConverter: c.MARKDOWN_CONVERTER }),
+      useFactory: (c: TrawlConfig) =>
+        new ExtractionPool({
+          threads: c.EXTRACTION_THREADS,
+          markdownConverter: c.MARKDOWN_CONVERTER,
+          maxDocumentPages: c.PDF_MAX_PAGES,
+          // A DOCX is a ZIP: its parts may unpack to ten times the body's cap, no more (a zip bomb fails at the cap).
+          maxUnpackedBytes: 10 * c.CRAWL_MAX_BYTES,
+        }),
     },
   ],
   exports: [ExtractionPool],

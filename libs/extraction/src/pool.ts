@@ -7,6 +7,10 @@
  * and not the CPU is what limits throughput. Each worker holds up to two pages, so it starts the next one as it
  * posts a result instead of waiting a round trip for it.
  *
+ * Documents (PDF, DOCX) always go to a thread when there is one: they are parsed from bytes an outsider chose, so a
+ * hostile one (a compression bomb, a page tree without end) must cost a thread — stopped at the page job's time budget
+ * or its heap limit, and replaced — never the worker's event loop. Their time limit is the task's own deadline.
+ *
  * The worker script is the compiled sibling `pool-worker.js` (dist/libs/extraction/src/pool-worker.js); under Jest
  * the sources are TypeScript, so pass `workerUrl` pointing at a compiled build or use `threads: 0`.
  */
@@ -14,8 +18,9 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FormattedPage } from '#contracts';
+import { ErrorCode, TrawlError, type FetchedDocument, type FormattedPage, type SerializedError } from '#contracts';
 import { metrics } from '#metrics';
+import { formatDocument, timeoutError, type DocumentLimits } from './documents/format-document.js';
 import { formatPage, type FormatOptions } from './format-page.js';
 import type { MarkdownConverterName } from './markdown/converters.js';
 
@@ -36,12 +41,21 @@ export interface ExtractionPoolOptions {
   loopUtilization?: () => number;
   /** A page still running after this is abandoned: its worker is replaced and the promise rejects. Default 60 s. */
   taskTimeoutMs?: number;
+  /** PDF pages read from a document (PDF_MAX_PAGES); the rest are counted in its metadata. Default 200. */
+  maxDocumentPages?: number;
+  /** Bytes a DOCX may unpack to (its ZIP parts together). Default 100 MiB. */
+  maxUnpackedBytes?: number;
+  /** Each thread's V8 heap cap: a document that needs more fails alone, its thread replaced. Default 1024 MiB. */
+  threadHeapMb?: number;
 }
 
 interface Pending {
   id: number;
   html: string;
   options: FormatOptions;
+  /** A document to parse instead of `html`, within its limits (whose deadline is this task's time limit). */
+  document?: FetchedDocument;
+  limits?: DocumentLimits;
   resolve: (page: FormattedPage) => void;
   reject: (err: Error) => void;
 }
@@ -95,6 +109,8 @@ export class ExtractionPool {
   private readonly timeoutMs: number;
   private readonly converter?: MarkdownConverterName;
   private readonly inlineBelowChars: number;
+  private readonly threadHeapMb: number;
+  private readonly documentLimits: Omit<DocumentLimits, 'deadline'>;
   private readonly loopUtilization: () => number;
   /** Whether small pages currently go to the threads (the loop was busy). */
   private loopBusy = false;
@@ -103,6 +119,8 @@ export class ExtractionPool {
     this.converter = opts.markdownConverter;
     this.timeoutMs = opts.taskTimeoutMs ?? 60_000;
     this.inlineBelowChars = opts.inlineBelowChars ?? 64 * 1024;
+    this.threadHeapMb = opts.threadHeapMb ?? 1024;
+    this.documentLimits = { maxPages: opts.maxDocumentPages ?? 200, maxUnpackedBytes: opts.maxUnpackedBytes ?? 100 * 1024 * 1024 };
     this.loopUtilization = opts.loopUtilization ?? windowedLoopUtilization();
     this.workerUrl = opts.workerUrl ?? new URL('./pool-worker.js', import.meta.url);
     const threads = Math.max(0, Math.floor(opts.threads));
@@ -139,6 +157,26 @@ export class ExtractionPool {
     });
   }
 
+  /**
+   * A PDF or DOCX through the same formats as a page, parsed on a thread (inline only when the pool has none).
+   * Rejects with a permanent TrawlError — unreadable, too large, or past `deadline` (epoch ms) — so the URL costs nothing.
+   */
+  formatDocument(document: FetchedDocument, options: FormatOptions, deadline: number): Promise<FormattedPage> {
+    const limits: DocumentLimits = { ...this.documentLimits, deadline };
+    if (this.closed) return Promise.reject(new Error('ExtractionPool is closed'));
+    const opts = { ...options, markdownConverter: options.markdownConverter ?? this.converter };
+    const endTimer = metrics.extractionDuration.startTimer();
+    const page =
+      this.slots.length === 0
+        ? formatDocument(document, opts, limits)
+        : new Promise<FormattedPage>((resolve, reject) => {
+            this.queue.push({ id: this.nextId++, html: '', options: opts, document, limits, resolve, reject });
+            this.dispatch();
+          });
+    page.then(() => void endTimer(), () => undefined);
+    return page;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new Error('ExtractionPool is closed'));
@@ -158,15 +196,19 @@ export class ExtractionPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.workerUrl, { workerData: { markdownConverter: this.converter } });
+    const worker = new Worker(this.workerUrl, {
+      workerData: { markdownConverter: this.converter },
+      resourceLimits: { maxOldGenerationSizeMb: this.threadHeapMb },
+    });
     const slot: Slot = { worker, tasks: [] };
     worker.unref();
-    worker.on('message', (msg: { id: number; page: FormattedPage }) => {
+    worker.on('message', (msg: { id: number; page?: FormattedPage; error?: SerializedError }) => {
       const task = slot.tasks[0];
       if (!task || task.id !== msg.id) return;
       slot.tasks.shift();
       this.settled(slot);
-      task.resolve(msg.page);
+      if (msg.error) task.reject(new TrawlError(msg.error.code, msg.error.message, msg.error.kind));
+      else task.resolve(msg.page as FormattedPage);
       this.dispatch();
     });
     worker.on('error', (err) => this.replace(slot, err));
@@ -184,7 +226,9 @@ export class ExtractionPool {
   }
 
   private startClock(slot: Slot): void {
-    slot.timer = setTimeout(() => this.replace(slot, new Error(`extraction timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+    const limits = slot.tasks[0]?.limits;
+    const ms = limits ? Math.max(0, limits.deadline - Date.now()) : this.timeoutMs;
+    slot.timer = setTimeout(() => this.replace(slot, limits ? timeoutError() : new Error(`extraction timed out after ${this.timeoutMs} ms`)), ms);
   }
 
   private stopClock(slot: Slot): void {
@@ -206,7 +250,8 @@ export class ExtractionPool {
     void slot.worker.terminate();
     this.queue.unshift(...waiting);
     this.slots[i] = this.spawn();
-    running?.reject(err);
+    // A document that killed its thread (out of memory, a crash in the parser) fails alone and for good: never retried.
+    running?.reject(running.document && !(err instanceof TrawlError) ? documentCrash(err) : err);
     this.dispatch();
   }
 
@@ -222,8 +267,14 @@ export class ExtractionPool {
           slot.worker.ref();
           this.startClock(slot);
         }
-        slot.worker.postMessage({ id: task.id, html: task.html, options: task.options });
+        slot.worker.postMessage({ id: task.id, html: task.html, options: task.options, document: task.document, limits: task.limits });
       }
     }
   }
+}
+
+function documentCrash(err: Error): TrawlError {
+  const memory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+  const why = memory ? 'needed more memory than a parser thread may use' : `stopped its parser thread (${err.message.slice(0, 120)})`;
+  return new TrawlError(ErrorCode.UNSUPPORTED_CONTENT, `The document ${why}`, 'permanent');
 }

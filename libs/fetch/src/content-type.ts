@@ -1,7 +1,9 @@
 /**
  * Which response content types the HTTP fetcher accepts: text documents the format pipeline can work on.
- * Images, PDFs and binary downloads are refused before their body is read (UNSUPPORTED_CONTENT).
+ * Images and binary downloads are refused before their body is read (UNSUPPORTED_CONTENT); PDF and DOCX are read as
+ * bytes when the caller takes documents (page crawls), for the extraction threads to parse.
  */
+import type { DocumentKind } from '#contracts';
 
 const TEXT_TYPES: ReadonlySet<string> = new Set([
   'text/html',
@@ -29,4 +31,15 @@ export function isSupportedMimeType(mime: string): boolean {
 
 export function isSniffableMimeType(mime: string): boolean {
   return SNIFFABLE_TYPES.has(mime);
+}
+
+const DOCUMENT_TYPES: ReadonlyMap<string, DocumentKind> = new Map([
+  ['application/pdf', 'pdf'],
+  ['application/x-pdf', 'pdf'],
+  ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
+]);
+
+/** The document format a content type names, or undefined when it is not one the crawl reads. */
+export function documentKind(mime: string): DocumentKind | undefined {
+  return DOCUMENT_TYPES.get(mime);
 }

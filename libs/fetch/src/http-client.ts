@@ -10,7 +10,7 @@ import { ErrorCode, TrawlError, type ProxyInfo } from '#contracts';
 import { AddressGuard, literalIpHost, type AddressGuardOptions } from './address-guard.js';
 import { discardBody, parseContentEncoding, readBody, tooLargeError } from './body.js';
 import { decodeBody } from './charset.js';
-import { isSniffableMimeType, isSupportedMimeType, mimeType } from './content-type.js';
+import { documentKind, isSniffableMimeType, isSupportedMimeType, mimeType } from './content-type.js';
 import { Deadline } from './deadline.js';
 import { proxyFailedError, toFetchError } from './fetch-errors.js';
 import { createGuardedLookup, resolveAllowed, systemResolver, type DnsResolver } from './guarded-lookup.js';
@@ -175,7 +175,8 @@ export class UndiciHttpClient implements HttpClient {
       const mime = mimeType(contentTypeHeader);
       const base = { url: url.href, finalUrl: current.href, status, headers: responseHeaders, contentType: mime, redirects };
 
-      if (!options.raw && !isSupportedMimeType(mime)) {
+      const document = options.documents && !options.raw ? documentKind(mime) : undefined;
+      if (!options.raw && document === undefined && !isSupportedMimeType(mime)) {
         // Small unwanted bodies are drained so the keep-alive socket survives; big ones close it.
         body.dump({ limit: 64 * 1024 }).catch(noop);
         // An error page in a binary type is still an answer about the URL: report its status, not a content error.
@@ -191,6 +192,9 @@ export class UndiciHttpClient implements HttpClient {
       }
       const bytes = await readBody(body, codings, options.maxBytes);
       if (options.raw) return { ...base, charset: '', body: '', bytes: bytes.length, raw: bytes, timings: { totalMs: elapsed(started) } };
+      if (document !== undefined) {
+        return { ...base, charset: '', body: '', bytes: bytes.length, document: { kind: document, bytes }, timings: { totalMs: elapsed(started) } };
+      }
       const decoded = decodeBody(bytes, { contentType: contentTypeHeader, sniff: isSniffableMimeType(mime) });
       return { ...base, charset: decoded.charset, body: decoded.text, bytes: bytes.length, timings: { totalMs: elapsed(started) } };
     }

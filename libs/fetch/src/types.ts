@@ -2,7 +2,7 @@
  * The HttpClient extension point: one method that fetches a text document with every safety bound applied.
  * Failures are thrown as TrawlError with a per-URL code; HTTP error statuses are results, not failures.
  */
-import type { DeviceKind, ProxyInfo } from '#contracts';
+import type { DeviceKind, FetchedDocument, ProxyInfo } from '#contracts';
 
 export interface FetchOptions {
   url: string;
@@ -29,6 +29,8 @@ export interface FetchOptions {
    * are not pages — robots.txt, sitemaps (gzipped ones included) — never for the format pipeline.
    */
   raw?: boolean;
+  /** PDF and DOCX bodies are read (undecoded, into `document`) instead of refused as UNSUPPORTED_CONTENT: page crawls. */
+  documents?: boolean;
   /**
    * false: a redirect is not followed but answered, its target (absolute) in `location` — for callers that check each
    * hop themselves (a site crawl consults robots.txt and its scope before requesting a target).
@@ -54,6 +56,8 @@ export interface FetchResult {
   bytes: number;
   /** The decompressed bytes, when `raw` was asked for. */
   raw?: Buffer;
+  /** A PDF or DOCX body, when `documents` was asked for (`body` is then empty). */
+  document?: FetchedDocument;
   /** With `followRedirects: false`, the redirect's target (absolute, fragment dropped). */
   location?: string;
   /** Every redirect target in order (absolute); the last one equals finalUrl. */

@@ -76,6 +76,7 @@ function metadataOf(m: PageMetadata): Record<string, unknown> {
   if (m.author !== undefined) out.author = m.author;
   if (m.publishedDate !== undefined) out.publishedTime = m.publishedDate;
   if (m.siteName !== undefined) out.ogSiteName = m.siteName;
+  if (m.pages !== undefined) out.numPages = m.pages;
   return out;
 }
 

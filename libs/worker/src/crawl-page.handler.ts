@@ -21,6 +21,8 @@ export class CrawlPageHandler {
 
   /** `attemptsMade`: earlier attempts of this job that failed (BullMQ's count; 0 on the first run). */
   async handle(payload: CrawlPagePayload, attemptsMade = 0): Promise<CrawlPageResult> {
+    // The URL's time budget covers fetching and, for a document, parsing it.
+    const deadline = Date.now() + payload.timeoutMs;
     try {
       const page = await this.engine.fetchPage({
         url: payload.url,
@@ -47,7 +49,7 @@ export class CrawlPageHandler {
           error: { code: ErrorCode.UPSTREAM_BLOCKED, message: `The site answered with an anti-bot page (${verdict.reason})`, kind: 'blocked' },
         };
       }
-      return await toCrawlPageSuccess(payload, page, this.extraction);
+      return await toCrawlPageSuccess(payload, page, this.extraction, deadline);
     } catch (error) {
       // A timeout spent the URL's whole budget: retrying would run past it (CRAWL_TIMEOUT_MS is per URL, across attempts).
       if (error instanceof TrawlError && (!error.retryable || error.code === ErrorCode.TIMEOUT)) {

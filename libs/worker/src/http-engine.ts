@@ -37,6 +37,7 @@ export class HttpEngine implements PageEngine {
       headers: request.headers,
       ...(request.method === 'POST' ? { method: 'POST' as const, body: request.body ?? '' } : {}),
       ...(request.raw ? { raw: true } : {}),
+      ...(!upstream && !request.raw ? { documents: true } : {}),
       ...(request.followRedirects === false ? { followRedirects: false } : {}),
     });
     return {
@@ -46,6 +47,7 @@ export class HttpEngine implements PageEngine {
       headers: response.headers,
       ...(response.raw ? { body: response.raw } : {}),
       ...(response.location ? { location: response.location } : {}),
+      ...(response.document ? { document: response.document } : {}),
     };
   }
 

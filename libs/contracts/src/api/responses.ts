@@ -30,6 +30,7 @@ export const pageMetadataSchema = z
       .enum(['article', 'service', 'product', 'collection', 'forum', 'listing', 'documentation'])
       .optional()
       .describe('The kind of page main-content selection went by'),
+    pages: int().optional().describe("A PDF's page count (all of them, also when only PDF_MAX_PAGES were read)"),
   })
   .describe("Read from the page's head and markup, where present (Trawl's addition to the contract)");
 
