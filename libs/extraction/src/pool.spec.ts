@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toolPresent } from '#test/support/requires.js';
+import { compressionBombPdf, pdf } from '#test/support/documents.js';
 import { ExtractionPool, LOOP_BUSY_OFF, LOOP_BUSY_ON } from './pool.js';
 
 const formats = { raw_html: false, enhanced_html: false, markdown: true, page_text: true };
@@ -31,6 +32,24 @@ describe('ExtractionPool', () => {
     try {
       const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.format(html.replace('Pool', `Pool ${i}`), { url: 'https://e.example/', formats })));
       pages.forEach((p, i) => expect(p.markdown).toContain(`# Pool ${i}`));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  (built ? it : it.skip)('parses documents on a thread; one past its deadline costs that thread, and the next document and page still work (compiled build)', async () => {
+    const pool = new ExtractionPool({ threads: 1, workerUrl: pathToFileURL(compiledWorker) });
+    const options = { url: 'https://e.example/report.pdf', formats };
+    try {
+      const report = await pdf({ title: 'Thread Report', pages: [['Parsed off the event loop, on a thread.']] });
+      const bomb = pool.formatDocument({ kind: 'pdf', bytes: compressionBombPdf(256 * 1024 * 1024) }, options, Date.now() + 300);
+      // Sent behind the bomb: it waits in the same thread's port, and is given back to the new thread when that one is replaced.
+      const after = pool.formatDocument({ kind: 'pdf', bytes: report }, options, Date.now() + 20_000);
+      await expect(bomb).rejects.toMatchObject({ code: 'TIMEOUT' });
+      expect((await after).markdown).toContain('Parsed off the event loop, on a thread.');
+      expect((await after).metadata).toMatchObject({ title: 'Thread Report', pages: 1 });
+      await expect(pool.formatDocument({ kind: 'pdf', bytes: Buffer.from('%PDF-1.7\nno\n') }, options, Date.now() + 5_000)).rejects.toMatchObject({ code: 'UNSUPPORTED_CONTENT' });
+      expect((await pool.format(html, { url: 'https://e.example/', formats })).markdown).toContain('# Pool');
     } finally {
       await pool.close();
     }

@@ -44,17 +44,16 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
     const { info } = (await pdf.getMetadata().catch(() => ({ info: {} }))) as { info: Record<string, unknown> };
     const pages = pdf.numPages;
     const blocks: Block[] = [];
+    let chars = 0;
     for (let n = 1; n <= Math.min(pages, limits.maxPages); n++) {
       if (Date.now() > limits.deadline) throw new TrawlError(ErrorCode.TIMEOUT, `The PDF took longer than its time budget (read ${n - 1} of ${pages} pages)`, 'permanent');
       const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
-      const runs: TextRun[] = [];
-      for (const item of content.items) {
-        if (!('str' in item) || item.str === '') continue;
-        const [a, b, , , x, y] = item.transform as number[];
-        runs.push({ text: item.str, x, y, width: item.width, size: Math.hypot(a, b) || item.height });
-      }
+      const runs = await pageRuns(page);
       page.cleanup();
+      chars += runs.reduce((sum, r) => sum + r.text.length, 0);
+      if (chars > limits.maxUnpackedBytes) {
+        throw new TrawlError(ErrorCode.TOO_LARGE, `The PDF's text exceeds the ${limits.maxUnpackedBytes}-character limit`, 'permanent');
+      }
       const lines = readingOrder(runs);
       blocks.push(...toBlocks(lines, median(lines.map((l) => l.size))));
     }
@@ -67,6 +66,40 @@ export async function readPdf(bytes: Uint8Array, limits: DocumentLimits): Promis
     clearTimeout(stop);
     await task.destroy().catch(() => undefined);
   }
+}
+
+/** More text runs than any real page holds (a dense one has a few thousand): such a page fails the document. */
+const MAX_PAGE_RUNS = 20_000;
+
+interface PdfTextItem {
+  str?: string;
+  transform?: number[];
+  width?: number;
+  height?: number;
+}
+
+/**
+ * The page's text runs, streamed from the parser and stopped past MAX_PAGE_RUNS (TOO_LARGE) — a content stream that
+ * repeats one operator millions of times costs its first runs, not millions of objects.
+ */
+async function pageRuns(page: { streamTextContent(): ReadableStream }): Promise<TextRun[]> {
+  const runs: TextRun[] = [];
+  const reader = (page.streamTextContent() as ReadableStream<{ items: PdfTextItem[] }>).getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const item of value.items) {
+        if (!item.str || !item.transform) continue;
+        const [a, b, , , x, y] = item.transform;
+        runs.push({ text: item.str, x, y, width: item.width ?? 0, size: Math.hypot(a, b) || (item.height ?? 0) });
+      }
+      if (runs.length > MAX_PAGE_RUNS) throw new TrawlError(ErrorCode.TOO_LARGE, `A page of the PDF holds more than ${MAX_PAGE_RUNS} runs of text`, 'permanent');
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return runs;
 }
 
 const field = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);

@@ -57,8 +57,12 @@ const MIN_COLUMN_LINES = 3;
 /** The x of the gutter between two columns, or undefined for a page set in one. */
 export function findGutter(runs: readonly TextRun[]): number | undefined {
   if (runs.length < 2 * MIN_COLUMN_LINES) return undefined;
-  const left = Math.min(...runs.map((r) => r.x));
-  const right = Math.max(...runs.map((r) => r.x + r.width));
+  let left = Infinity;
+  let right = -Infinity;
+  for (const r of runs) {
+    left = Math.min(left, r.x);
+    right = Math.max(right, r.x + r.width);
+  }
   const width = right - left;
   if (width <= 0) return undefined;
   const size = median(runs.map((r) => r.size));
@@ -79,7 +83,7 @@ export function findGutter(runs: readonly TextRun[]): number | undefined {
   const leftLines = toLines(runs.filter((r) => r.x + r.width <= x));
   const rightLines = toLines(runs.filter((r) => r.x >= x));
   if (leftLines.length < MIN_COLUMN_LINES || rightLines.length < MIN_COLUMN_LINES) return undefined;
-  const span = (lines: Line[]): [number, number] => [Math.min(...lines.map((l) => l.y)), Math.max(...lines.map((l) => l.y))];
+  const span = (lines: Line[]): [number, number] => [lines.reduce((m, l) => Math.min(m, l.y), Infinity), lines.reduce((m, l) => Math.max(m, l.y), -Infinity)];
   const [lLow, lHigh] = span(leftLines);
   const [rLow, rHigh] = span(rightLines);
   const overlap = Math.min(lHigh, rHigh) - Math.max(lLow, rLow);
@@ -105,7 +109,7 @@ export function toLines(runs: readonly TextRun[]): Line[] {
       text += run.text;
       end = run.x + run.width;
     }
-    return { text: text.replace(/\s+/g, ' ').trim(), x: group[0].x, y: group[0].y, size: Math.max(...group.map((r) => r.size)) };
+    return { text: text.replace(/\s+/g, ' ').trim(), x: group[0].x, y: group[0].y, size: group.reduce((m, r) => Math.max(m, r.size), 0) };
   });
 }
 
