@@ -20,3 +20,4 @@ export { markdownToText } from './markdown/to-text.js';
 export { parseHtml, serialize } from './dom.js';
 export { assertExtractable, toCrawlPageSuccess } from './crawl-result.js';
 export { ExtractionModule } from './extraction.module.js';
+export { formatDocument, type DocumentLimits } from './documents/format-document.js';

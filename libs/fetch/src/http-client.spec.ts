@@ -231,6 +231,15 @@ describe('UndiciHttpClient', () => {
       expect(error.retryable).toBe(false);
     });
 
+    it('reads a PDF as document bytes when the caller takes documents, within maxBytes', async () => {
+      const result = await local.fetch({ ...opts('/pdf'), documents: true });
+      expect(result).toMatchObject({ status: 200, body: '', contentType: 'application/pdf' });
+      expect(result.document?.kind).toBe('pdf');
+      expect(Buffer.from(result.document?.bytes ?? []).toString()).toBe('%PDF-1.4');
+      expect((await failure(local.fetch({ ...opts('/pdf'), documents: true, maxBytes: 4 }))).code).toBe(ErrorCode.TOO_LARGE);
+      expect((await failure(local.fetch({ ...opts('/image'), documents: true }))).code).toBe(ErrorCode.UNSUPPORTED_CONTENT);
+    });
+
     it('returns an empty body for 204 No Content', async () => {
       expect(await local.fetch(opts('/empty'))).toMatchObject({ status: 204, body: '', bytes: 0 });
     });

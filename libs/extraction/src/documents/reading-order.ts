@@ -118,7 +118,8 @@ export function toLines(runs: readonly TextRun[]): Line[] {
  * text moves up (the next column) or where the type size changes; larger type than the body's is a heading.
  */
 export function toBlocks(lines: readonly Line[], bodySize: number): Block[] {
-  const spacing = median(lines.slice(1).map((l, i) => lines[i].y - l.y).filter((d) => d > 0)) || bodySize * 1.2;
+  // The line spacing is the common small gap (a low percentile: paragraphs of one line make many gaps wider).
+  const spacing = percentile(lines.slice(1).map((l, i) => lines[i].y - l.y).filter((d) => d > 0), 0.2) || bodySize * 1.2;
   const blocks: Block[] = [];
   let current: { lines: string[]; heading: boolean } | undefined;
   let previous: Line | undefined;
@@ -148,8 +149,10 @@ function joinLines(lines: readonly string[]): string {
   return text;
 }
 
-export function median(values: readonly number[]): number {
+export const median = (values: readonly number[]): number => percentile(values, 0.5);
+
+function percentile(values: readonly number[], share: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.floor(sorted.length * share)];
 }
