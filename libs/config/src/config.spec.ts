@@ -24,6 +24,12 @@ describe('loadConfig', () => {
     expect(message).not.toContain('short-secret');
   });
 
+  it('reads PDF_MAX_PAGES as a page count of at least 1, naming it when it is not', () => {
+    expect(loadConfig({}).PDF_MAX_PAGES).toBe(200);
+    expect(loadConfig({ PDF_MAX_PAGES: '5' }).PDF_MAX_PAGES).toBe(5);
+    for (const bad of ['0', '-3', 'many', '2.5']) expect(() => loadConfig({ PDF_MAX_PAGES: bad })).toThrow(/PDF_MAX_PAGES/);
+  });
+
   it('refuses settings that contradict each other at boot, naming the variable', () => {
     expect(() => loadConfig({ SERP_ENGINE: 'searxng' })).toThrow(/SEARXNG_BASE_URL: required when SERP_ENGINE=searxng/);
     expect(loadConfig({ SERP_ENGINE: 'searxng', SEARXNG_BASE_URL: 'http://127.0.0.1:8888' }).SERP_ENGINE).toBe('searxng');
