@@ -112,7 +112,8 @@ describe('GET /crawl of documents', () => {
     expect(broken.error).toMatch(/^UNSUPPORTED_CONTENT/);
     expect(endless.error).toMatch(/^UNSUPPORTED_CONTENT/);
     expect(zipBomb.error).toMatch(/^UNSUPPORTED_CONTENT.*declared size/);
-    expect(bomb.error).toMatch(/^(TIMEOUT|UNSUPPORTED_CONTENT)/);
+    // Stopped at its first 20,000 runs of text or at the URL's time budget, whichever comes first on this machine.
+    expect(bomb.error).toMatch(/^(TOO_LARGE|TIMEOUT)/);
     expect(good.error).toBeUndefined();
     expect(res.body.credits).toBe(1);
     const after = await crawl(account.apiKey, ['/article', '/memo.docx']);

@@ -85,21 +85,20 @@ interface PdfTextItem {
 async function pageRuns(page: { streamTextContent(): ReadableStream }): Promise<TextRun[]> {
   const runs: TextRun[] = [];
   const reader = (page.streamTextContent() as ReadableStream<{ items: PdfTextItem[] }>).getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      for (const item of value.items) {
-        if (!item.str || !item.transform) continue;
-        const [a, b, , , x, y] = item.transform;
-        runs.push({ text: item.str, x, y, width: item.width ?? 0, size: Math.hypot(a, b) || (item.height ?? 0) });
-      }
-      if (runs.length > MAX_PAGE_RUNS) throw new TrawlError(ErrorCode.TOO_LARGE, `A page of the PDF holds more than ${MAX_PAGE_RUNS} runs of text`, 'permanent');
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return runs;
+    for (const item of value.items) {
+      if (!item.str || !item.transform) continue;
+      const [a, b, , , x, y] = item.transform;
+      runs.push({ text: item.str, x, y, width: item.width ?? 0, size: Math.hypot(a, b) || (item.height ?? 0) });
     }
-  } finally {
-    await reader.cancel().catch(() => undefined);
+    if (runs.length > MAX_PAGE_RUNS) {
+      // The document is torn down right after (readPdf's finally): that ends the parser's side of the stream too.
+      reader.releaseLock();
+      throw new TrawlError(ErrorCode.TOO_LARGE, `A page of the PDF holds more than ${MAX_PAGE_RUNS} runs of text`, 'permanent');
+    }
   }
-  return runs;
 }
 
 const field = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
