@@ -3,7 +3,6 @@
  * checked what the container unpacks to; title and author from the document's core properties (docProps/core.xml).
  * Images are left out: their bytes would only be data: URIs in the Markdown.
  */
-import mammoth from 'mammoth';
 import { ErrorCode, TrawlError } from '#contracts';
 import type { DocumentLimits, DocumentText } from './document-html.js';
 import { unpackZip } from './zip.js';
@@ -14,6 +13,8 @@ export async function readDocx(bytes: Uint8Array, limits: DocumentLimits): Promi
   const core = parts.get('docProps/core.xml')?.toString('utf8') ?? '';
   let html: string;
   try {
+    // Loaded on the first DOCX: a thread that never sees one does not pay for mammoth and its ZIP reader.
+    const { default: mammoth } = await import('mammoth');
     const result = await mammoth.convertToHtml(
       { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
       { convertImage: mammoth.images.imgElement(() => Promise.resolve({ src: '' })) },
