@@ -301,12 +301,15 @@ export function crossCheck(c: TrawlConfig): string[] {
         'so a reservation is never refunded while its call still runs',
     );
   }
-  if (c.LLM_BASE_URL && !c.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model to ask)');
-  if (c.LLM_MAX_TOKENS * 2 > c.LLM_CONTEXT_TOKENS) {
-    problems.push('LLM_MAX_TOKENS: must be at most half of LLM_CONTEXT_TOKENS (the page needs the rest of the context)');
-  }
-  if (c.LLM_TIMEOUT_MS >= c.REQUEST_DEADLINE_MS) {
-    problems.push('LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS (the page is crawled first, within the same call)');
+  // The LLM settings matter only with an LLM: without one, a short REQUEST_DEADLINE_MS must not trip on their defaults.
+  if (c.LLM_BASE_URL) {
+    if (!c.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model to ask)');
+    if (c.LLM_MAX_TOKENS * 2 > c.LLM_CONTEXT_TOKENS) {
+      problems.push('LLM_MAX_TOKENS: must be at most half of LLM_CONTEXT_TOKENS (the page needs the rest of the context)');
+    }
+    if (c.LLM_TIMEOUT_MS >= c.REQUEST_DEADLINE_MS) {
+      problems.push('LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS (the page is crawled first, within the same call)');
+    }
   }
   if (isPublicNominatim(c.NOMINATIM_BASE_URL) && c.NOMINATIM_MIN_INTERVAL_MS !== undefined && c.NOMINATIM_MIN_INTERVAL_MS < 1000) {
     // https://operations.osmfoundation.org/policies/nominatim/: an absolute maximum of 1 request per second.

@@ -61,6 +61,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '180000' }).RESERVATION_TTL_MS).toBe(180000);
   });
 
+  it('checks the LLM settings against the request deadline only when an LLM is configured', () => {
+    expect(loadConfig({ REQUEST_DEADLINE_MS: '5000' }).REQUEST_DEADLINE_MS).toBe(5000);
+    const llm = { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'm', REQUEST_DEADLINE_MS: '5000' };
+    expect(() => loadConfig(llm)).toThrow(/LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS/);
+    expect(loadConfig({ ...llm, LLM_TIMEOUT_MS: '4000' }).LLM_TIMEOUT_MS).toBe(4000);
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/LLM_MODEL: required/);
+  });
+
   it('/serp-maps: Google by default; the public Nominatim is held to 1 request/s, a self-hosted one is not', () => {
     expect(loadConfig({}).MAPS_PROVIDER).toBe('google');
     expect(nominatimMinIntervalMs(loadConfig({ MAPS_PROVIDER: 'osm' }))).toBe(1000);
