@@ -8,7 +8,7 @@ import type { Type } from '@nestjs/common';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { COSTS, type Caller } from '#billing';
-import type { TrawlConfig } from '#config';
+import { pageCacheMaxAgeS, type TrawlConfig } from '#config';
 import {
   crawlEndpoint,
   crawlParamsSchema,
@@ -87,7 +87,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'Failed URLs cost nothing and carry an `error`. The worst case (URLs × unit cost) must be covered by the balance.',
     annotations: { title: 'Crawl URLs', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
     endpoint: crawlEndpoint,
-    schema: (config) => crawlParamsSchema(config.CRAWL_MAX_URLS),
+    schema: (config) => crawlParamsSchema(config.CRAWL_MAX_URLS, pageCacheMaxAgeS(config)),
     service: CrawlService,
     call: (service, principal, params) => service.crawl(principal, params),
     credits: (body) => body.credits,

@@ -15,7 +15,7 @@ export const crawlEndpoint: ApiEndpoint = {
     'reserved before any work; the unused part is refunded. With `summary` or `json_schema`/`json_prompt`, each crawled page also ' +
     "goes to the server's LLM, priced by tokens (the worst case reserved too; a failed LLM format costs 0 and carries `summary_error`/`json_error`). " +
     'Use /crawl first; /headful-browser only for sites that block it.',
-  params: (limits) => crawlParamsSchema(limits.crawlMaxUrls),
+  params: (limits) => crawlParamsSchema(limits.crawlMaxUrls, limits.pageCacheMaxAgeS),
   paramDocs: {
     urls: {
       description:
