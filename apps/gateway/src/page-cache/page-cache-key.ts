@@ -22,7 +22,8 @@ export function pageCacheKey(payload: CrawlPagePayload, engine: EngineId): strin
   if (payload.headers && Object.keys(payload.headers).length > 0) return null;
   const url = urlKey(payload.url, undefined, { ignoreQuery: false });
   if (url === null) return null;
-  const options = Object.fromEntries(Object.entries(payload).filter(([name]) => !NOT_CONTENT.has(name)));
+  // Headers are none by now (an empty set sends nothing).
+  const options = Object.fromEntries(Object.entries(payload).filter(([name]) => !NOT_CONTENT.has(name) && name !== 'headers'));
   return createHash('sha256').update(`${ENTRY_VERSION}\n${engine}\n${url}\n${canonicalJson(options)}`).digest('base64url');
 }
 
