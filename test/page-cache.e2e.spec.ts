@@ -4,6 +4,9 @@
  * entries apart; the shared scope serves every account; the byte bound evicts the least recently used.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
@@ -155,6 +158,28 @@ describe('GET /crawl with max_age', () => {
     expect(res.body.error.message).toContain(message);
     expect(site.hits.get(p)).toBeUndefined();
     expect(await ledger(trawl, account.accountId)).toEqual([]);
+  });
+});
+
+describe('the MCP crawl tool with max_age', () => {
+  it('answers a stored page from the cache, and refuses a bad max_age by name', async () => {
+    const account = await trawl.createAccount();
+    const client = new Client({ name: 'trawl-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${trawl.baseUrl}/mcp`), { requestInit: { headers: key(account.apiKey) } }));
+    try {
+      const p = path('mcp');
+      const crawlTool = (args: Record<string, unknown>) => client.callTool({ name: 'crawl', arguments: { urls: [site.url + p], ...args } }) as Promise<CallToolResult>;
+      const miss = await crawlTool({ max_age: 600 });
+      expect((miss.structuredContent as { results: { cache_state: string }[] }).results[0].cache_state).toBe('miss');
+      const hit = await crawlTool({ max_age: 600 });
+      expect(hit.structuredContent).toMatchObject({ credits: 1, results: [{ cache_state: 'hit' }] });
+      expect(site.hits.get(p)).toBe(1);
+      const bad = await crawlTool({ max_age: -5 });
+      expect(bad.isError).toBe(true);
+      expect(JSON.parse((bad.content[0] as { text: string }).text).error.message).toContain('max_age');
+    } finally {
+      await client.close();
+    }
   });
 });
 

@@ -44,4 +44,14 @@ describe('CrawlService', () => {
     expect(body.results[0].error).toBe('TIMEOUT: deadline passed');
     expect(settled[0].charged).toBe(0);
   });
+
+  it('refuses max_age with a 400 naming it when the page cache is off, before anything is reserved', async () => {
+    const { lifecycle, settled } = fakeLifecycle();
+    const { dispatcher, jobs } = fakeDispatcher((_q, p) => ok(p));
+    const service = new CrawlService(lifecycle, dispatcher, testConfig({ PAGE_CACHE_MAX_BYTES: '0' }), noLlm(), noPageCache());
+    const params = service.parse({ urls: 'https://a.example/', max_age: '60' });
+    await expect(service.crawl(principal, params)).rejects.toMatchObject({ code: ErrorCode.INVALID_PARAMETER, message: expect.stringContaining('max_age') });
+    expect(jobs).toEqual([]);
+    expect(settled).toEqual([]);
+  });
 });
