@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Firecrawl from '@mendable/firecrawl-js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
@@ -180,6 +181,31 @@ describe('the MCP crawl tool with max_age', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("Firecrawl's scrape with maxAge (the SDK)", () => {
+  it('answers a stored page from the cache at 1 credit, and never caches a scrape with its own headers', async () => {
+    const account = await trawl.createAccount();
+    const client = new Firecrawl({ apiKey: account.apiKey, apiUrl: trawl.baseUrl });
+    const p = path('firecrawl');
+    const miss = await client.scrape(site.url + p, { formats: ['markdown'], maxAge: 600_000, proxy: 'basic' });
+    expect(miss.metadata).toMatchObject({ cacheState: 'miss', creditsUsed: 1 });
+    const hit = await client.scrape(site.url + p, { formats: ['markdown'], maxAge: 600_000, proxy: 'basic' });
+    expect(hit.metadata).toMatchObject({ cacheState: 'hit', creditsUsed: 1, cachedAt: miss.metadata?.cachedAt });
+    expect(hit.markdown).toBe(miss.markdown);
+    expect(site.hits.get(p)).toBe(1);
+    // Other formats: another stored copy.
+    expect((await client.scrape(site.url + p, { formats: ['html'], maxAge: 600_000, proxy: 'basic' })).metadata).toMatchObject({ cacheState: 'miss' });
+    expect(site.hits.get(p)).toBe(2);
+
+    const withHeaders = path('headers');
+    for (let i = 0; i < 2; i++) {
+      const doc = await client.scrape(site.url + withHeaders, { formats: ['markdown'], maxAge: 600_000, headers: { cookie: 'session=secret' } });
+      expect(doc.metadata).not.toHaveProperty('cacheState');
+    }
+    expect(site.hits.get(withHeaders)).toBe(2);
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 5);
   });
 });
 

@@ -8,7 +8,7 @@
  * asked.
  */
 import { createHash } from 'node:crypto';
-import type { CrawlPagePayload, EngineId } from '#contracts';
+import type { CrawlPagePayload } from '#contracts';
 import { urlKey } from '#frontier';
 
 /** Bumped when what an entry holds changes shape: older entries are then simply never read again. */
@@ -17,8 +17,11 @@ const ENTRY_VERSION = 'v1';
 /** Fields of a page job that do not change its content. */
 const NOT_CONTENT: ReadonlySet<string> = new Set(['callId', 'accountId', 'url', 'timeoutMs']);
 
-/** The hashed key of the job's page, or null when the job may not be cached. */
-export function pageCacheKey(payload: CrawlPagePayload, engine: EngineId): string | null {
+/**
+ * The hashed key of the job's page, or null when the job may not be cached. `engine`: the engine's id, or what else
+ * decides which engine serves the page (the Firecrawl scrape's ladder, e.g. `http>chromium`).
+ */
+export function pageCacheKey(payload: CrawlPagePayload, engine: string): string | null {
   if (payload.headers && Object.keys(payload.headers).length > 0) return null;
   const url = urlKey(payload.url, undefined, { ignoreQuery: false });
   if (url === null) return null;
