@@ -97,19 +97,8 @@ export class CrawlService {
         let next = 0;
         const outcomes: PageOutcome[] = hits.map((hit) => (hit ? { ok: true, result: hit.result } : fetched[next++]));
         const results = outcomes.map((outcome, i) => toResultItem(params.urls[i], outcome));
+        if (params.max_age !== undefined) await this.throughCache(scope, results, outcomes, hits, keys, fetchedAt);
         let credits = 0;
-        if (params.max_age !== undefined) {
-          await Promise.all(
-            results.map(async (item, i) => {
-              const hit = hits[i];
-              item.cache_state = hit ? 'hit' : 'miss';
-              if (item.error !== undefined) return;
-              item.cached_at = new Date(hit ? hit.cachedAt : fetchedAt).toISOString();
-              const outcome = outcomes[i];
-              if (!hit && keys[i] && outcome.ok && outcome.result.ok) await this.cache.put(scope, keys[i], outcome.result, fetchedAt);
-            }),
-          );
-        }
         for (const [i, item] of results.entries()) if (item.error === undefined) credits += hits[i] ? COSTS.cacheHit : unitCost;
         const successful = results.filter((r) => r.error === undefined).length;
         const body: CrawlResponse = { results, credits, successful_pages: successful };
@@ -133,6 +122,28 @@ export class CrawlService {
       },
     );
     return body;
+  }
+
+  /** Marks each result `hit` or `miss` (and when it was fetched), and stores the pages fetched successfully. */
+  private async throughCache(
+    scope: string,
+    results: CrawlResultItem[],
+    outcomes: PageOutcome[],
+    hits: (CachedPage | null)[],
+    keys: (string | null)[],
+    fetchedAt: number,
+  ): Promise<void> {
+    await Promise.all(
+      results.map(async (item, i) => {
+        const hit = hits[i];
+        item.cache_state = hit ? 'hit' : 'miss';
+        if (item.error !== undefined) return;
+        item.cached_at = new Date(hit ? hit.cachedAt : fetchedAt).toISOString();
+        const outcome = outcomes[i];
+        const key = keys[i];
+        if (!hit && key && outcome.ok && outcome.result.ok) await this.cache.put(scope, key, outcome.result, fetchedAt);
+      }),
+    );
   }
 
   /** The LLM formats of every crawled page, side by side (LLM_CONCURRENCY bounds the requests); their usage and price. */
