@@ -143,8 +143,9 @@ describe('GET /openapi.json', () => {
     const crawl = params('/crawl');
     expect(Object.keys(crawl)).toEqual([
       'urls', 'render_js', 'geolocation', 'raw_html', 'enhanced_html', 'page_text', 'markdown', 'screenshot', 'screenshot_full_page',
-      'query', 'chunks_per_page', 'max_tokens', 'summary', 'json_schema', 'json_prompt',
+      'query', 'chunks_per_page', 'max_tokens', 'summary', 'json_schema', 'json_prompt', 'max_age',
     ]);
+    expect(crawl.max_age).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, maximum: 172_800 } });
     expect(crawl.chunks_per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 5 });
     expect(crawl.max_tokens.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 4000 });
     expect(crawl.json_schema.schema).toEqual({ type: 'string', contentMediaType: 'application/json', maxLength: 16_384 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, nominatimMinIntervalMs } from './index.js';
+import { ConfigError, loadConfig, nominatimMinIntervalMs, pageCacheMaxAgeS } from './index.js';
 
 describe('loadConfig', () => {
   it('applies defaults: private addresses refused, 20 URLs per crawl', () => {
@@ -7,6 +7,15 @@ describe('loadConfig', () => {
     expect(config.ALLOW_PRIVATE_ADDRESSES).toBe(false);
     expect(config.CRAWL_MAX_URLS).toBe(20);
     expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('has the page cache on per account by default, and refuses a bad setting of it by name', () => {
+    const config = loadConfig({});
+    expect([config.PAGE_CACHE_MAX_BYTES, config.PAGE_CACHE_MAX_AGE_MS, config.PAGE_CACHE_SCOPE]).toEqual([64 * 1024 * 1024, 172_800_000, 'account']);
+    expect(pageCacheMaxAgeS(loadConfig({ PAGE_CACHE_MAX_AGE_MS: '90500' }))).toBe(90);
+    expect(() => loadConfig({ PAGE_CACHE_SCOPE: 'public' })).toThrow(/PAGE_CACHE_SCOPE/);
+    expect(() => loadConfig({ PAGE_CACHE_MAX_AGE_MS: '500' })).toThrow(/PAGE_CACHE_MAX_AGE_MS/);
+    expect(() => loadConfig({ PAGE_CACHE_MAX_BYTES: '-1' })).toThrow(/PAGE_CACHE_MAX_BYTES/);
   });
 
   it('names every invalid variable without echoing secret values', () => {

@@ -81,7 +81,7 @@ export const IGNORED_CLIENT_FIELDS = {
   domainTools: ignored,
   zeroDataRetention: ignored,
   storeInCache: ignored,
-  /** No page cache yet: every scrape is fresh, which any maxAge allows. */
+  /** Read by the scrape route (the gateway's page cache); elsewhere every page is fresh, which any maxAge allows. */
   maxAge: ignored,
   minAge: ignored,
   parsers: ignored,

@@ -15,6 +15,8 @@ import {
 import { toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
 import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
 import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
+import { PageCache } from '../page-cache/page-cache.js';
+import { pageCacheKey } from '../page-cache/page-cache-key.js';
 
 const COST: Record<EngineId, number> = { http: COSTS.crawlHttp, chromium: COSTS.crawlRender, headful: COSTS.headful };
 const PROXY_USED: Record<EngineId, string> = { http: 'basic', chromium: 'basic', headful: 'stealth' };
@@ -35,20 +37,38 @@ export class FirecrawlScrapeService {
     private readonly links: ScreenshotLinks,
     @Inject(LocalScreenshotStore) private readonly screenshots: LocalScreenshotStore,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    private readonly cache: PageCache,
   ) {}
 
-  /** One URL; a page that cannot be scraped is the call's error (nothing charged). */
-  async scrape(caller: Caller, url: string, plan: ScrapePlan, base: string, endpoint: string): Promise<FirecrawlDocument> {
+  /**
+   * One URL; a page that cannot be scraped is the call's error (nothing charged). `maxAgeMs` (Firecrawl's `maxAge`):
+   * a page the page cache holds for the same plan, fetched at most that long ago, answers at COSTS.cacheHit
+   * (`metadata.cacheState: hit`, `cachedAt`), and a page scraped is stored; never with the plan's own headers.
+   */
+  async scrape(caller: Caller, url: string, plan: ScrapePlan, base: string, endpoint: string, maxAgeMs?: number): Promise<FirecrawlDocument> {
     const ladder = await this.ladder(plan);
     const timeoutMs = this.timeoutOf(plan);
+    const scope = this.config.PAGE_CACHE_SCOPE === 'shared' ? 'shared' : caller.accountId;
+    // The ladder is part of the key: the same plan climbs the same engines, so it is served the same page.
+    const cacheKey = maxAgeMs !== undefined && this.cache.enabled ? pageCacheKey(this.payload('', caller.accountId, url, plan, timeoutMs), ladder.map((e) => e.id).join('>')) : null;
+    const hit = cacheKey && maxAgeMs ? await this.cache.get(scope, cacheKey, maxAgeMs) : null;
+    const reserve = hit ? COSTS.cacheHit : Math.max(...ladder.map((e) => COST[e.id]));
     const { body } = await this.lifecycle.run(
       caller,
-      { endpoint, reserve: Math.max(...ladder.map((e) => COST[e.id])), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 },
+      { endpoint, reserve, insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 },
       async (call) => {
+        if (hit) {
+          const cachedAt = new Date(hit.cachedAt).toISOString();
+          const page = await this.pageOf({ ok: true, result: hit.result }, url, plan, base, { scrapeId: call.callId, creditsUsed: COSTS.cacheHit, cacheState: 'hit', cachedAt });
+          if (page.document) return { body: page.document, charge: COSTS.cacheHit };
+        }
         let failure: TrawlError | undefined;
         for (const [i, engine] of ladder.entries()) {
-          const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call, url, plan, timeoutMs)], call.deadline);
-          const page = await this.pageOf(outcome, url, plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: PROXY_USED[engine.id], engine: engine.id });
+          const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call.callId, call.principal.accountId, url, plan, timeoutMs)], call.deadline);
+          const fetchedAt = Date.now();
+          const cacheState = cacheKey ? { cacheState: 'miss', cachedAt: new Date(fetchedAt).toISOString() } : {};
+          const page = await this.pageOf(outcome, url, plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: PROXY_USED[engine.id], engine: engine.id, ...cacheState });
+          if (page.document && cacheKey && outcome.ok && outcome.result.ok) await this.cache.put(scope, cacheKey, outcome.result, fetchedAt);
           if (page.document) return { body: page.document, charge: COST[engine.id] };
           failure = page.error;
           // Only an anti-bot answer is worth a costlier engine; every other failure would fail there too.
@@ -67,7 +87,7 @@ export class FirecrawlScrapeService {
   async scrapeAll(call: CallContext, urls: string[], plan: ScrapePlan, base: string): Promise<{ pages: ScrapedPage[]; credits: number }> {
     const engine = (await this.ladder({ ...plan, proxy: 'basic' }))[0];
     const timeoutMs = this.timeoutOf(plan);
-    const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, urls.map((u) => this.payload(call, u, plan, timeoutMs)), call.deadline);
+    const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, urls.map((u) => this.payload(call.callId, call.principal.accountId, u, plan, timeoutMs)), call.deadline);
     const pages = await Promise.all(outcomes.map((o, i) => this.pageOf(o, urls[i], plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: 'basic', engine: engine.id })));
     return { pages, credits: pages.filter((p) => p.document).length * COST[engine.id] };
   }
@@ -92,10 +112,10 @@ export class FirecrawlScrapeService {
     return plan.timeoutMs ?? this.config.CRAWL_TIMEOUT_MS;
   }
 
-  private payload(call: CallContext, url: string, plan: ScrapePlan, timeoutMs: number): CrawlPagePayload {
+  private payload(callId: string, accountId: string, url: string, plan: ScrapePlan, timeoutMs: number): CrawlPagePayload {
     return {
-      callId: call.callId,
-      accountId: call.principal.accountId,
+      callId,
+      accountId,
       url,
       device: plan.device,
       formats: plan.formats,
