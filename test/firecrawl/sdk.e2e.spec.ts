@@ -193,7 +193,12 @@ describe('refusals reach the client as its SdkError, nothing charged', () => {
     const before = await balance();
     const llm = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['summary'] }));
     expect(llm).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
-    expect(llm.message).toMatch(/summary needs an LLM/);
+    expect(llm.message).toMatch(/^format summary needs an LLM, and this server has none configured \(LLM_BASE_URL/);
+    const json = await refusal(() => client.scrape(`${site.url}/article`, { formats: [{ type: 'json', prompt: 'The topic' }] }));
+    expect(json).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(json.message).toMatch(/^format json needs an LLM.*LLM_BASE_URL/);
+    const v1 = new FirecrawlAppV1({ apiKey, apiUrl: trawl.baseUrl });
+    await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['json'], jsonOptions: { prompt: 'The topic' } })).rejects.toThrow(/format json needs an LLM.*LLM_BASE_URL/);
     const unknown = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['markdown'], bogusOption: 1 } as never));
     expect(unknown.message).toMatch(/bogusOption/);
     const actions = await refusal(() => client.scrape(`${site.url}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }));

@@ -33,6 +33,8 @@ export const firecrawlDocumentSchema = z.object({
   links: z.array(z.string()).optional(),
   images: z.array(z.string()).optional(),
   screenshot: z.string().optional().describe('A signed link to the PNG, expiring after SCREENSHOT_URL_TTL_MS'),
+  summary: z.string().optional().describe("The `summary` format: the operator's LLM's summary of the page"),
+  json: z.unknown().optional().describe('The `json` format: what the LLM extracted, valid against the schema when one was given'),
   metadata: firecrawlMetadataSchema,
   warning: z.string().optional(),
 });

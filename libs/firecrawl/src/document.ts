@@ -14,6 +14,10 @@ export interface FirecrawlDocument {
   links?: string[];
   images?: string[];
   screenshot?: string;
+  /** The `summary` format: the LLM's summary of the page. */
+  summary?: string;
+  /** The `json` format: what the LLM extracted (valid against the schema when one was given). */
+  json?: unknown;
   metadata: Record<string, unknown>;
   warning?: string;
 }

@@ -4,17 +4,24 @@
  * cheapest engine that can do what was asked; `auto` moves up the engine table — plain HTTP, then Chromium, then the
  * headed browser when a headful worker is alive — while the block detector says the page was an anti-bot answer;
  * `stealth` is the headed browser. The metadata says which engine served the page.
+ *
+ * The LLM formats (`summary`, `json`) go through the same LlmFormatsService as `/crawl`'s: checked before anything is
+ * reserved (no LLM configured, a bad schema: 400 naming the Firecrawl field), their worst case reserved with the
+ * page's, and priced by their tokens on top of the page. A format that fails fails the scrape, as Firecrawl's does
+ * (500 with the LLM's code: FormatFailedError), and nothing is charged.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
+import { CallLifecycle, COSTS, callDetailOf, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
   type CrawlPagePayload, type CrawlPageResult, type EngineRow,
 } from '#contracts';
-import { toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
+import { FirecrawlInputError, FormatFailedError, toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
+import type { LlmPage } from '#llm';
 import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
 import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
+import { LlmFormatsService, type CheckedLlmFormats } from '../llm/llm-formats.service.js';
 
 const COST: Record<EngineId, number> = { http: COSTS.crawlHttp, chromium: COSTS.crawlRender, headful: COSTS.headful };
 const PROXY_USED: Record<EngineId, string> = { http: 'basic', chromium: 'basic', headful: 'stealth' };
@@ -22,6 +29,8 @@ const PROXY_USED: Record<EngineId, string> = { http: 'basic', chromium: 'basic',
 export interface ScrapedPage {
   url: string;
   document?: FirecrawlDocument;
+  /** What the LLM formats read: the page's Markdown (asked for or not) and title. */
+  source?: LlmPage;
   /** Why there is no document (`CODE: message`). */
   error?: TrawlError;
 }
@@ -35,21 +44,33 @@ export class FirecrawlScrapeService {
     private readonly links: ScreenshotLinks,
     @Inject(LocalScreenshotStore) private readonly screenshots: LocalScreenshotStore,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    private readonly llm: LlmFormatsService,
   ) {}
 
-  /** One URL; a page that cannot be scraped is the call's error (nothing charged). */
+  /** One URL; a page that cannot be scraped, or whose LLM format failed, is the call's error (nothing charged). */
   async scrape(caller: Caller, url: string, plan: ScrapePlan, base: string, endpoint: string): Promise<FirecrawlDocument> {
+    // Checked before the call starts: an LLM format this server cannot run is a 400 and nothing is reserved.
+    const llm = plan.llm ? this.checkLlm(plan) : undefined;
     const ladder = await this.ladder(plan);
     const timeoutMs = this.timeoutOf(plan);
+    const llmMs = llm ? 2 * this.config.LLM_TIMEOUT_MS + 2_000 : 0;
     const { body } = await this.lifecycle.run(
       caller,
-      { endpoint, reserve: Math.max(...ladder.map((e) => COST[e.id])), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 },
+      {
+        endpoint,
+        reserve: Math.max(...ladder.map((e) => COST[e.id])) + (llm ? this.llm.reservePerPage(llm) : 0),
+        insufficient: ErrorCode.CREDITS_EXHAUSTED,
+        deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 + llmMs,
+      },
       async (call) => {
         let failure: TrawlError | undefined;
         for (const [i, engine] of ladder.entries()) {
           const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call, url, plan, timeoutMs)], call.deadline);
           const page = await this.pageOf(outcome, url, plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: PROXY_USED[engine.id], engine: engine.id });
-          if (page.document) return { body: page.document, charge: COST[engine.id] };
+          if (page.document) {
+            if (!llm) return { body: page.document, charge: COST[engine.id] };
+            return this.withLlm(url, page.document, page.source ?? { url, markdown: '' }, llm, COST[engine.id], call.deadline);
+          }
           failure = page.error;
           // Only an anti-bot answer is worth a costlier engine; every other failure would fail there too.
           if (failure?.code !== ErrorCode.UPSTREAM_BLOCKED || i === ladder.length - 1) break;
@@ -58,6 +79,38 @@ export class FirecrawlScrapeService {
       },
     );
     return body;
+  }
+
+  /** The plan's LLM formats, checked; a refusal names the field as the client sent it (`formats.1.schema`, `jsonOptions.prompt`). */
+  private checkLlm(plan: ScrapePlan): CheckedLlmFormats {
+    try {
+      return this.llm.check(plan.llm!);
+    } catch (error) {
+      if (!(error instanceof TrawlError) || error.code !== ErrorCode.INVALID_PARAMETER) throw error;
+      if (error.message.includes('needs an LLM')) {
+        const name = plan.llm?.summary ? 'summary' : 'json';
+        const message = `format ${name} needs an LLM, and this server has none configured (LLM_BASE_URL and LLM_MODEL are unset): nothing was charged`;
+        throw new FirecrawlInputError(message, [{ path: (plan.llmPaths?.[name] ?? 'formats').split('.'), message }]);
+      }
+      // #llm's and /crawl's words name json_schema and json_prompt: here they are the json format's schema and prompt.
+      const json = plan.llmPaths?.json ?? 'formats';
+      const message = error.message.replace(/^json_(schema|prompt)\b/, (_all, field: string) => `${json}.${field}`);
+      const path = message.split(' ')[0].replace(/:$/, '');
+      throw new FirecrawlInputError(message, [{ path: path.split('.'), message }]);
+    }
+  }
+
+  /** The page's LLM formats onto its document; a failed format fails the scrape (nothing charged, as for a failed page). */
+  private async withLlm(url: string, document: FirecrawlDocument, source: LlmPage, llm: CheckedLlmFormats, pageCost: number, deadline: number) {
+    const outcome = await this.llm.run(source, llm, deadline);
+    const failed = outcome.summary_error !== undefined ? ['summary', outcome.summary_error] : outcome.json_error !== undefined ? ['json', outcome.json_error] : undefined;
+    if (failed) throw new FormatFailedError(failed[0], failed[1]);
+    if (outcome.summary !== undefined) document.summary = outcome.summary;
+    if (llm.json) document.json = outcome.json;
+    const charge = pageCost + outcome.credits;
+    document.metadata.creditsUsed = charge;
+    const usage = { model: this.llm.model, prompt_tokens: outcome.usage.prompt, completion_tokens: outcome.usage.completion, credits: outcome.credits };
+    return { body: document, charge, detail: { ...callDetailOf([{ url, status_code: Number(document.metadata.statusCode) }]), llm: usage } };
   }
 
   /**
@@ -98,7 +151,8 @@ export class FirecrawlScrapeService {
       accountId: call.principal.accountId,
       url,
       device: plan.device,
-      formats: plan.formats,
+      // The LLM formats read the page's Markdown, asked for or not.
+      formats: plan.llm ? { ...plan.formats, markdown: true } : plan.formats,
       ...(plan.geolocation ? { geolocation: plan.geolocation } : {}),
       ...(plan.document.screenshot ? { screenshot: true, screenshotFullPage: plan.document.screenshot === 'full' } : {}),
       ...(plan.document.links ? { links: true } : {}),
@@ -128,7 +182,8 @@ export class FirecrawlScrapeService {
       },
       { formats: plan.document, removeBase64Images: plan.removeBase64Images, metadata },
     );
-    return { url, document };
+    if (!plan.llm) return { url, document };
+    return { url, document, source: { url, ...(result.metadata?.title ? { title: result.metadata.title } : {}), markdown: result.markdown ?? '' } };
   }
 
   /** Stores a screenshot and links to it (signed, expiring), as /headful-browser does. */
