@@ -18,6 +18,8 @@ export interface FirecrawlDocument {
   summary?: string;
   /** The `json` format: what the LLM extracted (valid against the schema when one was given). */
   json?: unknown;
+  /** The `highlights` format: the page's passages most relevant to its query, best first, in the page's own words. */
+  highlights?: string;
   metadata: Record<string, unknown>;
   warning?: string;
 }

@@ -3,12 +3,13 @@
  * page scope (onlyMainContent, includeTags, excludeTags), the device, headers, the wait, the budget, the proxy mode
  * and the country. The LLM formats — `summary`, and `json` (v2: `{ type: "json", schema?, prompt? }` in formats;
  * v1: `"json"` with `jsonOptions`) — become Trawl's LLM formats (`summary`, `json_schema`/`json_prompt` of
- * `/crawl`). Fields a client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet (actions,
- * the other LLM formats, a custom viewport) are refused by name rather than silently dropped.
+ * `/crawl`); `{ type: "highlights", query }` becomes Trawl's query-relevant chunks (`query` of `/crawl`). Fields a
+ * client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet (actions, the other LLM
+ * formats, a custom viewport) are refused by name rather than silently dropped.
  */
 import { compile } from 'css-select';
 import { z } from 'zod';
-import { MAX_LLM_PROMPT_LENGTH, countryCode, formatsOf, type DeviceKind, type LlmFormats, type OutputFormats, type PageScope } from '#contracts';
+import { MAX_CRAWL_QUERY_LENGTH, MAX_LLM_PROMPT_LENGTH, countryCode, formatsOf, type DeviceKind, type LlmFormats, type OutputFormats, type PageScope } from '#contracts';
 
 /** What the answer's Document carries. */
 export interface DocumentFormats {
@@ -41,6 +42,8 @@ export interface ScrapePlan {
   llm?: LlmFormats;
   /** Where the client asked for them (for refusals): `formats.2`, `jsonOptions`. */
   llmPaths?: { summary?: string; json?: string };
+  /** The `highlights` format: the page's passages most relevant to `query` (Trawl's query-relevant chunks). */
+  highlights?: { query: string; path: string };
 }
 
 /** Formats Trawl does not have yet. */
@@ -48,7 +51,6 @@ const NOT_OFFERED: Record<string, string> = {
   extract: 'is not offered by this server: use formats ["json"] with jsonOptions (v1) or { type: "json", schema, prompt } (v2)',
   question: 'is not offered by this server (the LLM formats offered are summary and json)',
   query: 'is not offered by this server (the LLM formats offered are summary and json)',
-  highlights: 'is not offered by this server yet',
   changeTracking: 'is not offered by this server (no page history is kept)',
   branding: 'is not offered by this server',
   product: 'is not offered by this server',
@@ -58,7 +60,7 @@ const NOT_OFFERED: Record<string, string> = {
   video: 'is not offered by this server',
   rawBase64: 'is not offered by this server',
 };
-const OFFERED = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'screenshot@fullPage', 'summary', 'json'] as const;
+const OFFERED = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'screenshot@fullPage', 'summary', 'json', 'highlights'] as const;
 
 const format = z.union([
   z.string({ error: 'formats: each format is a name or an object { type, ... }' }),
@@ -150,6 +152,7 @@ export interface AskedFormats {
   document: DocumentFormats;
   llm?: LlmFormats;
   llmPaths?: { summary?: string; json?: string };
+  highlights?: { query: string; path: string };
 }
 
 /** The formats a list names (with v1's jsonOptions), or the issue to refuse them with (path relative to the options). */
@@ -167,6 +170,10 @@ export function documentFormats(list: ReadonlyArray<FormatEntry>, json?: ScrapeO
     } else if (name === 'summary') {
       asked.llm = { summary: true, ...asked.llm };
       asked.llmPaths = { ...asked.llmPaths, summary: `formats.${i}` };
+    } else if (name === 'highlights') {
+      const query = highlightsQuery(entry, i);
+      if (typeof query !== 'string') return query;
+      asked.highlights = { query, path: `formats.${i}` };
     } else if (name === 'json') {
       const found = jsonFormat(entry, i, json);
       if ('message' in found) return found;
@@ -178,6 +185,18 @@ export function documentFormats(list: ReadonlyArray<FormatEntry>, json?: ScrapeO
   }
   if (json && !asked.llm?.json) return { path: 'jsonOptions', message: 'jsonOptions needs the json format in formats' };
   return asked;
+}
+
+/** The highlights format's query: `{ type: "highlights", query }`. */
+function highlightsQuery(entry: FormatEntry, i: number): string | Issue {
+  const path = `formats.${i}`;
+  if (typeof entry === 'string') return { path, message: 'format highlights needs the object { type: "highlights", query }' };
+  const unknown = Object.keys(entry).filter((k) => k !== 'type' && k !== 'query');
+  if (unknown.length) return { path: `${path}.${unknown[0]}`, message: `${path}.${unknown[0]} is not supported by this server` };
+  const query = typeof entry.query === 'string' ? entry.query.trim() : undefined;
+  if (!query) return { path: `${path}.query`, message: `${path}.query is required: the text the page's passages are ranked against` };
+  if (query.length > MAX_CRAWL_QUERY_LENGTH) return { path: `${path}.query`, message: `${path}.query must be at most ${MAX_CRAWL_QUERY_LENGTH} characters` };
+  return query;
 }
 
 /** The json format's schema and prompt: from its object (v2) or from jsonOptions (v1's `"json"`). */
@@ -226,6 +245,7 @@ export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: st
     proxy,
     removeBase64Images: options.removeBase64Images ?? true,
   };
+  if (asked.highlights) plan.highlights = asked.highlights;
   if (asked.llm) {
     plan.llm = asked.llm;
     if (asked.llmPaths) plan.llmPaths = asked.llmPaths;

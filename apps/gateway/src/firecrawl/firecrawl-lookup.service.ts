@@ -57,7 +57,7 @@ export class FirecrawlLookupService {
     const body = parseFirecrawl(searchBodySchema, raw);
     const plan = scrapePlan(body.scrapeOptions ?? { formats: [] });
     if ('path' in plan) refuse(`scrapeOptions.${plan.path}`, plan.message);
-    const scrapes = Object.values(plan.document).some(Boolean);
+    const scrapes = Object.values(plan.document).some(Boolean) || plan.highlights !== undefined;
     if (plan.document.screenshot) refuse('scrapeOptions.formats', 'screenshot is offered by scrape only, not for search results');
     const llm = llmRefusal(plan, 'scrapeOptions.', 'scrape only, not for search results');
     if (llm) refuse(llm.path, llm.message);

@@ -8,19 +8,21 @@
  * The LLM formats (`summary`, `json`) go through the same LlmFormatsService as `/crawl`'s: checked before anything is
  * reserved (no LLM configured, a bad schema: 400 naming the Firecrawl field), their worst case reserved with the
  * page's, and priced by their tokens on top of the page. A format that fails fails the scrape, as Firecrawl's does
- * (500 with the LLM's code: FormatFailedError), and nothing is charged.
+ * (500 with the LLM's code: FormatFailedError), and nothing is charged. The `highlights` format is the page's
+ * query-relevant chunks (the worker ranks them, as for `/crawl`'s `query`), at no extra charge.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, callDetailOf, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
-  EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
-  type CrawlPagePayload, type CrawlPageResult, type EngineRow,
+  CHUNK_PARAMS, EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
+  type CrawlPagePayload, type CrawlPageResult, type EngineRow, type PageChunks,
 } from '#contracts';
 import { FirecrawlInputError, FormatFailedError, toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
 import type { LlmPage } from '#llm';
 import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
 import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
+import { responseChunks } from '../chunks/result-chunks.js';
 import { LlmFormatsService, type CheckedLlmFormats } from '../llm/llm-formats.service.js';
 
 const COST: Record<EngineId, number> = { http: COSTS.crawlHttp, chromium: COSTS.crawlRender, headful: COSTS.headful };
@@ -156,6 +158,7 @@ export class FirecrawlScrapeService {
       ...(plan.geolocation ? { geolocation: plan.geolocation } : {}),
       ...(plan.document.screenshot ? { screenshot: true, screenshotFullPage: plan.document.screenshot === 'full' } : {}),
       ...(plan.document.links ? { links: true } : {}),
+      ...(plan.highlights ? { chunks: { query: plan.highlights.query, perPage: CHUNK_PARAMS.chunksPerPage.default } } : {}),
       ...(plan.headers ? { headers: plan.headers } : {}),
       ...(plan.waitForMs ? { waitForMs: plan.waitForMs } : {}),
       ...(plan.scope ? { scope: plan.scope } : {}),
@@ -182,6 +185,7 @@ export class FirecrawlScrapeService {
       },
       { formats: plan.document, removeBase64Images: plan.removeBase64Images, metadata },
     );
+    if (plan.highlights) document.highlights = highlightsOf(result.chunks);
     if (!plan.llm) return { url, document };
     return { url, document, source: { url, ...(result.metadata?.title ? { title: result.metadata.title } : {}), markdown: result.markdown ?? '' } };
   }
@@ -195,6 +199,15 @@ export class FirecrawlScrapeService {
     }
     return `${origin}${this.links.sign(await this.screenshots.put(png))}`;
   }
+}
+
+/**
+ * The highlights format: the page's chunks most relevant to the query (as `/crawl`'s `query` returns them, within its
+ * default token budget), best first, those without a query term left out; their text, blank lines between.
+ */
+function highlightsOf(chunks: PageChunks | undefined): string {
+  const [page] = responseChunks([chunks], CHUNK_PARAMS.maxTokens.default).pages;
+  return page.filter((c) => c.score > 0).map((c) => c.text).join('\n\n');
 }
 
 /** A scrape URL, normalised, or the 400 naming it. */
