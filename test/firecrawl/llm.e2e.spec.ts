@@ -1,14 +1,20 @@
 /**
  * Firecrawl's LLM formats through the real client, `@mendable/firecrawl-js` (v2 client and its v1 class), against the
  * real gateway and workers on loopback and a loopback OpenAI-compatible server (libs/llm/src/testing/openai-fixture.ts)
- * scripted per test: v2 `summary` and `{ type: "json", schema, prompt }`, v1 `"json"` with `jsonOptions`, priced as
+ * scripted per test: v2 `summary` and `{ type: "json", schema, prompt }`, v1 `"json"` with `jsonOptions`, the same
+ * through firecrawl-mcp's scrape tool (started as its users start it), priced as
  * `/crawl` prices them (the page, plus the LLM's tokens), a failed format failing the scrape uncharged, and the
  * refusals (a bad schema; crawl, batch and search pages, which do not run them). The refusal without an LLM configured
  * is in sdk.e2e.spec.ts (a gateway without LLM_BASE_URL).
  */
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import Firecrawl, { FirecrawlAppV1, SdkError } from '@mendable/firecrawl-js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answer, failure, startOpenAiFixture, type OpenAiFixture } from '#llm/testing/openai-fixture.js';
+import { REPO_ROOT } from '../support/env.js';
 import type { FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/poll.js';
@@ -19,6 +25,7 @@ jest.setTimeout(120_000);
 let trawl: Harness;
 let site: FixtureServer;
 let llm: OpenAiFixture;
+let mcp: Client | undefined;
 
 /** LLM_CONTEXT_TOKENS 4096 at 1 credit per 1,000 tokens: each format reserves ceil(2 × 4096 / 1000) = 9 credits. */
 const RESERVE_PER_FORMAT = 9;
@@ -40,6 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await mcp?.close();
   await trawl?.close();
   await Promise.all([site?.close(), llm?.close()]);
 });
@@ -163,5 +171,30 @@ describe('where Trawl does not run the LLM formats: a clear 400, nothing charged
     expect(search.message).toMatch(/^scrapeOptions\.formats\.0: format summary \(an LLM format\) is offered by scrape only, not for search results/);
     expect(llm.requests).toEqual([]);
     expect(await balance(accountId)).toBe(10_000);
+  });
+});
+
+describe('firecrawl-mcp', () => {
+  it('its scrape tool asks for summary, and for json with jsonOptions (sent as the v2 format object)', async () => {
+    const { accountId, apiKey } = await account();
+    mcp = new Client({ name: 'trawl-test', version: '1.0.0' });
+    await mcp.connect(
+      new StdioClientTransport({
+        command: path.join(REPO_ROOT, 'node_modules/.bin/firecrawl-mcp'),
+        env: { PATH: process.env.PATH ?? '', FIRECRAWL_API_URL: trawl.baseUrl, FIRECRAWL_API_KEY: apiKey },
+        stderr: 'ignore',
+      }),
+    );
+    const scrape = async (args: Record<string, unknown>) => {
+      const result = (await mcp!.callTool({ name: 'firecrawl_scrape', arguments: { url: `${site.url}/article`, ...args } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      return JSON.parse(result.content.find((c) => c.type === 'text')?.text ?? '{}');
+    };
+    llm.reply(answer('Trawling pulls a net behind boats.'), answer('{"topic":"trawling","boats":2}'));
+    expect(await scrape({ formats: ['summary'] })).toMatchObject({ summary: 'Trawling pulls a net behind boats.' });
+    expect(await scrape({ formats: ['json'], jsonOptions: { schema: SCHEMA, prompt: 'The topic and the boats' } })).toMatchObject({ json: { topic: 'trawling', boats: 2 } });
+    expect(llm.requests[1].body.response_format).toMatchObject({ json_schema: { schema: SCHEMA } });
+    // Each: 1 for the page and ceil(120 / 1000) = 1 for the format.
+    expect(await balance(accountId)).toBe(10_000 - 4);
   });
 });
