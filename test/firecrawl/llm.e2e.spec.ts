@@ -134,7 +134,9 @@ describe('v2 scrape with the LLM formats', () => {
     expect(schema).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(schema.message).toMatch(/^formats\.1\.schema is not a valid JSON Schema/);
     const empty = await refusal(() => v2.scrape(`${site.url}/article`, { formats: [{ type: 'json', prompt: '   ' }] }));
-    expect(empty.message).toMatch(/formats\.0\.prompt must not be empty/);
+    expect(empty.message).toBe('formats.0: prompt must not be empty');
+    const neither = await refusal(() => v2.scrape(`${site.url}/article`, { formats: [{ type: 'json', schema: SCHEMA, bogus: 1 } as never] }));
+    expect(neither.message).toBe('formats.0: bogus is not supported by this server');
     expect(llm.requests).toEqual([]);
     expect(await balance(accountId)).toBe(10_000);
   });
@@ -154,7 +156,8 @@ describe('v1 scrape with formats ["json"] and jsonOptions', () => {
   it('refuses json without jsonOptions and jsonOptions without json, by name', async () => {
     const { v1 } = await account();
     await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['json'] })).rejects.toThrow(/formats\.0: format json needs jsonOptions/);
-    await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['markdown'], jsonOptions: { prompt: 'The topic' } })).rejects.toThrow(/jsonOptions needs the json format/);
+    await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['markdown'], jsonOptions: { prompt: 'The topic' } })).rejects.toThrow(/jsonOptions: needs the format "json" in formats/);
+    await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['json'], jsonOptions: { prompt: '' } })).rejects.toThrow(/jsonOptions\.prompt must not be empty/);
     expect(llm.requests).toEqual([]);
   });
 });

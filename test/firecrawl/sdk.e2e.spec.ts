@@ -218,6 +218,8 @@ describe('refusals reach the client as its SdkError, nothing charged', () => {
     expect(unknown.message).toMatch(/bogusOption/);
     const actions = await refusal(() => client.scrape(`${site.url}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }));
     expect(actions.message).toMatch(/actions/);
+    const bare = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['highlights' as never] }));
+    expect(bare.message).toBe('formats.0: format highlights needs the object { type: "highlights", query }');
     const highlights = await refusal(() => client.startCrawl(`${site.url}/tree/`, { scrapeOptions: { formats: [{ type: 'highlights', query: 'tree' }] } }));
     expect(highlights.message).toMatch(/^scrapeOptions\.formats\.0: format highlights is offered by scrape and search only/);
     const crawl = await refusal(() => client.startCrawl(`${site.url}/tree/`, { includePaths: ['(?=x)'] }));

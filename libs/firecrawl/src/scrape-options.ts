@@ -183,7 +183,7 @@ export function documentFormats(list: ReadonlyArray<FormatEntry>, json?: ScrapeO
       document[name as 'markdown' | 'html' | 'rawHtml' | 'links' | 'images'] = true;
     }
   }
-  if (json && !asked.llm?.json) return { path: 'jsonOptions', message: 'jsonOptions needs the json format in formats' };
+  if (json && !asked.llm?.json) return { path: 'jsonOptions', message: 'needs the format "json" in formats' };
   return asked;
 }
 
@@ -192,10 +192,10 @@ function highlightsQuery(entry: FormatEntry, i: number): string | Issue {
   const path = `formats.${i}`;
   if (typeof entry === 'string') return { path, message: 'format highlights needs the object { type: "highlights", query }' };
   const unknown = Object.keys(entry).filter((k) => k !== 'type' && k !== 'query');
-  if (unknown.length) return { path: `${path}.${unknown[0]}`, message: `${path}.${unknown[0]} is not supported by this server` };
+  if (unknown.length) return { path, message: `${unknown[0]} is not supported by this server` };
   const query = typeof entry.query === 'string' ? entry.query.trim() : undefined;
-  if (!query) return { path: `${path}.query`, message: `${path}.query is required: the text the page's passages are ranked against` };
-  if (query.length > MAX_CRAWL_QUERY_LENGTH) return { path: `${path}.query`, message: `${path}.query must be at most ${MAX_CRAWL_QUERY_LENGTH} characters` };
+  if (!query) return { path, message: "query is required: the text the page's passages are ranked against" };
+  if (query.length > MAX_CRAWL_QUERY_LENGTH) return { path, message: `query must be at most ${MAX_CRAWL_QUERY_LENGTH} characters` };
   return query;
 }
 
@@ -203,19 +203,17 @@ function highlightsQuery(entry: FormatEntry, i: number): string | Issue {
 function jsonFormat(entry: FormatEntry, i: number, options: ScrapeOptionsInput['jsonOptions']): { json: NonNullable<LlmFormats['json']>; path: string } | Issue {
   if (typeof entry === 'string') {
     if (!options) return { path: `formats.${i}`, message: 'format json needs jsonOptions { schema, prompt } (v1) or the object { type: "json", schema, prompt } (v2)' };
-    if (options.schema === undefined && options.prompt === undefined) return { path: 'jsonOptions', message: 'jsonOptions needs schema or prompt (or both)' };
+    if (options.schema === undefined && options.prompt === undefined) return { path: 'jsonOptions', message: 'needs schema or prompt (or both)' };
     return { json: { ...(options.schema ? { schema: options.schema } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) }, path: 'jsonOptions' };
   }
   const path = `formats.${i}`;
-  if (options) return { path: 'jsonOptions', message: 'jsonOptions goes with the format "json"; the object { type: "json" } carries its own schema and prompt' };
-  const parsed = z
-    .looseObject({ schema: jsonSchema(`${path}.schema`).optional(), prompt: jsonPrompt(`${path}.prompt`).optional(), checkPromptInjection: ignored })
-    .safeParse(entry);
+  if (options) return { path: 'jsonOptions', message: 'only with the format "json" (the object { type: "json" } carries its own schema and prompt)' };
+  const parsed = z.looseObject({ schema: jsonSchema('schema').optional(), prompt: jsonPrompt('prompt').optional(), checkPromptInjection: ignored }).safeParse(entry);
   if (!parsed.success) return { path, message: parsed.error.issues[0].message };
   const unknown = Object.keys(entry).filter((k) => !['type', 'schema', 'prompt', 'checkPromptInjection'].includes(k));
-  if (unknown.length) return { path: `${path}.${unknown[0]}`, message: `${path}.${unknown[0]} is not supported by this server` };
+  if (unknown.length) return { path, message: `${unknown[0]} is not supported by this server` };
   const { schema, prompt } = parsed.data;
-  if (schema === undefined && prompt === undefined) return { path, message: `${path}: the json format needs schema or prompt (or both)` };
+  if (schema === undefined && prompt === undefined) return { path, message: 'the json format needs schema or prompt (or both)' };
   return { json: { ...(schema ? { schema } : {}), ...(prompt ? { prompt } : {}) }, path };
 }
 
