@@ -143,8 +143,9 @@ describe('GET /openapi.json', () => {
     const crawl = params('/crawl');
     expect(Object.keys(crawl)).toEqual([
       'urls', 'render_js', 'geolocation', 'raw_html', 'enhanced_html', 'page_text', 'markdown', 'screenshot', 'screenshot_full_page',
-      'query', 'chunks_per_page', 'max_tokens', 'summary', 'json_schema', 'json_prompt',
+      'query', 'chunks_per_page', 'max_tokens', 'summary', 'json_schema', 'json_prompt', 'max_age',
     ]);
+    expect(crawl.max_age).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, maximum: 172_800 } });
     expect(crawl.chunks_per_page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 5 });
     expect(crawl.max_tokens.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 4000 });
     expect(crawl.json_schema.schema).toEqual({ type: 'string', contentMediaType: 'application/json', maxLength: 16_384 });
@@ -397,7 +398,8 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     expect(scrape.properties.proxy.enum).toEqual(['basic', 'stealth', 'enhanced', 'auto']);
     expect(scrape.properties.origin.description).toMatch(/ignored/);
     // Refused options are not offered: left out, and additionalProperties refuses them.
-    expect(scrape.properties).not.toHaveProperty('jsonOptions');
+    expect(scrape.properties).not.toHaveProperty('extract');
+    expect(scrape.properties.jsonOptions.description).toMatch(/v1: `\{ schema\?, prompt\? \}` of the `json` format/);
     const crawl = doc.components.schemas.FirecrawlV2StartCrawlRequest;
     expect(crawl.properties).not.toHaveProperty('webhook');
     expect(crawl.properties).not.toHaveProperty('prompt');
@@ -425,6 +427,10 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     const bad = await send('POST', '/v2/scrape', { url: `${site.url}/a`, formats: ['summary'], waitFor: -1 }, apiKey);
     expect(bad.status).toBe(400);
     expectValid('/v2/scrape', 400, bad.body, 'post');
+    const noLlm = await send('POST', '/v1/scrape', { url: `${site.url}/a`, formats: ['json'], jsonOptions: { prompt: 'The topic' } }, apiKey);
+    expect(noLlm.status).toBe(400);
+    expect(noLlm.body.error).toMatch(/LLM_BASE_URL/);
+    expectValid('/v1/scrape', 400, noLlm.body, 'post');
     const anonymous = await send('POST', '/v2/scrape', { url: `${site.url}/a` });
     expect(anonymous.status).toBe(401);
     expectValid('/v2/scrape', 401, anonymous.body, 'post');

@@ -81,6 +81,19 @@ describe('scrape', () => {
     expect(doc.markdown).toMatch(/agent=.*Mobile/);
   });
 
+  it('highlights: the passages of the page about the query, in its own words, at no extra charge', async () => {
+    const before = await balance();
+    const doc = await client.scrape(`${site.url}/guide`, { formats: [{ type: 'highlights', query: 'mooring fee for a berth in the harbour' }] });
+    expect(doc.highlights).toMatch(/^Most small harbours charge a mooring fee by the night/);
+    expect(doc.highlights).not.toContain('shipping forecast'); // no query term in it
+    expect(doc).not.toHaveProperty('markdown');
+    expect(doc.metadata?.creditsUsed).toBe(1);
+    expect(await balance()).toBe(before - 1);
+    const both = await client.scrape(`${site.url}/guide`, { formats: ['markdown', { type: 'highlights', query: 'gale warning wind' }] });
+    expect(both.highlights).toMatch(/^Crews watch the shipping forecast/);
+    expect(both.markdown).toContain('mesh size');
+  });
+
   it('a page answering 404 is a document with statusCode 404', async () => {
     const doc = await client.scrape(`${site.url}/missing`, { formats: ['markdown'] });
     expect(doc.metadata?.statusCode).toBe(404);
@@ -134,7 +147,7 @@ describe('crawl and batch scrape', () => {
     const status = await pollUntil(async () => {
       const s = await client.getCrawlStatus(started.id);
       return s.status === 'cancelled' ? s : null;
-    }, 'the crawl to read as cancelled', 10_000, 100);
+    }, 'the crawl to read as cancelled', 30_000, 100);
     expect(status.data.length).toBeLessThan(50);
     const errors = await client.getCrawlErrors(started.id);
     expect(errors).toEqual({ errors: expect.any(Array), robotsBlocked: expect.any(Array) });
@@ -172,6 +185,8 @@ describe('map, search, credit usage', () => {
     expect(first.markdown).toContain('Trawling is a method of fishing');
     // Two searches of one result page (10 each) and two results scraped (1 each).
     expect(await balance()).toBe(before - 22);
+    const highlighted = await client.search('trawling', { limit: 1, scrapeOptions: { formats: [{ type: 'highlights', query: 'the depth at which trawls operate' }] } });
+    expect((highlighted.web?.[0] as { highlights?: string }).highlights).toMatch(/classified by the depth at which they operate/);
   });
 
   it('reports the credits left in the period', async () => {
@@ -193,11 +208,20 @@ describe('refusals reach the client as its SdkError, nothing charged', () => {
     const before = await balance();
     const llm = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['summary'] }));
     expect(llm).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
-    expect(llm.message).toMatch(/summary needs an LLM/);
+    expect(llm.message).toMatch(/^format summary needs an LLM, and this server has none configured \(LLM_BASE_URL/);
+    const json = await refusal(() => client.scrape(`${site.url}/article`, { formats: [{ type: 'json', prompt: 'The topic' }] }));
+    expect(json).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(json.message).toMatch(/^format json needs an LLM.*LLM_BASE_URL/);
+    const v1 = new FirecrawlAppV1({ apiKey, apiUrl: trawl.baseUrl });
+    await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['json'], jsonOptions: { prompt: 'The topic' } })).rejects.toThrow(/format json needs an LLM.*LLM_BASE_URL/);
     const unknown = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['markdown'], bogusOption: 1 } as never));
     expect(unknown.message).toMatch(/bogusOption/);
     const actions = await refusal(() => client.scrape(`${site.url}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }));
     expect(actions.message).toMatch(/actions/);
+    const bare = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['highlights' as never] }));
+    expect(bare.message).toBe('formats.0: format highlights needs the object { type: "highlights", query }');
+    const highlights = await refusal(() => client.startCrawl(`${site.url}/tree/`, { scrapeOptions: { formats: [{ type: 'highlights', query: 'tree' }] } }));
+    expect(highlights.message).toMatch(/^scrapeOptions\.formats\.0: format highlights is offered by scrape and search only/);
     const crawl = await refusal(() => client.startCrawl(`${site.url}/tree/`, { includePaths: ['(?=x)'] }));
     expect(crawl.status).toBe(400);
     expect(crawl.message).toMatch(/^includePaths/);

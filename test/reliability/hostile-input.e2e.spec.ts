@@ -15,6 +15,7 @@ import { ADMIN_BODIES } from '#apps/gateway/src/admin/admin-bodies.js';
 import { AdminController } from '#apps/gateway/src/admin/admin.controller.js';
 import { GatewayModule } from '#apps/gateway/src/gateway.module.js';
 import { MCP_TOOLS } from '#apps/gateway/src/mcp/mcp-tools.js';
+import { startOpenAiFixture, type OpenAiFixture } from '#llm/testing/openai-fixture.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { tableResolver } from '../support/offline.js';
 import { pollUntil } from '../support/poll.js';
@@ -58,8 +59,16 @@ let routes: Route[];
 /** Path parameters of the route catalogue: an account id that exists nowhere, a screenshot key. */
 const samplePathParam = (param: string) => (param === 'id' ? '00000000-0000-4000-8000-000000000000' : 'x');
 
+/** An LLM is configured, so the LLM formats' parameters are judged by their schema too; its key must never be echoed. */
+const LLM_SECRET = 'sk-hostile-llm-secret';
+let llm: OpenAiFixture;
+
 beforeAll(async () => {
+  llm = await startOpenAiFixture();
   trawl = await startHarness({
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'fixture-model',
+    LLM_API_KEY: LLM_SECRET,
     ALLOW_PRIVATE_ADDRESSES: 'false',
     ADMIN_TOKEN,
     // Every country served, so /headful-browser's schema is the reference's; the password must never be echoed.
@@ -76,7 +85,7 @@ beforeAll(async () => {
   accounts.funded.id = funded.accountId;
   accounts.broke.id = broke.accountId;
   for (const account of Object.values(accounts)) account.before = await ledgerSnapshot(trawl.db, account.id);
-  secrets = [ADMIN_TOKEN, PROXY_SECRET, funded.apiKey, broke.apiKey, ...(trawl.config.DATABASE_URL ? [trawl.config.DATABASE_URL] : [])];
+  secrets = [ADMIN_TOKEN, PROXY_SECRET, LLM_SECRET, funded.apiKey, broke.apiKey, ...(trawl.config.DATABASE_URL ? [trawl.config.DATABASE_URL] : [])];
   routes = routesOf(GatewayModule.forRoot(trawl.config).controllers as Type<unknown>[], samplePathParam);
   await pollUntil(async () => (await trawl.get('/health')).status === 200, 'a healthy gateway', 30_000);
 }, 60_000);
@@ -86,6 +95,7 @@ afterAll(async () => {
   console.log(`hostile-input: ${tried} inputs tried (${parts.join(', ')})`);
   closeAgent();
   await trawl?.close();
+  await llm?.close();
 });
 
 async function expectNoDefects(probes: Probe[]): Promise<void> {

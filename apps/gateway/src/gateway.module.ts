@@ -28,6 +28,7 @@ import { MapController } from './map/map.controller.js';
 import { McpEndpoint } from './mcp/mcp.endpoint.js';
 import { McpService } from './mcp/mcp.service.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
+import { PAGE_CACHE_PROVIDER } from './page-cache/page-cache.js';
 import { SerpSearchController } from './serp-search/serp-search.controller.js';
 import { SerpSearchService } from './serp-search/serp-search.service.js';
 import { SerpMapsController } from './serp-maps/serp-maps.controller.js';
@@ -72,6 +73,7 @@ export class GatewayModule implements OnModuleInit, OnApplicationShutdown {
         { provide: APP_FILTER, useClass: ErrorFilter },
         ErrorShapes,
         CrawlService,
+        PAGE_CACHE_PROVIDER,
         ...LLM_PROVIDERS,
         SerpSearchService,
         SerpMapsService,

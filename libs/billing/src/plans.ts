@@ -23,6 +23,8 @@ export const COSTS = {
   serpMaps: 30,
   crawlHttp: 1,
   crawlRender: 10,
+  /** A `/crawl` page answered from the page cache (`max_age`), whatever engine fetched it: docs/decisions.md. */
+  cacheHit: 1,
   /** POST /map: robots.txt, sitemaps and the start page's links (Trawl's own price: the spec has no map). */
   map: 2,
   headful: 50,

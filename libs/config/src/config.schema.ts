@@ -97,6 +97,19 @@ export const configSchema = z.object({
   WEBHOOK_ATTEMPTS: int(1, 20).default(8),
   WEBHOOK_BACKOFF_MS: int(100, 600_000).default(2_000),
   WEBHOOK_TIMEOUT_MS: int(1_000, 60_000).default(10_000),
+  /**
+   * The page cache of `/crawl` (`max_age`), in the platform Redis under its own keys: the bytes its entries may hold
+   * together (compressed, with a per-entry overhead counted), the least recently used evicted past it. 0: off (a
+   * `max_age` is then a 400). Redis' own maxmemory-policy is never relied on: the queues share that Redis.
+   */
+  PAGE_CACHE_MAX_BYTES: int(0, 64 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+  /** The longest `max_age` a call may give, and how long an entry is kept (its Redis TTL). Whole seconds. */
+  PAGE_CACHE_MAX_AGE_MS: int(1_000, 30 * 86_400_000).default(172_800_000),
+  /**
+   * `account`: a page stored by one account is served to that account only. `shared`: to every account asking with
+   * the same options (one fetch serves all; an account can then tell that someone fetched a URL recently).
+   */
+  PAGE_CACHE_SCOPE: z.enum(['account', 'shared']).default('account'),
   /** `POST /map`: the largest `limit` a call may ask for (URLs in one answer). */
   MAP_MAX_LINKS: int(1, 1_000_000).default(100_000),
 
@@ -303,18 +316,26 @@ export function crossCheck(c: TrawlConfig): string[] {
         'so a reservation is never refunded while its call still runs',
     );
   }
-  if (c.LLM_BASE_URL && !c.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model to ask)');
-  if (c.LLM_MAX_TOKENS * 2 > c.LLM_CONTEXT_TOKENS) {
-    problems.push('LLM_MAX_TOKENS: must be at most half of LLM_CONTEXT_TOKENS (the page needs the rest of the context)');
-  }
-  if (c.LLM_TIMEOUT_MS >= c.REQUEST_DEADLINE_MS) {
-    problems.push('LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS (the page is crawled first, within the same call)');
+  // The LLM settings matter only with an LLM: without one, a short REQUEST_DEADLINE_MS must not trip on their defaults.
+  if (c.LLM_BASE_URL) {
+    if (!c.LLM_MODEL) problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model to ask)');
+    if (c.LLM_MAX_TOKENS * 2 > c.LLM_CONTEXT_TOKENS) {
+      problems.push('LLM_MAX_TOKENS: must be at most half of LLM_CONTEXT_TOKENS (the page needs the rest of the context)');
+    }
+    if (c.LLM_TIMEOUT_MS >= c.REQUEST_DEADLINE_MS) {
+      problems.push('LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS (the page is crawled first, within the same call)');
+    }
   }
   if (isPublicNominatim(c.NOMINATIM_BASE_URL) && c.NOMINATIM_MIN_INTERVAL_MS !== undefined && c.NOMINATIM_MIN_INTERVAL_MS < 1000) {
     // https://operations.osmfoundation.org/policies/nominatim/: an absolute maximum of 1 request per second.
     problems.push('NOMINATIM_MIN_INTERVAL_MS: must be at least 1000 for nominatim.openstreetmap.org (its usage policy allows 1 request/s)');
   }
   return problems;
+}
+
+/** PAGE_CACHE_MAX_AGE_MS in whole seconds: the largest `max_age` of `/crawl`. */
+export function pageCacheMaxAgeS(c: Pick<TrawlConfig, 'PAGE_CACHE_MAX_AGE_MS'>): number {
+  return Math.floor(c.PAGE_CACHE_MAX_AGE_MS / 1000);
 }
 
 /** The OSM Foundation's public instance, bound by its usage policy (1 request/s, an identifying User-Agent). */

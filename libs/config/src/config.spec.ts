@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, nominatimMinIntervalMs } from './index.js';
+import { ConfigError, loadConfig, nominatimMinIntervalMs, pageCacheMaxAgeS } from './index.js';
 
 describe('loadConfig', () => {
   it('applies defaults: private addresses refused, 20 URLs per crawl', () => {
@@ -7,6 +7,15 @@ describe('loadConfig', () => {
     expect(config.ALLOW_PRIVATE_ADDRESSES).toBe(false);
     expect(config.CRAWL_MAX_URLS).toBe(20);
     expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('has the page cache on per account by default, and refuses a bad setting of it by name', () => {
+    const config = loadConfig({});
+    expect([config.PAGE_CACHE_MAX_BYTES, config.PAGE_CACHE_MAX_AGE_MS, config.PAGE_CACHE_SCOPE]).toEqual([64 * 1024 * 1024, 172_800_000, 'account']);
+    expect(pageCacheMaxAgeS(loadConfig({ PAGE_CACHE_MAX_AGE_MS: '90500' }))).toBe(90);
+    expect(() => loadConfig({ PAGE_CACHE_SCOPE: 'public' })).toThrow(/PAGE_CACHE_SCOPE/);
+    expect(() => loadConfig({ PAGE_CACHE_MAX_AGE_MS: '500' })).toThrow(/PAGE_CACHE_MAX_AGE_MS/);
+    expect(() => loadConfig({ PAGE_CACHE_MAX_BYTES: '-1' })).toThrow(/PAGE_CACHE_MAX_BYTES/);
   });
 
   it('names every invalid variable without echoing secret values', () => {
@@ -65,6 +74,14 @@ describe('loadConfig', () => {
   it('refuses a reservation TTL the reconciler could expire while a call is still running', () => {
     expect(() => loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '60000' })).toThrow(/RESERVATION_TTL_MS: must be at least/);
     expect(loadConfig({ REQUEST_DEADLINE_MS: '120000', RESERVATION_TTL_MS: '180000' }).RESERVATION_TTL_MS).toBe(180000);
+  });
+
+  it('checks the LLM settings against the request deadline only when an LLM is configured', () => {
+    expect(loadConfig({ REQUEST_DEADLINE_MS: '5000' }).REQUEST_DEADLINE_MS).toBe(5000);
+    const llm = { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'm', REQUEST_DEADLINE_MS: '5000' };
+    expect(() => loadConfig(llm)).toThrow(/LLM_TIMEOUT_MS: must be shorter than REQUEST_DEADLINE_MS/);
+    expect(loadConfig({ ...llm, LLM_TIMEOUT_MS: '4000' }).LLM_TIMEOUT_MS).toBe(4000);
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/LLM_MODEL: required/);
   });
 
   it('/serp-maps: Google by default; the public Nominatim is held to 1 request/s, a self-hosted one is not', () => {

@@ -6,7 +6,7 @@ import type { Database } from './database.js';
 
 /** Per-URL outcomes of a call over URLs (a crawl), bounded by its writer; shown in the console's request detail. */
 export interface CallDetail {
-  urls: Array<{ url: string; status_code?: number; error?: string }>;
+  urls: Array<{ url: string; status_code?: number; error?: string; cache_state?: 'hit' | 'miss' }>;
   /** URLs left out past the bound. */
   more?: number;
   /** The LLM formats' tokens and price (a /crawl with summary or json). */

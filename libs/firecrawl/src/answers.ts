@@ -33,6 +33,9 @@ export const firecrawlDocumentSchema = z.object({
   links: z.array(z.string()).optional(),
   images: z.array(z.string()).optional(),
   screenshot: z.string().optional().describe('A signed link to the PNG, expiring after SCREENSHOT_URL_TTL_MS'),
+  summary: z.string().optional().describe("The `summary` format: the operator's LLM's summary of the page"),
+  json: z.unknown().optional().describe('The `json` format: what the LLM extracted, valid against the schema when one was given'),
+  highlights: z.string().optional().describe("The `highlights` format: the page's passages most relevant to its query (ranked by BM25), best first, in the page's own words, separated by blank lines"),
   metadata: firecrawlMetadataSchema,
   warning: z.string().optional(),
 });

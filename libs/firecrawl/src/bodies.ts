@@ -57,7 +57,7 @@ export const crawlBodySchema = z.strictObject(
     deduplicateSimilarURLs: bool('deduplicateSimilarURLs'),
     regexOnFullURL: z.literal(false, { error: 'regexOnFullURL is not supported: patterns match the path and query' }).optional(),
     robotsUserAgent: z.undefined({ error: 'robotsUserAgent is not supported by this server' }).optional(),
-    prompt: z.undefined({ error: 'prompt needs an LLM, which this server does not offer on the Firecrawl API yet' }).optional(),
+    prompt: z.undefined({ error: 'prompt (crawl options written by an LLM) is not offered by this server: give includePaths, excludePaths, limit and the other options' }).optional(),
     delay: z.number({ error: 'delay must be a number of seconds from 0 to 60' }).min(0, 'delay must be from 0 to 60 seconds').max(60, 'delay must be from 0 to 60 seconds').optional(),
     maxConcurrency: int('maxConcurrency', 1),
     scrapeOptions: scrapeOptionsSchema.optional(),

@@ -14,6 +14,12 @@ export interface FirecrawlDocument {
   links?: string[];
   images?: string[];
   screenshot?: string;
+  /** The `summary` format: the LLM's summary of the page. */
+  summary?: string;
+  /** The `json` format: what the LLM extracted (valid against the schema when one was given). */
+  json?: unknown;
+  /** The `highlights` format: the page's passages most relevant to its query, best first, in the page's own words. */
+  highlights?: string;
   metadata: Record<string, unknown>;
   warning?: string;
 }

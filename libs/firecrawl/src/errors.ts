@@ -3,7 +3,7 @@
  * issues, 401, 402 when the credits are gone, 404 for a job that is not there (or not yours), 408 for a scrape that ran
  * out of time, 429 for the concurrency limit — from Trawl's error codes.
  */
-import { ErrorCode, httpStatusOf } from '#contracts';
+import { ErrorCode, TrawlError, httpStatusOf } from '#contracts';
 import type { InputIssue } from './input.js';
 
 export interface FirecrawlErrorBody {
@@ -39,4 +39,23 @@ export function firecrawlError(code: string, message: string, issues?: InputIssu
   const body: FirecrawlErrorBody = { success: false, error: code === ErrorCode.UNAUTHORIZED ? `Unauthorized: ${message}` : message, code: CODES[code as ErrorCode] ?? code };
   if (issues) body.details = issues;
   return body;
+}
+
+/**
+ * A scrape whose LLM format (`summary`, `json`) failed: answered 500 with the LLM's code (`LLM_TIMEOUT`,
+ * `LLM_INVALID_OUTPUT`, …), as Firecrawl answers a failed scrape — not 502, which firecrawl-js retries, spending the
+ * LLM's tokens again. Nothing is charged.
+ */
+export class FormatFailedError extends TrawlError {
+  /** `reason`: the LLM's `CODE: message`. */
+  constructor(
+    readonly format: string,
+    readonly reason: string,
+  ) {
+    super(ErrorCode.UPSTREAM_FAILED, `format ${format} failed: ${reason} (nothing was charged)`);
+  }
+
+  get firecrawlCode(): string {
+    return /^[A-Z_]+(?=:)/.exec(this.reason)?.[0] ?? ErrorCode.UPSTREAM_FAILED;
+  }
 }

@@ -28,13 +28,27 @@ export interface Translated {
   plan: ScrapePlan;
 }
 
-/** A crawl's scrapeOptions, or the issue to refuse them with: a crawl stores no screenshots. */
+/**
+ * A crawl's scrapeOptions, or the issue to refuse them with: a crawl stores no screenshots, and Trawl's site crawls and
+ * batches (`POST /crawls`, `/batches`) do not run the LLM formats.
+ */
 export function pagePlan(options: ScrapeOptionsInput | undefined, prefix: string): ScrapePlan | { path: string; message: string } {
   const plan = scrapePlan(options ?? {});
   if ('path' in plan) return { path: `${prefix}${plan.path}`, message: plan.message };
+  const llm = llmRefusal(plan, prefix, 'scrape only, not for the pages of a crawl or batch');
+  if (llm) return llm;
+  if (plan.highlights) return { path: `${prefix}${plan.highlights.path}`, message: 'format highlights is offered by scrape and search only, not for the pages of a crawl or batch' };
   if (plan.document.screenshot) return { path: `${prefix}formats`, message: 'screenshot is offered by scrape only, not for the pages of a crawl or batch' };
   if (plan.proxy === 'stealth') return { path: `${prefix}proxy`, message: 'proxy stealth is offered by scrape only, not for the pages of a crawl or batch' };
   return plan;
+}
+
+/** The refusal of a plan's LLM formats where they are not offered (`where`: what offers them). */
+export function llmRefusal(plan: ScrapePlan, prefix: string, where: string): { path: string; message: string } | undefined {
+  if (!plan.llm) return undefined;
+  const path = plan.llmPaths?.summary ?? plan.llmPaths?.json ?? 'formats';
+  const name = plan.llm.summary ? 'summary' : 'json';
+  return { path: `${prefix}${path}`, message: `format ${name} (an LLM format) is offered by ${where}` };
 }
 
 /** The page fields every crawl and batch body carries, from the plan. */

@@ -31,7 +31,7 @@ export interface FirecrawlRoute {
   query?: z.ZodType;
   pathParams?: Record<string, string>;
   response: z.ZodType;
-  /** Error statuses besides 401 and 500 (every route). */
+  /** Error statuses besides 401 and 500 (every route; a route's own 500 is added to the common one). */
   errors: FirecrawlRouteError[];
 }
 
@@ -41,7 +41,7 @@ export const IGNORED_FIELD = 'Accepted and ignored (client bookkeeping or a hint
 /** What each scrape option does here (scrape and batch bodies, and a crawl's or search's scrapeOptions). */
 export const SCRAPE_OPTION_DOCS: Record<string, string> = {
   formats:
-    '`markdown` (default), `html` (cleaned), `rawHtml`, `links`, `images`, `screenshot` (viewport; `{ "type": "screenshot", "fullPage": true }` or v1 `screenshot@fullPage` for the whole page; scrape only). Formats that need an LLM are refused (400).',
+    '`markdown` (default), `html` (cleaned), `rawHtml`, `links`, `images`, `screenshot` (viewport; `{ "type": "screenshot", "fullPage": true }` or v1 `screenshot@fullPage` for the whole page; scrape only). The LLM formats, scrape only, through the LLM the operator configured (LLM_BASE_URL; without one a 400): `summary`, and `{ "type": "json", "schema"?, "prompt"? }` (v1: `"json"` with jsonOptions), priced by their tokens on top of the page; a format the LLM fails fails the scrape (500 with the LLM’s code, nothing charged). `{ "type": "highlights", "query" }` (scrape and search results): the page’s passages most relevant to the query, best first, at no extra charge. `question`, `query` and the other formats are refused (400).',
   onlyMainContent: "The page's main content (default true); false: the whole page",
   includeTags: 'CSS selectors: the formats are made of exactly these elements',
   excludeTags: 'CSS selectors removed before the formats are made',
@@ -53,6 +53,7 @@ export const SCRAPE_OPTION_DOCS: Record<string, string> = {
   location: '`country`: fetched through a proxy of that country (PROXIES); `languages` accepted',
   proxy: '`basic`: the cheapest engine that can do it; `auto` (default): escalates plain HTTP → Chromium → the headed browser while the answer is an anti-bot page; `stealth`/`enhanced`: the headed browser',
   actions: 'Not supported yet: only an empty list is accepted',
+  jsonOptions: 'v1: `{ schema?, prompt? }` of the `json` format (scrape only; needs the format `"json"` in formats); `checkPromptInjection` is accepted and ignored, `systemPrompt` refused (this server writes its own)',
 };
 
 const URL_DOC = 'The page: an absolute http(s) URL';
@@ -86,7 +87,7 @@ const CRAWL_DOCS: Record<string, string> = {
   regexOnFullURL: 'Only false: patterns match the path and query',
   delay: 'Seconds between two pages of one host (0–60)',
   maxConcurrency: 'Pages in flight at once (capped at CRAWL_JOB_MAX_CONCURRENCY)',
-  scrapeOptions: 'Scrape options for every page, as scrape takes them (no screenshot, no proxy stealth)',
+  scrapeOptions: 'Scrape options for every page, as scrape takes them (no screenshot, no proxy stealth, no LLM formats)',
 };
 
 const MAP_DOCS: Record<string, string> = {
@@ -110,7 +111,7 @@ const SEARCH_DOCS: Record<string, string> = {
   lang: "v1: the results' language",
   ignoreInvalidURLs: IGNORED_FIELD,
   timeout: IGNORED_FIELD,
-  scrapeOptions: 'With formats, the results are scraped in the same call (plain HTTP, 1 credit each; no screenshot)',
+  scrapeOptions: 'With formats, the results are scraped in the same call (plain HTTP, 1 credit each; no screenshot, no LLM formats)',
 };
 
 const ID = { id: 'The job id, as the start answer gave it' };
@@ -148,6 +149,7 @@ function routes(version: FirecrawlVersion): FirecrawlRoute[] {
         { status: 408, when: 'SCRAPE_TIMEOUT: the page ran out of time (nothing charged)' },
         BUSY,
         { status: 502, when: 'the page could not be fetched (DNS_FAILED, CONNECTION_FAILED, UPSTREAM_BLOCKED, …; nothing charged)' },
+        { status: 500, when: 'an LLM format failed: the LLM’s code (LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_TIMEOUT, LLM_REJECTED) and its message; nothing charged' },
       ],
     },
     {

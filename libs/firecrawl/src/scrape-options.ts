@@ -1,12 +1,15 @@
 /**
  * Firecrawl's ScrapeOptions (v2, and v1's spelling of the same) onto what a Trawl page job takes: the formats, the
  * page scope (onlyMainContent, includeTags, excludeTags), the device, headers, the wait, the budget, the proxy mode
- * and the country. Fields a client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet
- * (actions, formats that need an LLM, a custom viewport) are refused by name rather than silently dropped.
+ * and the country. The LLM formats — `summary`, and `json` (v2: `{ type: "json", schema?, prompt? }` in formats;
+ * v1: `"json"` with `jsonOptions`) — become Trawl's LLM formats (`summary`, `json_schema`/`json_prompt` of
+ * `/crawl`); `{ type: "highlights", query }` becomes Trawl's query-relevant chunks (`query` of `/crawl`). Fields a
+ * client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet (actions, the other LLM
+ * formats, a custom viewport) are refused by name rather than silently dropped.
  */
 import { compile } from 'css-select';
 import { z } from 'zod';
-import { countryCode, formatsOf, type DeviceKind, type OutputFormats, type PageScope } from '#contracts';
+import { MAX_CRAWL_QUERY_LENGTH, MAX_LLM_PROMPT_LENGTH, countryCode, formatsOf, type DeviceKind, type LlmFormats, type OutputFormats, type PageScope } from '#contracts';
 
 /** What the answer's Document carries. */
 export interface DocumentFormats {
@@ -35,16 +38,19 @@ export interface ScrapePlan {
   proxy: ProxyMode;
   geolocation?: string;
   removeBase64Images: boolean;
+  /** The LLM formats asked for (`summary`, `json`), read from the page's Markdown. */
+  llm?: LlmFormats;
+  /** Where the client asked for them (for refusals): `formats.2`, `jsonOptions`. */
+  llmPaths?: { summary?: string; json?: string };
+  /** The `highlights` format: the page's passages most relevant to `query` (Trawl's query-relevant chunks). */
+  highlights?: { query: string; path: string };
 }
 
-/** Formats that need a language model or a feature Trawl does not have yet. */
+/** Formats Trawl does not have yet. */
 const NOT_OFFERED: Record<string, string> = {
-  summary: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
-  json: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
-  extract: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
-  question: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
-  query: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
-  highlights: 'needs an LLM, which this server does not offer on the Firecrawl API yet',
+  extract: 'is not offered by this server: use formats ["json"] with jsonOptions (v1) or { type: "json", schema, prompt } (v2)',
+  question: 'is not offered by this server (the LLM formats offered are summary and json)',
+  query: 'is not offered by this server (the LLM formats offered are summary and json)',
   changeTracking: 'is not offered by this server (no page history is kept)',
   branding: 'is not offered by this server',
   product: 'is not offered by this server',
@@ -54,7 +60,7 @@ const NOT_OFFERED: Record<string, string> = {
   video: 'is not offered by this server',
   rawBase64: 'is not offered by this server',
 };
-const OFFERED = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'screenshot@fullPage'] as const;
+const OFFERED = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'screenshot@fullPage', 'summary', 'json', 'highlights'] as const;
 
 const format = z.union([
   z.string({ error: 'formats: each format is a name or an object { type, ... }' }),
@@ -81,7 +87,7 @@ export const IGNORED_CLIENT_FIELDS = {
   domainTools: ignored,
   zeroDataRetention: ignored,
   storeInCache: ignored,
-  /** No page cache yet: every scrape is fresh, which any maxAge allows. */
+  /** Read by the scrape route (the gateway's page cache); elsewhere every page is fresh, which any maxAge allows. */
   maxAge: ignored,
   minAge: ignored,
   parsers: ignored,
@@ -93,6 +99,22 @@ export const IGNORED_CLIENT_FIELDS = {
   lockdown: ignored,
   __experimental_cache: ignored,
 };
+
+/** What to extract: a JSON Schema and/or a prompt (v2's json format object, v1's jsonOptions). */
+const jsonSchema = (name: string) => z.record(z.string(), z.unknown(), { error: `${name} must be a JSON Schema object` });
+const jsonPrompt = (name: string) =>
+  z.string({ error: `${name} must be a string` }).trim().min(1, `${name} must not be empty`).max(MAX_LLM_PROMPT_LENGTH, `${name} must be at most ${MAX_LLM_PROMPT_LENGTH} characters`);
+
+/** v1's options of the json format (a `systemPrompt` is refused as an unknown key: this server writes its own). */
+const jsonOptions = z.strictObject(
+  {
+    schema: jsonSchema('jsonOptions.schema').optional(),
+    prompt: jsonPrompt('jsonOptions.prompt').optional(),
+    /** Trawl's extraction prompt already keeps the page's text apart from the instructions. */
+    checkPromptInjection: ignored,
+  },
+  { error: 'jsonOptions must be an object { schema, prompt }' },
+);
 
 const int = (name: string, min: number, max: number) =>
   z.number({ error: `${name} must be an integer from ${min} to ${max}` }).int(`${name} must be an integer from ${min} to ${max}`).min(min, `${name} must be an integer from ${min} to ${max}`).max(max, `${name} must be an integer from ${min} to ${max}`);
@@ -113,8 +135,8 @@ export const SCRAPE_OPTION_FIELDS = {
     .optional(),
   proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto'], { error: 'proxy must be one of basic, stealth, enhanced, auto' }).optional(),
   actions: z.array(z.unknown(), { error: 'actions must be a list' }).max(0, 'actions are not supported by this server yet').optional(),
-  jsonOptions: z.undefined({ error: 'jsonOptions needs an LLM, which this server does not offer on the Firecrawl API yet' }).optional(),
-  extract: z.undefined({ error: 'extract needs an LLM, which this server does not offer on the Firecrawl API yet' }).optional(),
+  jsonOptions: jsonOptions.optional(),
+  extract: z.undefined({ error: 'extract is not supported by this server: use formats ["json"] with jsonOptions' }).optional(),
   changeTrackingOptions: z.undefined({ error: 'changeTrackingOptions is not offered by this server' }).optional(),
   ...IGNORED_CLIENT_FIELDS,
 };
@@ -122,9 +144,21 @@ export const SCRAPE_OPTION_FIELDS = {
 export const scrapeOptionsSchema = z.strictObject(SCRAPE_OPTION_FIELDS, { error: 'scrapeOptions must be an object' });
 export type ScrapeOptionsInput = z.output<typeof scrapeOptionsSchema>;
 
-/** The formats a list names, or the issue to refuse it with (path relative to the options). */
-export function documentFormats(list: ReadonlyArray<string | { type: string; [k: string]: unknown }>): DocumentFormats | { path: string; message: string } {
-  const out: DocumentFormats = { markdown: false, html: false, rawHtml: false, links: false, images: false, screenshot: false };
+type Issue = { path: string; message: string };
+type FormatEntry = string | { type: string; [k: string]: unknown };
+
+/** What a formats list asks for: the Document's formats and the LLM formats with where they were named. */
+export interface AskedFormats {
+  document: DocumentFormats;
+  llm?: LlmFormats;
+  llmPaths?: { summary?: string; json?: string };
+  highlights?: { query: string; path: string };
+}
+
+/** The formats a list names (with v1's jsonOptions), or the issue to refuse them with (path relative to the options). */
+export function documentFormats(list: ReadonlyArray<FormatEntry>, json?: ScrapeOptionsInput['jsonOptions']): AskedFormats | Issue {
+  const document: DocumentFormats = { markdown: false, html: false, rawHtml: false, links: false, images: false, screenshot: false };
+  const asked: AskedFormats = { document };
   for (const [i, entry] of list.entries()) {
     const name = typeof entry === 'string' ? entry : entry.type;
     if (name in NOT_OFFERED) return { path: `formats.${i}`, message: `format ${name} ${NOT_OFFERED[name]}` };
@@ -132,18 +166,62 @@ export function documentFormats(list: ReadonlyArray<string | { type: string; [k:
     if (name === 'screenshot' || name === 'screenshot@fullPage') {
       const options: Record<string, unknown> = typeof entry === 'string' ? {} : entry;
       if (options.viewport !== undefined) return { path: `formats.${i}.viewport`, message: 'a custom screenshot viewport is not supported (the device sets it: mobile or desktop)' };
-      out.screenshot = name === 'screenshot@fullPage' || options.fullPage === true ? 'full' : 'viewport';
+      document.screenshot = name === 'screenshot@fullPage' || options.fullPage === true ? 'full' : 'viewport';
+    } else if (name === 'summary') {
+      asked.llm = { summary: true, ...asked.llm };
+      asked.llmPaths = { ...asked.llmPaths, summary: `formats.${i}` };
+    } else if (name === 'highlights') {
+      const query = highlightsQuery(entry, i);
+      if (typeof query !== 'string') return query;
+      asked.highlights = { query, path: `formats.${i}` };
+    } else if (name === 'json') {
+      const found = jsonFormat(entry, i, json);
+      if ('message' in found) return found;
+      asked.llm = { summary: asked.llm?.summary ?? false, json: found.json };
+      asked.llmPaths = { ...asked.llmPaths, json: found.path };
     } else {
-      out[name as 'markdown' | 'html' | 'rawHtml' | 'links' | 'images'] = true;
+      document[name as 'markdown' | 'html' | 'rawHtml' | 'links' | 'images'] = true;
     }
   }
-  return out;
+  if (json && !asked.llm?.json) return { path: 'jsonOptions', message: 'needs the format "json" in formats' };
+  return asked;
+}
+
+/** The highlights format's query: `{ type: "highlights", query }`. */
+function highlightsQuery(entry: FormatEntry, i: number): string | Issue {
+  const path = `formats.${i}`;
+  if (typeof entry === 'string') return { path, message: 'format highlights needs the object { type: "highlights", query }' };
+  const unknown = Object.keys(entry).filter((k) => k !== 'type' && k !== 'query');
+  if (unknown.length) return { path, message: `${unknown[0]} is not supported by this server` };
+  const query = typeof entry.query === 'string' ? entry.query.trim() : undefined;
+  if (!query) return { path, message: "query is required: the text the page's passages are ranked against" };
+  if (query.length > MAX_CRAWL_QUERY_LENGTH) return { path, message: `query must be at most ${MAX_CRAWL_QUERY_LENGTH} characters` };
+  return query;
+}
+
+/** The json format's schema and prompt: from its object (v2) or from jsonOptions (v1's `"json"`). */
+function jsonFormat(entry: FormatEntry, i: number, options: ScrapeOptionsInput['jsonOptions']): { json: NonNullable<LlmFormats['json']>; path: string } | Issue {
+  if (typeof entry === 'string') {
+    if (!options) return { path: `formats.${i}`, message: 'format json needs jsonOptions { schema, prompt } (v1) or the object { type: "json", schema, prompt } (v2)' };
+    if (options.schema === undefined && options.prompt === undefined) return { path: 'jsonOptions', message: 'needs schema or prompt (or both)' };
+    return { json: { ...(options.schema ? { schema: options.schema } : {}), ...(options.prompt ? { prompt: options.prompt } : {}) }, path: 'jsonOptions' };
+  }
+  const path = `formats.${i}`;
+  if (options) return { path: 'jsonOptions', message: 'only with the format "json" (the object { type: "json" } carries its own schema and prompt)' };
+  const parsed = z.looseObject({ schema: jsonSchema('schema').optional(), prompt: jsonPrompt('prompt').optional(), checkPromptInjection: ignored }).safeParse(entry);
+  if (!parsed.success) return { path, message: parsed.error.issues[0].message };
+  const unknown = Object.keys(entry).filter((k) => !['type', 'schema', 'prompt', 'checkPromptInjection'].includes(k));
+  if (unknown.length) return { path, message: `${unknown[0]} is not supported by this server` };
+  const { schema, prompt } = parsed.data;
+  if (schema === undefined && prompt === undefined) return { path, message: 'the json format needs schema or prompt (or both)' };
+  return { json: { ...(schema ? { schema } : {}), ...(prompt ? { prompt } : {}) }, path };
 }
 
 /** Options (already checked by the schema) → the plan, or the cross-field issue to refuse them with. */
 export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: string; message: string } {
-  const document = documentFormats(options.formats ?? ['markdown']);
-  if ('path' in document) return document;
+  const asked = documentFormats(options.formats ?? ['markdown'], options.jsonOptions);
+  if ('path' in asked) return asked;
+  const { document } = asked;
   const waitForMs = options.waitFor ?? 0;
   if (options.timeout !== undefined && waitForMs > options.timeout / 2) {
     return { path: 'waitFor', message: 'waitFor must be at most half of timeout' };
@@ -165,6 +243,11 @@ export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: st
     proxy,
     removeBase64Images: options.removeBase64Images ?? true,
   };
+  if (asked.highlights) plan.highlights = asked.highlights;
+  if (asked.llm) {
+    plan.llm = asked.llm;
+    if (asked.llmPaths) plan.llmPaths = asked.llmPaths;
+  }
   if (Object.keys(scope).length) plan.scope = scope;
   if (options.headers && Object.keys(options.headers).length) plan.headers = options.headers;
   if (options.timeout !== undefined) plan.timeoutMs = options.timeout;

@@ -83,6 +83,9 @@ export function loggerOptions(level: string, name: string): LoggerOptions {
  * write per line cost a gateway four system calls per request at `info` (the write, on libuv's thread pool, and the
  * wake-ups around it: bench/crawl/crawl-bench.ts `--log-level=info`). A process killed outright (SIGKILL, the OOM
  * killer) loses at most the lines of its last 200 ms; the request log in Postgres keeps every call regardless.
+ * A batch is written synchronously (one write(2) per 4 KiB on the main thread): written on libuv's thread pool, a
+ * batch still in flight at exit was overtaken by the exit's synchronous flush of the lines after it (sonic-boom's
+ * flushSync skips a write in flight), so a loaded machine printed them out of order, or lost them.
  */
 let stdout: DestinationStream | undefined;
 const STDOUT_BATCH_BYTES = 4096;
@@ -103,15 +106,26 @@ export function logFormatFor(setting: 'auto' | 'json' | 'pretty', isTerminal: bo
   return setting === 'auto' ? (isTerminal ? 'pretty' : 'json') : setting;
 }
 
+/** Standard output in synchronous batches, the last one written as the process exits (a crash included). */
+function batchedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: true, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+  // pino flushes only asynchronous destinations at exit.
+  process.once('exit', () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // stdout is closed: nothing to write to
+    }
+  });
+  return stream;
+}
+
 /** A pino logger on stdout, or on stderr (`toStderr`: the CLI, whose stdout is its output). */
 export function createLogger(level: string, name: string, toStderr = false): Logger {
   const options = loggerOptions(level, name);
   if (destination) return pino(options, destination);
   if (toStderr) return pino(options, pino.destination({ dest: 2, sync: true }));
-  stdout ??=
-    format === 'pretty'
-      ? PinoPretty({ destination: 1, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name' })
-      : pino.destination({ dest: 1, sync: false, minLength: STDOUT_BATCH_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+  stdout ??= format === 'pretty' ? PinoPretty({ destination: 1, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,name' }) : batchedStdout();
   return pino(options, stdout);
 }
 

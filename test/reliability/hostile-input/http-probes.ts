@@ -80,12 +80,18 @@ export function apiKeyProbes(endpoint: ApiEndpoint, limits: ApiLimits, port: num
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'PURGE'];
 
-/** Methods a route does not declare: 404 NOT_FOUND (HEAD is served wherever GET is). Sent with every credential. */
+const patternRe = (pattern: string) => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}$`);
+
+/**
+ * Methods a route does not declare: 404 NOT_FOUND (HEAD is served wherever GET is). Sent with every credential. A
+ * method another route serves on the same concrete path (`DELETE /v2/crawl/:id` for `/v2/crawl/active`) is that route's.
+ */
 export function methodProbes(routes: readonly Route[], port: number, headers: Record<string, string>): Probe[] {
   const probes: Probe[] = [];
+  const served = (method: string, path: string) => routes.some((r) => r.methods.has(method) && patternRe(r.pattern).test(path));
   for (const route of routes) {
     for (const method of METHODS) {
-      if (route.methods.has(method) || (method === 'HEAD' && route.methods.has('GET'))) continue;
+      if (route.methods.has(method) || (method === 'HEAD' && route.methods.has('GET')) || served(method, route.path)) continue;
       probes.push({
         label: `${method} ${route.pattern} (${route.controller}.${route.handler} serves ${[...route.methods].join('/')})`,
         head: method === 'HEAD',

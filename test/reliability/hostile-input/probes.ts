@@ -44,6 +44,19 @@ export function jsonRpcErrorProblem(json: unknown): string | null {
   return null;
 }
 
+/** Firecrawl's error body (the /v1 and /v2 routes answer as Firecrawl does): `{ success: false, error, code?, details? }`. */
+export function firecrawlErrorProblem(json: unknown): string | null {
+  const body = json as { success?: unknown; error?: unknown; code?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'the error body is not a JSON object';
+  const extra = Object.keys(body).filter((k) => !['success', 'error', 'code', 'details'].includes(k));
+  if (body.success !== false || typeof body.error !== 'string' || body.error === '' || extra.length > 0) return "not Firecrawl's error shape";
+  if (body.code !== undefined && typeof body.code !== 'string') return 'code is not a string';
+  return null;
+}
+
+/** Probes of the Firecrawl-compatible routes, by the path in their label. */
+const FIRECRAWL_ROUTE = /(?:^|\s)\/v[12](?:\/|\s|\?|$)/;
+
 function universalProblem(probe: Probe, answer: HttpAnswer, secrets: readonly string[]): string | null {
   if (answer.status === 0) return 'the server closed the connection without answering';
   if (answer.status >= 500) return `answered ${answer.status}`;
@@ -51,7 +64,8 @@ function universalProblem(probe: Probe, answer: HttpAnswer, secrets: readonly st
   if (answer.status >= 400 && !probe.head) {
     if (!/^application\/json/.test(answer.headers['content-type'] ?? 'application/json')) return `error content-type ${answer.headers['content-type']}`;
     const rest = restErrorProblem(answer.json);
-    if (rest && !(probe.jsonRpc && jsonRpcErrorProblem(answer.json) === null)) return `${answer.status}: ${rest}`;
+    const otherShape = probe.jsonRpc ? jsonRpcErrorProblem(answer.json) === null : FIRECRAWL_ROUTE.test(probe.label) && firecrawlErrorProblem(answer.json) === null;
+    if (rest && !otherShape) return `${answer.status}: ${rest}`;
   }
   return null;
 }
@@ -86,5 +100,9 @@ export async function runProbes(probes: readonly Probe[], concurrency: number, s
 }
 
 /** The error code of a REST error answer. */
-export const codeOf = (answer: HttpAnswer): string | undefined => (answer.json as { error?: { code?: string } } | undefined)?.error?.code;
+/** The error's code: `error.code` in the contract's shape, the top-level `code` in Firecrawl's (`/v1`, `/v2`). */
+export const codeOf = (answer: HttpAnswer): string | undefined => {
+  const body = answer.json as { error?: { code?: string } | string; code?: string } | undefined;
+  return typeof body?.error === 'string' ? body.code : body?.error?.code;
+};
 export const messageOf = (answer: HttpAnswer): string | undefined => (answer.json as { error?: { message?: string } } | undefined)?.error?.message;

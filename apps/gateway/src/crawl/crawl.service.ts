@@ -5,14 +5,19 @@
  * extra charge. With `summary` or `json_*`, each crawled page then goes to the configured LLM (LlmFormatsService):
  * its worst case is reserved with the crawl's, and only the formats that succeeded are charged, by their tokens.
  *
+ * With `max_age` (seconds), a page the page cache holds for the same options, fetched at most that long ago, is
+ * answered from it (`cache_state: hit`, 1 credit whatever the engine: COSTS.cacheHit) and every page fetched is stored
+ * for the next call; the lookups come before the reservation, so only what the call can cost is reserved.
+ *
  * `crawl(principal, params)` is the entry point for every surface (REST, MCP, and the Firecrawl-compatible one).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, callDetailOf, type Caller } from '#billing';
-import { TRAWL_CONFIG, type TrawlConfig } from '#config';
+import { pageCacheMaxAgeS, TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
   JobName,
+  TrawlError,
   crawlParamsSchema,
   formatsOf,
   parseQuery,
@@ -27,6 +32,10 @@ import {
 import { JobDispatcher, type JobOutcome } from '#queue';
 import { responseChunks } from '../chunks/result-chunks.js';
 import { LlmFormatsService, type CheckedLlmFormats } from '../llm/llm-formats.service.js';
+import { PageCache, type CachedPage } from '../page-cache/page-cache.js';
+import { pageCacheKey } from '../page-cache/page-cache-key.js';
+
+type PageOutcome = JobOutcome<typeof JobName.crawlPage>;
 
 @Injectable()
 export class CrawlService {
@@ -37,8 +46,9 @@ export class CrawlService {
     private readonly dispatcher: JobDispatcher,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
     private readonly llm: LlmFormatsService,
+    private readonly cache: PageCache,
   ) {
-    this.schema = crawlParamsSchema(config.CRAWL_MAX_URLS);
+    this.schema = crawlParamsSchema(config.CRAWL_MAX_URLS, pageCacheMaxAgeS(config));
   }
 
   /** Validates raw query parameters (400 naming the parameter, before anything is charged). */
@@ -51,29 +61,46 @@ export class CrawlService {
     const unitCost = params.render_js ? COSTS.crawlRender : COSTS.crawlHttp;
     // Checked before the call starts: a request the LLM cannot take is a 400 and nothing is reserved.
     const llm = params.llm ? this.llm.check(params.llm) : undefined;
-    const reserve = params.urls.length * (unitCost + (llm ? this.llm.reservePerPage(llm) : 0));
+    if (params.max_age !== undefined && !this.cache.enabled) {
+      throw new TrawlError(ErrorCode.INVALID_PARAMETER, 'max_age: the page cache is off on this server (PAGE_CACHE_MAX_BYTES=0)');
+    }
     const formats = formatsOf(params);
+    const payloadOf = (callId: string, accountId: string, url: string): CrawlPagePayload => ({
+      callId,
+      accountId,
+      url,
+      device: 'desktop',
+      // The LLM formats read the page's Markdown, asked for or not.
+      formats: llm ? { ...formats, markdown: true } : formats,
+      geolocation: params.geolocation,
+      screenshot: params.screenshot,
+      screenshotFullPage: params.screenshot && params.screenshot_full_page,
+      ...(params.chunks ? { chunks: { query: params.chunks.query, perPage: params.chunks.perPage } } : {}),
+      timeoutMs: this.config.CRAWL_TIMEOUT_MS,
+    });
+    const scope = this.config.PAGE_CACHE_SCOPE === 'shared' ? 'shared' : principal.accountId;
+    const keys = params.max_age === undefined ? [] : params.urls.map((url) => pageCacheKey(payloadOf('', principal.accountId, url), engine.id));
+    const hits: (CachedPage | null)[] = await Promise.all(
+      params.urls.map((_, i) => (keys[i] && params.max_age ? this.cache.get(scope, keys[i], params.max_age * 1000) : null)),
+    );
+    const hitCount = hits.filter(Boolean).length;
+    const llmReserve = llm ? this.llm.reservePerPage(llm) : 0;
+    const reserve = hitCount * COSTS.cacheHit + (params.urls.length - hitCount) * unitCost + params.urls.length * llmReserve;
     const { body } = await this.lifecycle.run(
       principal,
       { endpoint: '/crawl', reserve, insufficient: ErrorCode.CREDITS_EXHAUSTED },
       async (call) => {
-        const payloads: CrawlPagePayload[] = params.urls.map((url) => ({
-          callId: call.callId,
-          accountId: call.principal.accountId,
-          url,
-          device: 'desktop',
-          // The LLM formats read the page's Markdown, asked for or not.
-          formats: llm ? { ...formats, markdown: true } : formats,
-          geolocation: params.geolocation,
-          screenshot: params.screenshot,
-          screenshotFullPage: params.screenshot && params.screenshot_full_page,
-          ...(params.chunks ? { chunks: { query: params.chunks.query, perPage: params.chunks.perPage } } : {}),
-          timeoutMs: this.config.CRAWL_TIMEOUT_MS,
-        }));
-        const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, payloads, call.deadline);
+        const missed = params.urls.filter((_, i) => !hits[i]);
+        const payloads = missed.map((url) => payloadOf(call.callId, call.principal.accountId, url));
+        const fetched = payloads.length ? await this.dispatcher.runAll(engine.queue, JobName.crawlPage, payloads, call.deadline) : [];
+        const fetchedAt = Date.now();
+        let next = 0;
+        const outcomes: PageOutcome[] = hits.map((hit) => (hit ? { ok: true, result: hit.result } : fetched[next++]));
         const results = outcomes.map((outcome, i) => toResultItem(params.urls[i], outcome));
+        if (params.max_age !== undefined) await this.throughCache(scope, results, outcomes, hits, keys, fetchedAt);
+        let credits = 0;
+        for (const [i, item] of results.entries()) if (item.error === undefined) credits += hits[i] ? COSTS.cacheHit : unitCost;
         const successful = results.filter((r) => r.error === undefined).length;
-        let credits = successful * unitCost;
         const body: CrawlResponse = { results, credits, successful_pages: successful };
         if (params.chunks) {
           const chunks = responseChunks(outcomes.map((o) => (o.ok && o.result.ok ? o.result.chunks : undefined)), params.chunks.maxTokens);
@@ -97,6 +124,28 @@ export class CrawlService {
     return body;
   }
 
+  /** Marks each result `hit` or `miss` (and when it was fetched), and stores the pages fetched successfully. */
+  private async throughCache(
+    scope: string,
+    results: CrawlResultItem[],
+    outcomes: PageOutcome[],
+    hits: (CachedPage | null)[],
+    keys: (string | null)[],
+    fetchedAt: number,
+  ): Promise<void> {
+    await Promise.all(
+      results.map(async (item, i) => {
+        const hit = hits[i];
+        item.cache_state = hit ? 'hit' : 'miss';
+        if (item.error !== undefined) return;
+        item.cached_at = new Date(hit ? hit.cachedAt : fetchedAt).toISOString();
+        const outcome = outcomes[i];
+        const key = keys[i];
+        if (!hit && key && outcome.ok && outcome.result.ok) await this.cache.put(scope, key, outcome.result, fetchedAt);
+      }),
+    );
+  }
+
   /** The LLM formats of every crawled page, side by side (LLM_CONCURRENCY bounds the requests); their usage and price. */
   private async runLlm(results: CrawlResultItem[], formats: CheckedLlmFormats, deadline: number): Promise<NonNullable<CrawlResponse['llm_usage']>> {
     const usage = { model: this.llm.model, prompt_tokens: 0, completion_tokens: 0, credits: 0 };
@@ -117,7 +166,7 @@ export class CrawlService {
   }
 }
 
-function toResultItem(url: string, outcome: JobOutcome<typeof JobName.crawlPage>): CrawlResultItem {
+function toResultItem(url: string, outcome: PageOutcome): CrawlResultItem {
   if (!outcome.ok) return { url, error: `${outcome.error.code}: ${outcome.error.message}` };
   const result: CrawlPageResult = outcome.result;
   if (!result.ok) {

@@ -9,7 +9,7 @@ import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { ErrorCode, MAX_SEARCH_PAGES, mapBodySchema as trawlMapSchema, parseInput, searchParamsSchema, type MapLink } from '#contracts';
 import { MapService } from '#crawls';
-import { mapBodySchema, parseFirecrawl, refuse, scrapePlan, searchBodySchema, type FirecrawlDocument } from '#firecrawl';
+import { llmRefusal, mapBodySchema, parseFirecrawl, refuse, scrapePlan, searchBodySchema, type FirecrawlDocument } from '#firecrawl';
 import { SearchService } from '../search/search.service.js';
 import { FirecrawlScrapeService, scrapeUrl } from './firecrawl-scrape.service.js';
 import type { Version } from './firecrawl-jobs.service.js';
@@ -57,8 +57,10 @@ export class FirecrawlLookupService {
     const body = parseFirecrawl(searchBodySchema, raw);
     const plan = scrapePlan(body.scrapeOptions ?? { formats: [] });
     if ('path' in plan) refuse(`scrapeOptions.${plan.path}`, plan.message);
-    const scrapes = Object.values(plan.document).some(Boolean);
+    const scrapes = Object.values(plan.document).some(Boolean) || plan.highlights !== undefined;
     if (plan.document.screenshot) refuse('scrapeOptions.formats', 'screenshot is offered by scrape only, not for search results');
+    const llm = llmRefusal(plan, 'scrapeOptions.', 'scrape only, not for search results');
+    if (llm) refuse(llm.path, llm.message);
     const limit = body.limit ?? 5;
     const params = parseInput(searchParamsSchema, {
       query: body.query,

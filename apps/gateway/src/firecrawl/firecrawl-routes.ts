@@ -29,7 +29,11 @@ export class FirecrawlRoutes {
     const { url, ...options } = parseFirecrawl(scrapeBodySchema, raw);
     const plan = scrapePlan(options);
     if ('path' in plan) refuse(plan.path, plan.message);
-    const data = await this.scraper.scrape(caller, scrapeUrl(url), plan, this.base(request), `/${this.version}/scrape`);
+    // maxAge (ms): a positive integer asks for the page cache, clamped to the longest age the operator allows (a
+    // client's default is often longer); anything else is ignored as before, as the cache being off is.
+    const maxAge = options.maxAge;
+    const maxAgeMs = typeof maxAge === 'number' && Number.isInteger(maxAge) && maxAge > 0 ? Math.min(maxAge, this.config.PAGE_CACHE_MAX_AGE_MS) : undefined;
+    const data = await this.scraper.scrape(caller, scrapeUrl(url), plan, this.base(request), `/${this.version}/scrape`, maxAgeMs);
     return { success: true, data };
   }
 

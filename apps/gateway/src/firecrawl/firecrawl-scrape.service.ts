@@ -4,17 +4,28 @@
  * cheapest engine that can do what was asked; `auto` moves up the engine table — plain HTTP, then Chromium, then the
  * headed browser when a headful worker is alive — while the block detector says the page was an anti-bot answer;
  * `stealth` is the headed browser. The metadata says which engine served the page.
+ *
+ * The LLM formats (`summary`, `json`) go through the same LlmFormatsService as `/crawl`'s: checked before anything is
+ * reserved (no LLM configured, a bad schema: 400 naming the Firecrawl field), their worst case reserved with the
+ * page's, and priced by their tokens on top of the page. A format that fails fails the scrape, as Firecrawl's does
+ * (500 with the LLM's code: FormatFailedError), and nothing is charged. The `highlights` format is the page's
+ * query-relevant chunks (the worker ranks them, as for `/crawl`'s `query`), at no extra charge.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
+import { CallLifecycle, COSTS, callDetailOf, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
-  EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
-  type CrawlPagePayload, type CrawlPageResult, type EngineRow,
+  CHUNK_PARAMS, EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
+  type CrawlPagePayload, type CrawlPageResult, type EngineRow, type PageChunks,
 } from '#contracts';
-import { toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
+import { FirecrawlInputError, FormatFailedError, toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
+import type { LlmPage } from '#llm';
 import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
 import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
+import { responseChunks } from '../chunks/result-chunks.js';
+import { PageCache } from '../page-cache/page-cache.js';
+import { pageCacheKey } from '../page-cache/page-cache-key.js';
+import { LlmFormatsService, type CheckedLlmFormats } from '../llm/llm-formats.service.js';
 
 const COST: Record<EngineId, number> = { http: COSTS.crawlHttp, chromium: COSTS.crawlRender, headful: COSTS.headful };
 const PROXY_USED: Record<EngineId, string> = { http: 'basic', chromium: 'basic', headful: 'stealth' };
@@ -22,6 +33,8 @@ const PROXY_USED: Record<EngineId, string> = { http: 'basic', chromium: 'basic',
 export interface ScrapedPage {
   url: string;
   document?: FirecrawlDocument;
+  /** What the LLM formats read: the page's Markdown (asked for or not) and title. */
+  source?: LlmPage;
   /** Why there is no document (`CODE: message`). */
   error?: TrawlError;
 }
@@ -35,21 +48,54 @@ export class FirecrawlScrapeService {
     private readonly links: ScreenshotLinks,
     @Inject(LocalScreenshotStore) private readonly screenshots: LocalScreenshotStore,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
+    private readonly llm: LlmFormatsService,
+    private readonly cache: PageCache,
   ) {}
 
-  /** One URL; a page that cannot be scraped is the call's error (nothing charged). */
-  async scrape(caller: Caller, url: string, plan: ScrapePlan, base: string, endpoint: string): Promise<FirecrawlDocument> {
+  /**
+   * One URL; a page that cannot be scraped, or whose LLM format failed, is the call's error (nothing charged).
+   * `maxAgeMs` (Firecrawl's `maxAge`): a page the page cache holds for the same plan, fetched at most that long ago,
+   * answers at COSTS.cacheHit (`metadata.cacheState: hit`, `cachedAt`), and a page scraped is stored; never with the
+   * plan's own headers. The LLM formats run on a cached page as on a fetched one (they are not cached).
+   */
+  async scrape(caller: Caller, url: string, plan: ScrapePlan, base: string, endpoint: string, maxAgeMs?: number): Promise<FirecrawlDocument> {
+    // Checked before the call starts: an LLM format this server cannot run is a 400 and nothing is reserved.
+    const llm = plan.llm ? this.checkLlm(plan) : undefined;
     const ladder = await this.ladder(plan);
     const timeoutMs = this.timeoutOf(plan);
+    const llmMs = llm ? 2 * this.config.LLM_TIMEOUT_MS + 2_000 : 0;
+    const scope = this.config.PAGE_CACHE_SCOPE === 'shared' ? 'shared' : caller.accountId;
+    // The ladder is part of the key: the same plan climbs the same engines, so it is served the same page.
+    const cacheKey = maxAgeMs !== undefined && this.cache.enabled ? pageCacheKey(this.payload('', caller.accountId, url, plan, timeoutMs), ladder.map((e) => e.id).join('>')) : null;
+    const hit = cacheKey && maxAgeMs ? await this.cache.get(scope, cacheKey, maxAgeMs) : null;
     const { body } = await this.lifecycle.run(
       caller,
-      { endpoint, reserve: Math.max(...ladder.map((e) => COST[e.id])), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 },
+      {
+        endpoint,
+        reserve: (hit ? COSTS.cacheHit : Math.max(...ladder.map((e) => COST[e.id]))) + (llm ? this.llm.reservePerPage(llm) : 0),
+        insufficient: ErrorCode.CREDITS_EXHAUSTED,
+        deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 + llmMs,
+      },
       async (call) => {
+        if (hit) {
+          const cachedAt = new Date(hit.cachedAt).toISOString();
+          const page = await this.pageOf({ ok: true, result: hit.result }, url, plan, base, { scrapeId: call.callId, creditsUsed: COSTS.cacheHit, cacheState: 'hit', cachedAt });
+          if (page.document) {
+            if (!llm) return { body: page.document, charge: COSTS.cacheHit };
+            return this.withLlm(url, page.document, page.source ?? { url, markdown: '' }, llm, COSTS.cacheHit, call.deadline);
+          }
+        }
         let failure: TrawlError | undefined;
         for (const [i, engine] of ladder.entries()) {
-          const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call, url, plan, timeoutMs)], call.deadline);
-          const page = await this.pageOf(outcome, url, plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: PROXY_USED[engine.id], engine: engine.id });
-          if (page.document) return { body: page.document, charge: COST[engine.id] };
+          const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call.callId, call.principal.accountId, url, plan, timeoutMs)], call.deadline);
+          const fetchedAt = Date.now();
+          const cacheState = cacheKey ? { cacheState: 'miss', cachedAt: new Date(fetchedAt).toISOString() } : {};
+          const page = await this.pageOf(outcome, url, plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: PROXY_USED[engine.id], engine: engine.id, ...cacheState });
+          if (page.document && cacheKey && outcome.ok && outcome.result.ok) await this.cache.put(scope, cacheKey, outcome.result, fetchedAt);
+          if (page.document) {
+            if (!llm) return { body: page.document, charge: COST[engine.id] };
+            return this.withLlm(url, page.document, page.source ?? { url, markdown: '' }, llm, COST[engine.id], call.deadline);
+          }
           failure = page.error;
           // Only an anti-bot answer is worth a costlier engine; every other failure would fail there too.
           if (failure?.code !== ErrorCode.UPSTREAM_BLOCKED || i === ladder.length - 1) break;
@@ -60,6 +106,38 @@ export class FirecrawlScrapeService {
     return body;
   }
 
+  /** The plan's LLM formats, checked; a refusal names the field as the client sent it (`formats.1.schema`, `jsonOptions.prompt`). */
+  private checkLlm(plan: ScrapePlan): CheckedLlmFormats {
+    try {
+      return this.llm.check(plan.llm!);
+    } catch (error) {
+      if (!(error instanceof TrawlError) || error.code !== ErrorCode.INVALID_PARAMETER) throw error;
+      if (error.message.includes('needs an LLM')) {
+        const name = plan.llm?.summary ? 'summary' : 'json';
+        const message = `format ${name} needs an LLM, and this server has none configured (LLM_BASE_URL and LLM_MODEL are unset): nothing was charged`;
+        throw new FirecrawlInputError(message, [{ path: (plan.llmPaths?.[name] ?? 'formats').split('.'), message }]);
+      }
+      // #llm's and /crawl's words name json_schema and json_prompt: here they are the json format's schema and prompt.
+      const json = plan.llmPaths?.json ?? 'formats';
+      const message = error.message.replace(/^json_(schema|prompt)\b/, (_all, field: string) => `${json}.${field}`);
+      const path = message.split(' ')[0].replace(/:$/, '');
+      throw new FirecrawlInputError(message, [{ path: path.split('.'), message }]);
+    }
+  }
+
+  /** The page's LLM formats onto its document; a failed format fails the scrape (nothing charged, as for a failed page). */
+  private async withLlm(url: string, document: FirecrawlDocument, source: LlmPage, llm: CheckedLlmFormats, pageCost: number, deadline: number) {
+    const outcome = await this.llm.run(source, llm, deadline);
+    const failed = outcome.summary_error !== undefined ? ['summary', outcome.summary_error] : outcome.json_error !== undefined ? ['json', outcome.json_error] : undefined;
+    if (failed) throw new FormatFailedError(failed[0], failed[1]);
+    if (outcome.summary !== undefined) document.summary = outcome.summary;
+    if (llm.json) document.json = outcome.json;
+    const charge = pageCost + outcome.credits;
+    document.metadata.creditsUsed = charge;
+    const usage = { model: this.llm.model, prompt_tokens: outcome.usage.prompt, completion_tokens: outcome.usage.completion, credits: outcome.credits };
+    return { body: document, charge, detail: { ...callDetailOf([{ url, status_code: Number(document.metadata.statusCode) }]), llm: usage } };
+  }
+
   /**
    * Several URLs in one metered call on the plan's cheapest engine (a search's results): each a document or an
    * error; charged per document.
@@ -67,7 +145,7 @@ export class FirecrawlScrapeService {
   async scrapeAll(call: CallContext, urls: string[], plan: ScrapePlan, base: string): Promise<{ pages: ScrapedPage[]; credits: number }> {
     const engine = (await this.ladder({ ...plan, proxy: 'basic' }))[0];
     const timeoutMs = this.timeoutOf(plan);
-    const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, urls.map((u) => this.payload(call, u, plan, timeoutMs)), call.deadline);
+    const outcomes = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, urls.map((u) => this.payload(call.callId, call.principal.accountId, u, plan, timeoutMs)), call.deadline);
     const pages = await Promise.all(outcomes.map((o, i) => this.pageOf(o, urls[i], plan, base, { scrapeId: call.callId, creditsUsed: COST[engine.id], proxyUsed: 'basic', engine: engine.id })));
     return { pages, credits: pages.filter((p) => p.document).length * COST[engine.id] };
   }
@@ -92,16 +170,18 @@ export class FirecrawlScrapeService {
     return plan.timeoutMs ?? this.config.CRAWL_TIMEOUT_MS;
   }
 
-  private payload(call: CallContext, url: string, plan: ScrapePlan, timeoutMs: number): CrawlPagePayload {
+  private payload(callId: string, accountId: string, url: string, plan: ScrapePlan, timeoutMs: number): CrawlPagePayload {
     return {
-      callId: call.callId,
-      accountId: call.principal.accountId,
+      callId,
+      accountId,
       url,
       device: plan.device,
-      formats: plan.formats,
+      // The LLM formats read the page's Markdown, asked for or not.
+      formats: plan.llm ? { ...plan.formats, markdown: true } : plan.formats,
       ...(plan.geolocation ? { geolocation: plan.geolocation } : {}),
       ...(plan.document.screenshot ? { screenshot: true, screenshotFullPage: plan.document.screenshot === 'full' } : {}),
       ...(plan.document.links ? { links: true } : {}),
+      ...(plan.highlights ? { chunks: { query: plan.highlights.query, perPage: CHUNK_PARAMS.chunksPerPage.default } } : {}),
       ...(plan.headers ? { headers: plan.headers } : {}),
       ...(plan.waitForMs ? { waitForMs: plan.waitForMs } : {}),
       ...(plan.scope ? { scope: plan.scope } : {}),
@@ -128,7 +208,9 @@ export class FirecrawlScrapeService {
       },
       { formats: plan.document, removeBase64Images: plan.removeBase64Images, metadata },
     );
-    return { url, document };
+    if (plan.highlights) document.highlights = highlightsOf(result.chunks);
+    if (!plan.llm) return { url, document };
+    return { url, document, source: { url, ...(result.metadata?.title ? { title: result.metadata.title } : {}), markdown: result.markdown ?? '' } };
   }
 
   /** Stores a screenshot and links to it (signed, expiring), as /headful-browser does. */
@@ -140,6 +222,15 @@ export class FirecrawlScrapeService {
     }
     return `${origin}${this.links.sign(await this.screenshots.put(png))}`;
   }
+}
+
+/**
+ * The highlights format: the page's chunks most relevant to the query (as `/crawl`'s `query` returns them, within its
+ * default token budget), best first, those without a query term left out; their text, blank lines between.
+ */
+function highlightsOf(chunks: PageChunks | undefined): string {
+  const [page] = responseChunks([chunks], CHUNK_PARAMS.maxTokens.default).pages;
+  return page.filter((c) => c.score > 0).map((c) => c.text).join('\n\n');
 }
 
 /** A scrape URL, normalised, or the 400 naming it. */

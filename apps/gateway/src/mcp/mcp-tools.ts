@@ -8,7 +8,7 @@ import type { Type } from '@nestjs/common';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { COSTS, type Caller } from '#billing';
-import type { TrawlConfig } from '#config';
+import { pageCacheMaxAgeS, type TrawlConfig } from '#config';
 import {
   crawlEndpoint,
   crawlParamsSchema,
@@ -82,12 +82,13 @@ export const MCP_TOOLS: readonly McpTool[] = [
       'most relevant to it (chunks_per_page per page, max_tokens over all pages); with markdown=false and ' +
       'enhanced_html=false, the passages alone. summary=true, or json_schema (a JSON Schema object) and/or json_prompt, ' +
       'have the server\'s LLM summarise the page or extract data from it, priced by tokens (when the operator configured one). ' +
+      'max_age (seconds) accepts a copy of a page fetched that recently from the page cache (cache_state: hit, 1 credit). ' +
       'Plain HTTP costs 1 credit per successful URL; ' +
       'render_js=true runs JavaScript in headless Chromium (needed for single-page apps, and for screenshots) and costs 10. ' +
       'Failed URLs cost nothing and carry an `error`. The worst case (URLs × unit cost) must be covered by the balance.',
     annotations: { title: 'Crawl URLs', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
     endpoint: crawlEndpoint,
-    schema: (config) => crawlParamsSchema(config.CRAWL_MAX_URLS),
+    schema: (config) => crawlParamsSchema(config.CRAWL_MAX_URLS, pageCacheMaxAgeS(config)),
     service: CrawlService,
     call: (service, principal, params) => service.crawl(principal, params),
     credits: (body) => body.credits,

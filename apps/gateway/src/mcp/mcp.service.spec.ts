@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CrawlPagePayload } from '#contracts';
 import { CrawlService } from '../crawl/crawl.service.js';
 import { SerpSearchService } from '../serp-search/serp-search.service.js';
-import { fakeDispatcher, fakeLifecycle, principal, noLlm, testConfig } from '../testing/fakes.js';
+import { fakeDispatcher, fakeLifecycle, principal, noLlm, noPageCache, testConfig } from '../testing/fakes.js';
 import { MCP_TOOLS } from './mcp-tools.js';
 import { McpService } from './mcp.service.js';
 
@@ -17,7 +17,7 @@ function setUp() {
   }));
   const config = testConfig({ CRAWL_MAX_URLS: '3' });
   const services = new Map<unknown, unknown>([
-    [CrawlService, new CrawlService(lifecycle, dispatcher, config, noLlm(config))],
+    [CrawlService, new CrawlService(lifecycle, dispatcher, config, noLlm(config), noPageCache())],
     [SerpSearchService, new SerpSearchService(lifecycle, dispatcher, config)],
   ]);
   const moduleRef = { get: (type: unknown) => services.get(type) } as unknown as ModuleRef;

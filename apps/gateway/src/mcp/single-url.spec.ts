@@ -26,7 +26,7 @@ describe('single-URL tool inputs over a urls endpoint', () => {
   });
 
   it('describes one url instead of the list', () => {
-    const json = singleUrlJsonSchema(paramsJsonSchema(crawlEndpoint, { crawlMaxUrls: 20, headfulMaxUrls: 10, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100 }));
+    const json = singleUrlJsonSchema(paramsJsonSchema(crawlEndpoint, { crawlMaxUrls: 20, headfulMaxUrls: 10, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100, pageCacheMaxAgeS: 172_800 }));
     expect(json.required).toEqual(['url']);
     expect(Object.keys(json.properties as object)[0]).toBe('url');
     expect(json.properties).not.toHaveProperty('urls');

@@ -84,7 +84,7 @@ describe('the headful_browser tool input', () => {
       output_format: 'markdown',
       screenshot: false,
     });
-    const json = headful.inputSchema!({ crawlMaxUrls: 20, headfulMaxUrls: 10, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100 });
+    const json = headful.inputSchema!({ crawlMaxUrls: 20, headfulMaxUrls: 10, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100, pageCacheMaxAgeS: 172_800 });
     expect(Object.keys(json.properties as object)).toEqual(['url', 'output_format', 'country']);
     expect(json.required).toEqual(['url']);
   });

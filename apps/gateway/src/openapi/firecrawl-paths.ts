@@ -42,7 +42,8 @@ function operation(route: FirecrawlRoute) {
     const previous = responses[error.status] as { description: string } | undefined;
     responses[error.status] = errorResponse(previous ? `${previous.description}; ${error.when}` : error.when);
   }
-  responses[500] = errorResponse('a bug (details are logged, never returned); HEADFUL_UNAVAILABLE for proxy stealth without a headful worker');
+  const failure = (responses[500] as { description: string } | undefined)?.description;
+  responses[500] = errorResponse(`a bug (details are logged, never returned); HEADFUL_UNAVAILABLE for proxy stealth without a headful worker${failure ? `; ${failure}` : ''}`);
   const inPath = Object.entries(route.pathParams ?? {}).map(([param, description]) => ({ name: param, in: 'path', required: true, description, schema: { type: 'string' } }));
   const query = route.query ? (toJsonSchema(route.query, 'input').properties as Record<string, JsonSchema>) : {};
   const inQuery = Object.entries(query).map(([param, schema]) => ({ name: param, in: 'query', required: false, description: STATUS_QUERY_DOCS[param], schema }));

@@ -3,7 +3,9 @@ import { CallLifecycle, type Principal } from '#billing';
 import { loadConfig, type TrawlConfig } from '#config';
 import type { JobName, JobPayload, QueueName } from '#contracts';
 import type { JobDispatcher, JobOutcome } from '#queue';
+import type { Redis } from 'ioredis';
 import { LlmFormatsService } from '../llm/llm-formats.service.js';
+import { PageCache } from '../page-cache/page-cache.js';
 
 export const principal: Principal = {
   accountId: 'acc-1',
@@ -58,3 +60,7 @@ export function fakeDispatcher(answer: (queue: QueueName, payload: any) => AnyOu
 
 /** The LLM formats of a gateway without an LLM configured (they are refused). */
 export const noLlm = (config: TrawlConfig = testConfig()) => new LlmFormatsService(config, null);
+
+/** The page cache of a gateway with it off (PAGE_CACHE_MAX_BYTES=0): every lookup a miss, nothing stored. */
+export const noPageCache = () =>
+  new PageCache({ defineCommand: () => undefined } as unknown as Redis, { maxBytes: 0, ttlMs: 1_000, prefix: 'test' }, { now: () => new Date() });

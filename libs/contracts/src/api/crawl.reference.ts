@@ -15,7 +15,7 @@ export const crawlEndpoint: ApiEndpoint = {
     'reserved before any work; the unused part is refunded. With `summary` or `json_schema`/`json_prompt`, each crawled page also ' +
     "goes to the server's LLM, priced by tokens (the worst case reserved too; a failed LLM format costs 0 and carries `summary_error`/`json_error`). " +
     'Use /crawl first; /headful-browser only for sites that block it.',
-  params: (limits) => crawlParamsSchema(limits.crawlMaxUrls),
+  params: (limits) => crawlParamsSchema(limits.crawlMaxUrls, limits.pageCacheMaxAgeS),
   paramDocs: {
     urls: {
       description:
@@ -52,6 +52,11 @@ export const crawlEndpoint: ApiEndpoint = {
     json_prompt: {
       description: 'Return `json`: what to extract, in words (alone, or with json_schema). Priced like summary.',
       schema: { minLength: 1, maxLength: MAX_LLM_PROMPT_LENGTH },
+    },
+    max_age: {
+      description:
+        'Seconds: accept a copy of each page from the page cache fetched at most this long ago, for the same options (formats, render_js, geolocation, screenshot, query and chunks_per_page, …) and the same URL once normalised; `cache_state` says `hit` or `miss`, `cached_at` when the page was fetched. A hit costs 1 credit whatever the engine. Pages fetched are stored for the next call (0: always fetch, and refresh the stored copy). Absent: the cache is neither read nor written. The largest value is PAGE_CACHE_MAX_AGE_MS in seconds; entries are per account unless the operator set PAGE_CACHE_SCOPE=shared.',
+      schema: (limits) => ({ minimum: 0, maximum: limits.pageCacheMaxAgeS, examples: [3600] }),
     },
   },
   response: crawlResponseSchema,

@@ -39,7 +39,23 @@ export interface LlmFormats {
   json?: { schema?: Record<string, unknown>; prompt?: string };
 }
 
-export function crawlParamsSchema(maxUrls: number) {
+/**
+ * `max_age`: seconds, like HTTP's `Cache-Control: max-age`. 0 asks for a fresh fetch that refreshes the cache; the
+ * longest allowed is the operator's PAGE_CACHE_MAX_AGE_MS (also how long an entry is kept). Absent: the cache is not
+ * used at all.
+ */
+/** PAGE_CACHE_MAX_AGE_MS's default, in seconds: two days (Firecrawl's default maxAge). */
+export const DEFAULT_PAGE_CACHE_MAX_AGE_S = 172_800;
+
+export const maxAgeParam = (maxAgeS: number) =>
+  z
+    .number({ error: `max_age must be an integer from 0 to ${maxAgeS} (seconds)` })
+    .int(`max_age must be an integer from 0 to ${maxAgeS} (seconds)`)
+    .min(0, `max_age must be an integer from 0 to ${maxAgeS} (seconds)`)
+    .max(maxAgeS, `max_age must be an integer from 0 to ${maxAgeS} (seconds)`);
+
+/** `maxAgeS`: the longest `max_age` accepted, in seconds (PAGE_CACHE_MAX_AGE_MS). */
+export function crawlParamsSchema(maxUrls: number, maxAgeS: number = DEFAULT_PAGE_CACHE_MAX_AGE_S) {
   return z
     .object({
       urls: z
@@ -89,6 +105,7 @@ export function crawlParamsSchema(maxUrls: number) {
         .transform((v) => v.trim())
         .pipe(z.string().min(1, 'json_prompt must not be empty').max(MAX_LLM_PROMPT_LENGTH, `json_prompt must be at most ${MAX_LLM_PROMPT_LENGTH} characters`))
         .optional(),
+      max_age: maxAgeParam(maxAgeS).optional(),
     })
     .transform((params, ctx) => {
       // A full-page screenshot is a screenshot: asking for one is enough. Only a rendered page can be captured, so a
@@ -150,8 +167,14 @@ export interface CrawlResultItem {
   /** Why an LLM format failed for this page (`CODE: message`); the page itself still succeeded. */
   summary_error?: string;
   json_error?: string;
+  /** With `max_age`: whether the page came from the page cache. */
+  cache_state?: CacheState;
+  /** With `max_age`, for a page that succeeded: when the page was fetched (a hit: when its stored copy was). ISO 8601. */
+  cached_at?: string;
   error?: string;
 }
+
+export type CacheState = 'hit' | 'miss';
 
 /** Tokens the LLM formats of a call used (prompt and answer, retries included, failed attempts too), and their price. */
 export interface LlmUsage {

@@ -18,6 +18,8 @@ export interface ApiLimits {
   crawlJobs: CrawlJobLimits;
   /** MAP_MAX_LINKS: the largest `limit` of `/map`. */
   mapMaxLinks: number;
+  /** PAGE_CACHE_MAX_AGE_MS in seconds: the largest `max_age` of `/crawl`. */
+  pageCacheMaxAgeS: number;
 }
 
 export interface ParamDoc {

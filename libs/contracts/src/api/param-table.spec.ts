@@ -5,7 +5,7 @@ import { mapEndpoint } from './map.reference.js';
 import { paramTable, withParamTables } from './param-table.js';
 import { serpSearchEndpoint } from './serp-search.reference.js';
 
-const limits = { crawlMaxUrls: 7, headfulMaxUrls: 3, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100 };
+const limits = { crawlMaxUrls: 7, headfulMaxUrls: 3, crawlJobs: { maxPages: 100, maxBatchUrls: 100, maxConcurrency: 5 }, mapMaxLinks: 100, pageCacheMaxAgeS: 172_800 };
 
 describe('paramTable: the reference as a Markdown table', () => {
   it('has one row per parameter with its type, default or required, and its documentation', () => {

@@ -48,6 +48,8 @@ export const crawlResultItemSchema = z.object({
   json: z.unknown().optional().describe('What the LLM extracted (json_schema / json_prompt): valid against json_schema when one was given'),
   summary_error: z.string().optional().describe('`CODE: message` when the summary failed (LLM_TIMEOUT, LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_REJECTED); not charged'),
   json_error: z.string().optional().describe('`CODE: message` when the extraction failed; not charged'),
+  cache_state: z.enum(['hit', 'miss']).optional().describe('With max_age: `hit` when the page came from the page cache (1 credit), `miss` when it was fetched (and stored)'),
+  cached_at: z.string().optional().describe('With max_age, for a page that succeeded: when it was fetched (a hit: when its stored copy was), ISO 8601'),
   error: z.string().optional().describe('`CODE: message` when this URL failed (it then costs 0 credits)'),
 });
 
