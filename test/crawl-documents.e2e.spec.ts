@@ -4,6 +4,7 @@
  * tree without end, a zip bomb) fails its URL at 0 credits, and the worker goes on crawling.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Firecrawl from '@mendable/firecrawl-js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { compressionBombPdf, docx, endlessPageTreePdf, pdf, twoColumnPdf, zipBombDocx } from './support/documents.js';
 import { key, startHarness, type Harness } from './support/harness.js';
@@ -101,6 +102,15 @@ describe('GET /crawl of documents', () => {
     expect(page.markdown).toContain('Visitors may moor at the east quay after noon.');
     expect(page.metadata).toMatchObject({ title: 'Harbour Memo', author: 'Grace Netmaker' });
     expect(res.body.credits).toBe(1);
+  });
+
+  it('reads a PDF through the Firecrawl-compatible scrape too (its SDK): markdown, title and numPages, 1 credit', async () => {
+    const account = await trawl.createAccount();
+    const client = new Firecrawl({ apiKey: account.apiKey, apiUrl: trawl.baseUrl });
+    const doc = await client.scrape(`${site.url}/report.pdf`, { formats: ['markdown'] });
+    expect(doc.markdown).toContain('The herring stock of the northern shelf grew for the third year running');
+    expect(doc.metadata).toMatchObject({ title: 'Herring Stock Report', author: 'Ada Fisher', numPages: 3, statusCode: 200 });
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 1);
   });
 
   it('fails hostile documents at 0 credits, each alone, and the worker goes on crawling', async () => {
