@@ -39,8 +39,12 @@ export interface ScrapedPage {
   error?: TrawlError;
 }
 
+/** How long whether a headful worker is alive is trusted. */
+const HEADFUL_SEEN_MS = 1_000;
+
 @Injectable()
 export class FirecrawlScrapeService {
+  private headful = { at: 0, alive: false };
   constructor(
     private readonly lifecycle: CallLifecycle,
     private readonly dispatcher: JobDispatcher,
@@ -153,7 +157,7 @@ export class FirecrawlScrapeService {
   /** The engines to try, in order. */
   private async ladder(plan: ScrapePlan): Promise<EngineRow[]> {
     const renders = plan.waitForMs > 0 || plan.document.screenshot !== false;
-    const headful = async () => (await this.workers.seen(engineRow(EngineId.headful).workerKind)) > 0;
+    const headful = () => this.headfulAlive();
     if (plan.proxy === 'stealth') {
       if (!(await headful())) throw new TrawlError(ErrorCode.HEADFUL_UNAVAILABLE, 'proxy stealth needs the headed browser, and no headful worker is running: nothing was charged');
       return [engineRow(EngineId.headful)];
@@ -164,6 +168,17 @@ export class FirecrawlScrapeService {
     const ladder = renders ? [first] : [first, engineRow(EngineId.chromium)];
     if (await headful()) ladder.push(engineRow(EngineId.headful));
     return ladder;
+  }
+
+  /**
+   * Whether a headful worker is alive, read from the registry at most once a second (every `auto` scrape asks, and a
+   * Redis round trip per call was a tenth of a small page's scrape); a worker that just started or died is seen within it.
+   */
+  private async headfulAlive(): Promise<boolean> {
+    if (Date.now() - this.headful.at > HEADFUL_SEEN_MS) {
+      this.headful = { at: Date.now(), alive: (await this.workers.seen(engineRow(EngineId.headful).workerKind)) > 0 };
+    }
+    return this.headful.alive;
   }
 
   private timeoutOf(plan: ScrapePlan): number {
