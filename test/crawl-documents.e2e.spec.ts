@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Firecrawl from '@mendable/firecrawl-js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from './support/fixture-server.js';
 import { compressionBombPdf, docx, endlessPageTreePdf, pdf, twoColumnPdf, zipBombDocx } from './support/documents.js';
 import { key, startHarness, type Harness } from './support/harness.js';
@@ -111,6 +114,22 @@ describe('GET /crawl of documents', () => {
     expect(doc.markdown).toContain('The herring stock of the northern shelf grew for the third year running');
     expect(doc.metadata).toMatchObject({ title: 'Herring Stock Report', author: 'Ada Fisher', numPages: 3, statusCode: 200 });
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 1);
+  });
+
+  it("reads a PDF through MCP's crawl tool too: its Markdown and metadata, 1 credit", async () => {
+    const account = await trawl.createAccount();
+    const client = new Client({ name: 'trawl-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${trawl.baseUrl}/mcp`), { requestInit: { headers: key(account.apiKey) } }));
+    try {
+      const result = (await client.callTool({ name: 'crawl', arguments: { urls: [`${site.url}/report.pdf`] } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const [page] = (result.structuredContent as { results: Array<{ markdown?: string; metadata?: Record<string, unknown> }> }).results;
+      expect(page.markdown).toContain('The herring stock of the northern shelf grew for the third year running');
+      expect(page.metadata).toMatchObject({ title: 'Herring Stock Report', author: 'Ada Fisher', pages: 3 });
+      expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 1);
+    } finally {
+      await client.close();
+    }
   });
 
   it('fails hostile documents at 0 credits, each alone, and the worker goes on crawling', async () => {
