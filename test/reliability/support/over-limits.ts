@@ -242,7 +242,8 @@ export function describeLoadOverLimits(where: Backing, rounds = 3): void {
     // The live heap is the leak check: anything kept per request would grow it round after round.
     expect(last.heap - first.heap).toBeLessThan(24 * 2 ** 20);
     // RSS only loosely: this Jest worker ran other files before, and freed memory is not always given back to the OS
-    // (a CI run measured 934 → 1,074 MiB with the live heap flat at 444 → 446 MiB).
-    expect(last.rss - first.rss).toBeLessThan(256 * 2 ** 20);
+    // (CI runs measured 934 → 1,074 MiB with the live heap flat at 444 → 446 MiB, and 1,252 → 1,532 MiB with it at
+    // 509 → 501 MiB on a clean clone): a leak the heap would not show still stands out past half a gigabyte.
+    expect(last.rss - first.rss).toBeLessThan(512 * 2 ** 20);
   });
 }
