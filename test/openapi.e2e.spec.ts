@@ -438,10 +438,15 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     const started = await send('POST', '/v2/crawl', { url: `${site.url}/a`, limit: 2, sitemap: 'skip' }, apiKey);
     expect(started.status).toBe(200);
     expectValid('/v2/crawl', 200, started.body, 'post');
+    let last: unknown;
     const done = await pollUntil(async () => {
       const read = await send('GET', `/v2/crawl/${started.body.id}`, undefined, apiKey);
+      last = read.body;
       return read.body.status === 'completed' ? read.body : null;
-    }, 'the crawl to complete', 30_000, 100);
+    }, 'the crawl to complete', 30_000, 100).catch(async (error: Error) => {
+      const native = await send('GET', `/crawls/${started.body.id}`, undefined, apiKey);
+      throw new Error(`${error.message}; last status: ${JSON.stringify(last).slice(0, 300)}; native: ${JSON.stringify(native.body).slice(0, 500)}`);
+    });
     expect(done.data.length).toBeGreaterThan(0);
     expectValid('/v2/crawl/{id}', 200, done);
     expectValid('/v1/crawl/{id}', 200, (await send('GET', `/v1/crawl/${started.body.id}`, undefined, apiKey)).body);
@@ -469,8 +474,12 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     expectValid('/v2/batch/scrape', 200, batch.body, 'post');
     const batched = await pollUntil(async () => {
       const read = await send('GET', `/v2/batch/scrape/${batch.body.id}`, undefined, apiKey);
+      last = read.body;
       return read.body.status === 'completed' ? read.body : null;
-    }, 'the batch to complete', 30_000, 100);
+    }, 'the batch to complete', 30_000, 100).catch(async (error: Error) => {
+      const native = await send('GET', `/batches/${batch.body.id}`, undefined, apiKey);
+      throw new Error(`${error.message}; last status: ${JSON.stringify(last).slice(0, 300)}; native: ${JSON.stringify(native.body).slice(0, 500)}`);
+    });
     expectValid('/v2/batch/scrape/{id}', 200, batched);
 
     for (const version of ['v1', 'v2']) {

@@ -101,6 +101,26 @@ describe('site crawls on the generated site', () => {
     expect(await balanceOf(account.accountId)).toBe(100_000);
   });
 
+  it("spaces only its own pages by a long delay_ms: another crawl of the same host is not held back", async () => {
+    const account = await trawl.createAccount('developer');
+    const slow = await post(account.apiKey, '/crawls', { url: `${site.hosts[2]}/`, limit: 5, sitemap: 'skip', delay_ms: 60_000 });
+    expect(slow.status).toBe(201);
+    // Its first page is stored (the host's turn for it is now a minute away) …
+    await pollUntil(async () => ((await trawl.get(`/crawls/${slow.body.id}?limit=1`, key(account.apiKey))).body.counts.done >= 1 ? true : null), 'the slow crawl to store its first page', 30_000, 100);
+    // … and a batch of that host's pages runs at the default gap, long before the slow crawl's next page.
+    const started = Date.now();
+    const batch = await post(account.apiKey, '/batches', { urls: [`${site.hosts[2]}/docs/`, `${site.hosts[2]}/blog/`] });
+    expect(batch.status).toBe(201);
+    const done = await pollUntil(async () => {
+      const r = await trawl.get(`/batches/${batch.body.id}?limit=1`, key(account.apiKey));
+      return r.body.status === 'completed' ? r.body : null;
+    }, 'the batch to finish', 45_000, 100);
+    expect(done.counts.done).toBe(2);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await trawl.get(`/crawls/${slow.body.id}?limit=1`, key(account.apiKey))).body.counts.done).toBe(1);
+    await fetch(`${trawl.baseUrl}/crawls/${slow.body.id}`, { method: 'DELETE', headers: key(account.apiKey) });
+  });
+
   it('honours include and exclude patterns, sitemap modes and a page limit', async () => {
     const account = await trawl.createAccount('developer');
     const docs = await crawl(account.apiKey, { max_depth: 3, include_paths: ['^/docs/'] });

@@ -324,8 +324,10 @@ export class CrawlCoordinator {
       if (crawlDelayMs > (options.delay_ms ?? this.settings.hostGapMs)) await store.setHostGap(data.crawlId, host, crawlDelayMs);
     }
 
-    // The host's cap and gap across every crawl (the claim already kept this crawl's own).
-    const gapMs = Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs);
+    // The host's cap and gap across every crawl (the claim already kept this crawl's own). A crawl's own delay_ms may
+    // lower the default for its starts, but a larger one spaces only its own pages (its claims do): set here, it
+    // would hold every other crawl of the host back by it too.
+    const gapMs = Math.max(Math.min(options.delay_ms ?? this.settings.hostGapMs, this.settings.hostGapMs), crawlDelayMs);
     const token = visitToken(data.crawlId, data.hash);
     const wait = await store.acquireHost(host, token, this.leaseMs(), this.settings.hostCap, gapMs);
     if (wait > 0) {
