@@ -14,17 +14,20 @@ import { CORPUS_DIR } from '../support/env.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { corpusPresent } from '../support/requires.js';
+import { startSite } from './site.js';
 
 jest.setTimeout(120_000);
 
 const NEWS = `${CORPUS_DIR}/serp/google/bisohns-search-engine-parser/html/googlenews__googlenews-synopsis__3e39d1a.html.gz`;
 const IMAGES = `${CORPUS_DIR}/serp/google/abenassi-Google-Search-API/html/test_search_images.html.gz`;
 const hasCorpus = corpusPresent(NEWS, 'Firecrawl search sources') && corpusPresent(IMAGES, 'Firecrawl search sources');
+const CJR = 'https://www.cjr.org/business_of_news/to-save-itself-journalism-will-need-to-stop-preaching-to-the-choir.php';
 const page = (file: string) => gunzipSync(readFileSync(file)).toString('utf8');
 
 let trawl: Harness;
 let bing: FixtureServer;
 let google: FixtureServer;
+let site: FixtureServer;
 let apiKey: string;
 let accountId: string;
 let client: Firecrawl;
@@ -32,7 +35,9 @@ const verticals: string[] = [];
 
 (hasCorpus ? describe : describe.skip)('POST /v2/search sources', () => {
   beforeAll(async () => {
-    const pages = { nws: page(NEWS), isch: page(IMAGES) };
+    site = await startSite();
+    // The first news article, moved onto the loopback site for the scrape test (tests never reach the internet).
+    const pages = { nws: page(NEWS).replace(CJR, `${site.url}/article`), isch: page(IMAGES) };
     bing = await startFixtureServer({
       '/search': (req, res) => {
         const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
@@ -61,6 +66,7 @@ const verticals: string[] = [];
     await trawl?.close();
     await bing?.close();
     await google?.close();
+    await site?.close();
   });
 
   const balance = async () => (await trawl.admin.report(accountId)).account.balance;
@@ -77,7 +83,7 @@ const verticals: string[] = [];
     expect(found.news).toHaveLength(4);
     expect(found.news?.[0]).toMatchObject({
       title: 'To save itself, journalism will need to stop preaching to the choir',
-      url: 'https://www.cjr.org/business_of_news/to-save-itself-journalism-will-need-to-stop-preaching-to-the-choir.php',
+      url: `${site.url}/article`,
       date: '10 hours ago', source: 'Columbia Journalism Review', position: 1,
     });
     expect(found.news?.map((n) => (n as { position: number }).position)).toEqual([1, 2, 3, 4]);
@@ -124,5 +130,16 @@ const verticals: string[] = [];
     expect(alone.status).toBeGreaterThanOrEqual(500);
     expect(alone.body.success).toBe(false);
     expect(await balance()).toBe(before - 10);
+  });
+
+  it('scrapes the news articles with scrapeOptions, keeping their news fields; 1 credit a page over plain HTTP', async () => {
+    const before = await balance();
+    const found = await client.search('preaching the choir', { sources: ['news'], limit: 1, scrapeOptions: { formats: ['markdown'] } });
+    expect(found.web).toBeUndefined();
+    const article = found.news?.[0] as { url: string; title: string; source: string; markdown?: string; metadata?: { sourceURL?: string; statusCode?: number } };
+    expect(article).toMatchObject({ url: `${site.url}/article`, source: 'Columbia Journalism Review', position: 1 });
+    expect(article.markdown).toContain('Trawling');
+    expect(article.metadata).toMatchObject({ sourceURL: `${site.url}/article`, statusCode: 200 });
+    expect(await balance()).toBe(before - 11);
   });
 });

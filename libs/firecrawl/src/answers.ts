@@ -90,7 +90,7 @@ const searchAnswer = (data: z.ZodType) =>
     creditsUsed: int().describe('The search and the scrapes together, in Trawl credits'),
     warning: z.string().optional().describe('Which sources could not be fetched, how many results could not be scraped'),
   });
-export const newsResultSchema = z.object({
+export const newsResultSchema = firecrawlDocumentSchema.partial().extend({
   title: z.string(),
   url: z.string(),
   snippet: z.string(),

@@ -2,8 +2,8 @@
  * Firecrawl's map and search on Trawl's `/map` and `/search`: map's links (objects in v2, strings in v1), and web
  * search results with `scrapeOptions` scraping the first `limit` results in the same call (one credit each over plain
  * HTTP, as `/crawl`); `creditsUsed` is the search's and the scrapes' credits together. v2's `news` and `images`
- * sources are `/serp-search`'s verticals (10 credits each, as that route charges); a source a client adds of its own
- * is ignored.
+ * sources are `/serp-search`'s verticals (10 credits each, as that route charges; `scrapeOptions` scrape the news
+ * articles too); a source a client adds of its own is ignored.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type Caller } from '#billing';
@@ -123,7 +123,8 @@ export class FirecrawlLookupService {
     const warnings = failed.map(({ source, error }) => `${source} results could not be fetched (${error instanceof Error ? error.message : String(error)})`);
     for (const { source } of failed) data[source] = [];
 
-    const results = data.web ?? [];
+    // scrapeOptions scrape the web results and the news articles (an image's page is not scraped).
+    const results: Array<{ url: string; metadata?: FirecrawlDocument['metadata'] }> = [...(data.web ?? []), ...(data.news ?? [])];
     if (scrapes && results.length) {
       const urls = results.map((r) => r.url);
       const { body: scraped } = await this.lifecycle.run(
@@ -143,6 +144,6 @@ export class FirecrawlLookupService {
       if (unscraped) warnings.push(`${unscraped} of ${urls.length} results could not be scraped (see their metadata.error)`);
     }
     const warning = warnings.length ? warnings.join('; ') : undefined;
-    return { success: true, data: version === 'v1' ? results : data, creditsUsed: credits, ...(warning ? { warning } : {}) };
+    return { success: true, data: version === 'v1' ? (data.web ?? []) : data, creditsUsed: credits, ...(warning ? { warning } : {}) };
   }
 }
