@@ -88,3 +88,13 @@ describe('a block named like chrome that holds the page heading', () => {
     expect(out).not.toContain('Pricing plans');
   });
 });
+
+describe('ids that spell a heading', () => {
+  it("keeps a documentation section whose id is its long title's slug, with a comment word in it, and drops a short one", () => {
+    const section = `<section id="use-trimmed-interleaved-replies-in-email-discussions"><span id="interleaved-replies"></span><h2>Use trimmed interleaved replies in email discussions</h2>${STORY}</section>`;
+    const out = cleanedBody(`<div class="document">${STORY}${section}<div id="recent-replies"><h3>Recent replies</h3><p>Your email address will not be published, the required fields are marked.</p></div></div>`);
+    expect(out).toContain('Use trimmed interleaved replies');
+    expect(out.split('Paragraph 1 of the story').length - 1).toBe(2);
+    expect(out).not.toContain('Your email address will not be published');
+  });
+});
