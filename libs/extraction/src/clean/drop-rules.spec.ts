@@ -89,6 +89,15 @@ describe('a block named like chrome that holds the page heading', () => {
   });
 });
 
+describe('class words inside code', () => {
+  it("keeps a code block's comment tokens, which name chrome words", () => {
+    const out = cleanedBody(`<div class="doc">${STORY}<pre><span class="hljs-comment"># reapply your stashed changes</span>\ngit stash pop\n<span class="token comment related">// show the reference log</span></pre></div><div class="comments"><p>A reader's comment.</p></div>`);
+    expect(out).toContain('# reapply your stashed changes');
+    expect(out).toContain('// show the reference log');
+    expect(out).not.toContain("A reader's comment");
+  });
+});
+
 describe('ids that spell a heading', () => {
   it("keeps a documentation section whose id is its long title's slug, with a comment word in it, and drops a short one", () => {
     const section = `<section id="use-trimmed-interleaved-replies-in-email-discussions"><span id="interleaved-replies"></span><h2>Use trimmed interleaved replies in email discussions</h2>${STORY}</section>`;
