@@ -116,6 +116,17 @@ const verticals: string[] = [];
     expect(await balance()).toBe(before);
   });
 
+  it('names the Firecrawl field in a refusal of its value (country, not the engine parameter it becomes), charging nothing', async () => {
+    const before = await balance();
+    for (const sources of [['web'], ['news']]) {
+      const refused = await post({ query: 'x', country: 'not a country', sources });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringMatching(/^country: /) });
+      expect(refused.body.details).toEqual([expect.objectContaining({ path: ['country'] })]);
+    }
+    expect(await balance()).toBe(before);
+  });
+
   it('keeps the web results when the news vertical fails, saying so in warning; the failed search costs nothing', async () => {
     const before = await balance();
     const answer = await post({ query: 'news down', sources: ['web', 'news'] });

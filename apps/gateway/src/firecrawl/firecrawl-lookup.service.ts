@@ -6,6 +6,7 @@
  * articles too); a source a client adds of its own is ignored.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import type { z } from 'zod';
 import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
@@ -83,7 +84,7 @@ export class FirecrawlLookupService {
     const limit = body.limit ?? 5;
     const endpoint = `/${version}/search`;
     // Every parameter is checked before the first search runs (a refusal charges nothing).
-    const webParams = parseInput(searchParamsSchema, {
+    const webParams = asFirecrawl(searchParamsSchema, {
       query: body.query,
       max_pages: Math.min(MAX_SEARCH_PAGES, Math.ceil(limit / RESULTS_PER_PAGE)),
       ...(body.country ? { cc: body.country.toLowerCase() } : {}),
@@ -91,7 +92,7 @@ export class FirecrawlLookupService {
       ai_answer: false, questions_answers: false, related_queries: false, sidebar: false, direct_answer: false,
     });
     const verticalParams = (type: 'news' | 'images') =>
-      parseInput(serpSearchParamsSchema, { q: body.query, ...(body.country ? { gl: body.country.toLowerCase() } : {}), ...(body.lang ? { hl: body.lang } : {}), num: limit, type });
+      asFirecrawl(serpSearchParamsSchema, { q: body.query, ...(body.country ? { gl: body.country.toLowerCase() } : {}), ...(body.lang ? { hl: body.lang } : {}), num: limit, type });
     if (sources.some((s) => s !== 'web')) verticalParams('news');
 
     const data: SearchData = {};
@@ -146,4 +147,18 @@ export class FirecrawlLookupService {
     const warning = warnings.length ? warnings.join('; ') : undefined;
     return { success: true, data: version === 'v1' ? (data.web ?? []) : data, creditsUsed: credits, ...(warning ? { warning } : {}) };
   }
+}
+
+/** Trawl's parameter names, as the Firecrawl body names them: a refusal names the field the client sent. */
+const FIRECRAWL_NAMES: Record<string, string> = { query: 'query', q: 'query', cc: 'country', gl: 'country', setLang: 'lang', hl: 'lang', num: 'limit' };
+
+/** Parses Trawl parameters made from a Firecrawl body; a refusal names the field the client sent, in Firecrawl's shape. */
+function asFirecrawl<S extends z.ZodType>(schema: S, input: Record<string, unknown>): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const param = issue.path.map(String).join('.');
+  const field = FIRECRAWL_NAMES[param] ?? param;
+  // The engine parameter's own name, where the message starts with it, becomes the field's.
+  refuse(field || 'body', issue.message.startsWith(`${param} `) ? issue.message.slice(param.length + 1) : issue.message);
 }
