@@ -102,10 +102,31 @@ function toPageAction(a: Parsed & { type: (typeof OFFERED_ACTIONS)[number] }): P
   }
 }
 
+const ACTION_DOCS: Record<(typeof OFFERED_ACTIONS)[number], string> = {
+  wait: 'Wait `milliseconds`, or until an element matching `selector` is visible (one of them)',
+  click: 'Click the first element matching `selector` (`all`: each of them, up to 100); fails the scrape when none matches',
+  write: 'Type `text` into the focused element (click the input first)',
+  press: 'Press `key` (Enter, Tab, ArrowDown, Control+A, …)',
+  scroll: 'Scroll the page (or the element matching `selector`) a screen `down` (default) or `up`',
+  screenshot: 'A PNG of the viewport (or `fullPage`), at `viewport` size when given; `quality` is accepted and ignored. Returned as a signed link in actions.screenshots',
+  scrape: "The page's URL and HTML at this point, in actions.scrapes",
+  executeJavascript: "Run `script` (an expression, or a function body with `return`) in the page; its value in actions.javascriptReturns as { type, value }",
+};
+
+/** The items of `actions` as the OpenAPI document shows them (the checks above say the same in their messages). */
+const ITEMS_DOC = {
+  oneOf: OFFERED_ACTIONS.map((name) => {
+    const json = z.toJSONSchema(SCHEMAS[name].extend({ type: z.literal(name) }), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete json.$schema;
+    return { ...json, description: ACTION_DOCS[name] };
+  }),
+};
+
 /** The `actions` option: a list of at most MAX_PAGE_ACTIONS actions, each checked; the output is Trawl's PageAction[]. */
 export const actionsSchema = z
   .array(z.unknown(), { error: 'actions must be a list of actions' })
   .max(MAX_PAGE_ACTIONS, `actions: at most ${MAX_PAGE_ACTIONS} actions`)
+  .meta({ items: ITEMS_DOC })
   .transform((list, ctx) => {
     const actions: PageAction[] = [];
     for (const [i, raw] of list.entries()) {
