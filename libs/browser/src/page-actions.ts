@@ -64,7 +64,13 @@ async function runOne(action: PageAction, run: ActionRun, out: PageActionsOutcom
   const { page } = run.stage;
   switch (action.type) {
     case 'wait':
-      if ('milliseconds' in action) return run.step(sleep(action.milliseconds));
+      if ('milliseconds' in action) {
+        // No timer outlives the job: a wait longer than the budget sleeps what is left, then times out.
+        const left = run.left();
+        await run.step(sleep(Math.min(action.milliseconds, left)));
+        if (action.milliseconds > left) throw run.timeout();
+        return;
+      }
       return run.visible(action.selector);
     case 'click': {
       const found = await run.matched(action.selector);
@@ -138,8 +144,12 @@ class ActionRun {
     return Math.max(1, Math.min(cap, this.stage.until - performance.now()));
   }
 
+  timeout(): Error {
+    return renderTimeout(`actions.${this.index} (${this.type}) did not finish within the page's timeout`);
+  }
+
   step<T>(work: Promise<T>): Promise<T> {
-    return bounded(work, this.stage.until, () => renderTimeout(`actions.${this.index} (${this.type}) did not finish within the page's timeout`), this.stage.failure);
+    return bounded(work, this.stage.until, () => this.timeout(), this.stage.failure);
   }
 
   settle(): Promise<void> {
