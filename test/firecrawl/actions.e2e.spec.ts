@@ -130,6 +130,21 @@ describe('scrape with actions', () => {
   });
 });
 
+describe('actions and the page cache', () => {
+  it('a scrape with actions is never answered from the page cache: maxAge is ignored, the actions run each time', async () => {
+    const before = await balance();
+    const hits = site.hits.get('/playground') ?? 0;
+    const actions = [{ type: 'click' as const, selector: '#reveal' }, { type: 'executeJavascript' as const, script: 'document.getElementById("answer").textContent' }];
+    for (let i = 0; i < 2; i++) {
+      const doc = await client.scrape(`${site.url}/playground`, { formats: ['markdown'], maxAge: 600_000, actions });
+      expect(doc.metadata).not.toHaveProperty('cacheState');
+      expect(doc.actions).toMatchObject({ javascriptReturns: [{ type: 'string', value: 'The answer is forty-two.' }] });
+    }
+    expect(site.hits.get('/playground')).toBe(hits + 2);
+    expect(await balance()).toBe(before - 20);
+  });
+});
+
 describe('actions that fail the scrape, nothing charged', () => {
   it('a selector that matches nothing fails the scrape naming the action', async () => {
     const before = await balance();
