@@ -412,6 +412,10 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     // Refused options are not offered: left out, and additionalProperties refuses them.
     expect(scrape.properties).not.toHaveProperty('extract');
     expect(scrape.properties.jsonOptions.description).toMatch(/v1: `\{ schema\?, prompt\? \}` of the `json` format/);
+    expect(scrape.properties.actions).toMatchObject({ type: 'array', maxItems: 50 });
+    const click = scrape.properties.actions.items.oneOf.find((a: any) => a.properties.type.const === 'click');
+    expect(click).toMatchObject({ required: expect.arrayContaining(['type', 'selector']), additionalProperties: false });
+    expect(click.description).toMatch(/fails the scrape when none matches/);
     const crawl = doc.components.schemas.FirecrawlV2StartCrawlRequest;
     expect(crawl.properties).not.toHaveProperty('webhook');
     expect(crawl.properties).not.toHaveProperty('prompt');
@@ -436,6 +440,14 @@ describe('the Firecrawl-compatible routes in /openapi.json', () => {
     const v1 = await send('POST', '/v1/scrape', { url: `${site.url}/a`, formats: ['markdown'] }, apiKey);
     expect(v1.status).toBe(200);
     expectValid('/v1/scrape', 200, v1.body, 'post');
+    const acted = await send('POST', '/v2/scrape', { url: `${site.url}/a`, actions: [{ type: 'executeJavascript', script: 'document.title' }, { type: 'scrape' }, { type: 'screenshot' }] }, apiKey);
+    expect(acted.status).toBe(200);
+    expect(acted.body.data.actions).toMatchObject({ screenshots: [expect.any(String)], scrapes: [{ url: `${site.url}/a` }], javascriptReturns: [{ type: 'string' }], pdfs: [] });
+    expectValid('/v2/scrape', 200, acted.body, 'post');
+    const failedAction = await send('POST', '/v2/scrape', { url: `${site.url}/a`, actions: [{ type: 'click', selector: '#none' }] }, apiKey);
+    expect(failedAction.status).toBe(500);
+    expect(failedAction.body).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    expectValid('/v2/scrape', 500, failedAction.body, 'post');
     const bad = await send('POST', '/v2/scrape', { url: `${site.url}/a`, formats: ['summary'], waitFor: -1 }, apiKey);
     expect(bad.status).toBe(400);
     expectValid('/v2/scrape', 400, bad.body, 'post');

@@ -6,11 +6,13 @@
  * becomes a typed error instead of a hang.
  */
 import type { CDPSession, Page, Request, Response } from 'playwright-core';
-import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile } from '#contracts';
+import { DEVICE_PROFILES, ErrorCode, TrawlError, type DeviceProfile, type PageAction, type PageActionsOutcome } from '#contracts';
+import { bounded } from './bounded.js';
 import { GUARD_HEADER } from './guard-proxy.js';
 import { captureDocument, NAVIGATED } from './document-capture.js';
 import type { BrowserLease, JobSettings, RenderSurface } from './job-context.js';
 import { mainThreadCaughtUp } from './main-thread.js';
+import { runActions } from './page-actions.js';
 import { CAUGHT_UP_GRACE_MS } from './network-activity.js';
 import { failedNavigation, fromGuardFailure, renderFailed, renderTimeout, toRenderError, type FailedNavigation } from './render-errors.js';
 import type { RenderResult } from './render-types.js';
@@ -36,16 +38,8 @@ export interface RenderJob extends JobSettings {
   settleCapMs: number;
   /** A wait after settling, before capture (RenderOptions.waitMs); 0 for none. */
   waitMs?: number;
-}
-
-/** Rejects with `onTimeout()` at `until`, or with the job's failure, whichever settles first. */
-function bounded<T>(work: Promise<T>, until: number, onTimeout: () => Error, failure: Promise<never>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), Math.max(0, until - performance.now()));
-  });
-  work.catch(() => undefined); // the loser of the race must not surface as an unhandled rejection
-  return Promise.race([work, timeout, failure]).finally(() => clearTimeout(timer));
+  /** Run after the wait, before capture (RenderOptions.actions). */
+  actions?: readonly PageAction[];
 }
 
 /** Time kept back at the end of the budget for capturing HTML (and the screenshot). */
@@ -183,16 +177,20 @@ async function navigateAndCaptureWith(
   // A document still arriving when the budget ends (a body dripping in) is a timeout, as over plain HTTP: what it
   // shows is a fragment of a page nobody finished sending, and it is not charged.
   if (!loaded && !documentArrived) throw renderTimeout('The page was still arriving when the URL budget ended');
-  const html = await captureHtml(page, session, surface.mainFrameId, job, failure);
-  // Checked on what was captured: a navigation the page started may commit while it settles or during the capture.
-  const lastFailed = lastFailedNavigation();
-  if (page.url().startsWith(CHROME_ERROR_PAGE)) throw failedNavigation(lastFailed, guard);
-  if (html.length < GUARD_ANSWER_MAX_CHARS && html.includes(guard.refusalMark)) {
-    throw failedNavigation({ url: page.url(), errorText: lastFailed?.errorText ?? '' }, guard);
+  const capture = () => capturePage(surface, job, failure, lastFailedNavigation);
+  let actions: PageActionsOutcome | undefined;
+  if (job.actions?.length) {
+    actions = await runActions(job.actions, {
+      page,
+      until: settleUntil,
+      failure,
+      capture,
+      settle: async (until) => {
+        await Promise.race([activity.waitForQuiet(job.networkIdleMs, until, job.loadQuietMs), failure]);
+      },
+    });
   }
-  if (Buffer.byteLength(html) > job.maxResponseBytes) {
-    throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document exceeds the ${job.maxResponseBytes}-byte limit`, 'permanent');
-  }
+  const html = await capture();
   let screenshot: string | undefined;
   if (job.screenshot) {
     const png = await bounded(
@@ -210,6 +208,7 @@ async function navigateAndCaptureWith(
     status: response?.status() ?? 0,
     html,
     ...(screenshot !== undefined ? { screenshot } : {}),
+    ...(actions ? { actions } : {}),
     ...(response ? { headers: response.headers() } : {}),
     loaded,
     networkQuiet,
@@ -220,6 +219,25 @@ async function navigateAndCaptureWith(
       quietMs: loaded ? Math.round(settledAt - loadedAt) : 0,
     },
   };
+}
+
+/**
+ * The document's HTML as it is now, refused when it is not the site's content: Chromium's error page or the guard's
+ * answer after a navigation the page (or an action) started failed or was refused, or a document over the size limit.
+ */
+async function capturePage(surface: RenderSurface, job: RenderJob, failure: Promise<never>, lastFailedNavigation: () => FailedNavigation | undefined): Promise<string> {
+  const { page, session, guard } = surface;
+  const html = await captureHtml(page, session, surface.mainFrameId, job, failure);
+  // Checked on what was captured: a navigation the page started may commit while it settles or during the capture.
+  const lastFailed = lastFailedNavigation();
+  if (page.url().startsWith(CHROME_ERROR_PAGE)) throw failedNavigation(lastFailed, guard);
+  if (html.length < GUARD_ANSWER_MAX_CHARS && html.includes(guard.refusalMark)) {
+    throw failedNavigation({ url: page.url(), errorText: lastFailed?.errorText ?? '' }, guard);
+  }
+  if (Buffer.byteLength(html) > job.maxResponseBytes) {
+    throw new TrawlError(ErrorCode.TOO_LARGE, `The rendered document exceeds the ${job.maxResponseBytes}-byte limit`, 'permanent');
+  }
+  return html;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The public shapes of the render pool: what a job asks for, what it returns, and how the pool is configured.
  * worker-render (headless) and worker-headful (headed under Xvfb) both program against `PageRenderer`.
  */
-import type { DeviceKind, ProxyInfo } from '#contracts';
+import type { DeviceKind, PageAction, PageActionsOutcome, ProxyInfo } from '#contracts';
 import type { AddressKind, DnsResolver } from '#fetch';
 
 export interface RenderOptions {
@@ -18,6 +18,11 @@ export interface RenderOptions {
   screenshot?: false | 'viewport' | 'full';
   /** A wait after the page settled, before it is captured (within the budget, less the capture's reserve). */
   waitMs?: number;
+  /**
+   * Actions run on the page after the wait, before it is captured, within the same budget (see page-actions.ts);
+   * the HTML and the screenshot are of the page as they left it.
+   */
+  actions?: readonly PageAction[];
   /** Abort image, media and font requests. Default: true when no screenshot is asked for. */
   blockResources?: boolean;
   /** How long the network must stay quiet to count as settled. Default 500 ms. */
@@ -67,6 +72,8 @@ export interface RenderResult {
   html: string;
   /** Base64 PNG when a screenshot was asked for. */
   screenshot?: string;
+  /** What the actions produced, when there were any. */
+  actions?: PageActionsOutcome;
   /** Response headers of the main document (lower-case names), for block detection. */
   headers?: Record<string, string>;
   /** Whether the load event fired and the network went quiet before capture (false = captured at a cap). */

@@ -6,6 +6,7 @@
  */
 import { ErrorCode } from './error-codes.js';
 import { QueueName, type SearchProviderName } from './jobs.js';
+import type { PageActionsOutcome } from './page-actions.js';
 import { TrawlError } from './trawl-error.js';
 
 export const EngineId = {
@@ -87,6 +88,8 @@ export interface FetchedPage {
   html: string;
   /** Base64 PNG when a screenshot was asked for. */
   screenshot?: string;
+  /** Browser engines: what the request's actions produced. */
+  actions?: PageActionsOutcome;
   /** Response headers of the main document, where the engine has them (block detection reads them). */
   headers?: Record<string, string>;
   /** The undecoded bytes, when a raw fetch asked for them (`html` is then empty). */

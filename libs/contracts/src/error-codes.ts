@@ -38,6 +38,8 @@ export const ErrorCode = {
   PROXY_FAILED: 'PROXY_FAILED',
   RENDER_FAILED: 'RENDER_FAILED',
   NETWORK_ERROR: 'NETWORK_ERROR',
+  /** A page action could not be done (no element matches its selector, an unknown key, a script that threw): never charged. */
+  ACTION_FAILED: 'ACTION_FAILED',
   /** A site crawl's URL the site's robots.txt does not allow (never fetched, never charged). */
   ROBOTS_DISALLOWED: 'ROBOTS_DISALLOWED',
   /** A site crawl's URL redirected out of the crawl's scope (another site, an excluded path): the target is not requested. */

@@ -3,6 +3,7 @@ export * from './devices.js';
 export * from './error-codes.js';
 export * from './formats.js';
 export * from './jobs.js';
+export * from './page-actions.js';
 export * from './proxy.js';
 export * from './trawl-error.js';
 export * from './error-status.js';

@@ -7,6 +7,7 @@ import type { OutputFormat, OutputFormats, PageMetadata, PageScope } from './for
 import type { SearchPage, SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 import type { MapsParams, Place } from './api/maps-place.js';
+import type { PageAction, PageActionsOutcome } from './page-actions.js';
 
 /** One queue per worker kind, and the crawl coordinator's (consumed by gateways: it meters and stores). */
 export const QueueName = {
@@ -60,6 +61,11 @@ export interface CrawlPagePayload {
   scope?: PageScope;
   /** The page's chunks most relevant to `query`, `perPage` at most (see PageChunks); needs no Markdown format. */
   chunks?: PageChunksRequest;
+  /**
+   * Browser engines only: actions run on the page after it settled (and `waitForMs`), before it is captured; the
+   * formats and the screenshot are of the page as the actions left it. A plain-HTTP worker refuses the job.
+   */
+  actions?: PageAction[];
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }
@@ -106,6 +112,8 @@ export interface CrawlPageSuccess {
   chunks?: PageChunks;
   /** With `followRedirects: false`: the page redirected here (absolute); no formats were made. */
   redirect?: string;
+  /** With `actions`: what they produced. */
+  actions?: PageActionsOutcome;
 }
 
 export interface CrawlPageFailure {

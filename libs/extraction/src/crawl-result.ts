@@ -36,6 +36,7 @@ export async function toCrawlPageSuccess(
     status_code: page.status,
     ...contentOf(payload.formats, page.html, formatted),
     ...(page.screenshot !== undefined ? { screenshot: page.screenshot } : {}),
+    ...(page.actions ? { actions: page.actions } : {}),
     metadata: formatted.metadata,
     ...(formatted.links ? { links: formatted.links } : {}),
     ...(formatted.canonical ? { canonical: formatted.canonical } : {}),

@@ -38,6 +38,15 @@ export const firecrawlDocumentSchema = z.object({
   highlights: z.string().optional().describe("The `highlights` format: the page's passages most relevant to its query (ranked by BM25), best first, in the page's own words, separated by blank lines"),
   metadata: firecrawlMetadataSchema,
   warning: z.string().optional(),
+  actions: z
+    .object({
+      screenshots: z.array(z.string()).describe('Signed links to the PNGs of the screenshot actions, in order, expiring after SCREENSHOT_URL_TTL_MS'),
+      scrapes: z.array(z.object({ url: z.string(), html: z.string() })).describe("The page's URL and HTML at each scrape action"),
+      javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })).describe("Each executeJavascript action's return value: its typeof and its JSON value (null when it has none)"),
+      pdfs: z.array(z.string()).describe('Always empty: the pdf action is not offered'),
+    })
+    .optional()
+    .describe("What the scrape's actions produced (only with actions)"),
 });
 
 export const scrapeAnswerSchema = z.object({ success: z.literal(true), data: firecrawlDocumentSchema });

@@ -22,6 +22,17 @@ export interface FirecrawlDocument {
   highlights?: string;
   metadata: Record<string, unknown>;
   warning?: string;
+  /** What the scrape's actions produced (only when it had actions). */
+  actions?: DocumentActions;
+}
+
+/** Firecrawl's `actions` of a Document: screenshots as links, each scrape's URL and HTML, each script's return. */
+export interface DocumentActions {
+  screenshots: string[];
+  scrapes: Array<{ url: string; html: string }>;
+  javascriptReturns: Array<{ type: string; value: unknown }>;
+  /** The pdf action is not offered: always empty. */
+  pdfs: string[];
 }
 
 /** What a page job brought back, in Trawl's names. */
@@ -36,6 +47,8 @@ export interface PageOutcome {
   links?: string[];
   /** Where the screenshot can be fetched (a signed link). */
   screenshotUrl?: string;
+  /** The actions' outputs, their screenshots already links. */
+  actions?: DocumentActions;
 }
 
 export interface DocumentContext {
@@ -57,6 +70,7 @@ export function toDocument(page: PageOutcome, context: DocumentContext): Firecra
   if (formats.images) doc.images = imagesOf(page.raw_html ?? '', page.finalUrl, context.removeBase64Images);
   if (formats.screenshot && page.screenshotUrl) doc.screenshot = page.screenshotUrl;
   doc.metadata = { ...metadataOf(page.metadata ?? {}), sourceURL: page.url, url: page.finalUrl, statusCode: page.statusCode, ...context.metadata };
+  if (page.actions) doc.actions = page.actions;
   return doc;
 }
 

@@ -23,12 +23,15 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.TIMEOUT]: 408,
   [ErrorCode.CONCURRENCY_LIMIT]: 429,
   [ErrorCode.BLOCKED_ADDRESS]: 403,
+  /** A failed action fails the scrape, as Firecrawl's does (500, not 502, which firecrawl-js retries). */
+  [ErrorCode.ACTION_FAILED]: 500,
 };
 
 const CODES: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.INVALID_PARAMETER]: 'BAD_REQUEST',
   [ErrorCode.INVALID_REQUEST]: 'BAD_REQUEST',
   [ErrorCode.TIMEOUT]: 'SCRAPE_TIMEOUT',
+  [ErrorCode.ACTION_FAILED]: 'SCRAPE_ACTION_ERROR',
 };
 
 export function firecrawlErrorStatus(code: string): number {

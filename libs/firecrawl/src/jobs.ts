@@ -39,6 +39,7 @@ export function pagePlan(options: ScrapeOptionsInput | undefined, prefix: string
   if (llm) return llm;
   if (plan.highlights) return { path: `${prefix}${plan.highlights.path}`, message: 'format highlights is offered by scrape and search only, not for the pages of a crawl or batch' };
   if (plan.document.screenshot) return { path: `${prefix}formats`, message: 'screenshot is offered by scrape only, not for the pages of a crawl or batch' };
+  if (plan.actions) return { path: `${prefix}actions`, message: 'actions are offered by scrape only on this server, not for the pages of a crawl or batch' };
   if (plan.proxy === 'stealth') return { path: `${prefix}proxy`, message: 'proxy stealth is offered by scrape only, not for the pages of a crawl or batch' };
   return plan;
 }

@@ -45,14 +45,15 @@ export const SCRAPE_OPTION_DOCS: Record<string, string> = {
   onlyMainContent: "The page's main content (default true); false: the whole page",
   includeTags: 'CSS selectors: the formats are made of exactly these elements',
   excludeTags: 'CSS selectors removed before the formats are made',
-  headers: 'Request headers sent over plain HTTP (not with waitFor, a screenshot or proxy stealth)',
+  headers: 'Request headers sent over plain HTTP (not with waitFor, actions, a screenshot or proxy stealth)',
   waitFor: 'Milliseconds to wait after the page settled, in Chromium; at most half of timeout',
   timeout: "The page's budget in milliseconds (default CRAWL_TIMEOUT_MS)",
   mobile: "A phone's user agent, client hints and viewport",
   removeBase64Images: 'Replace inline base64 images in the markdown (default true)',
   location: '`country`: fetched through a proxy of that country (PROXIES); `languages` accepted',
   proxy: '`basic`: the cheapest engine that can do it; `auto` (default): escalates plain HTTP → Chromium → the headed browser while the answer is an anti-bot page; `stealth`/`enhanced`: the headed browser',
-  actions: 'Not supported yet: only an empty list is accepted',
+  actions:
+    'Scrape only: at most 50 of `wait`, `click`, `write`, `press`, `scroll`, `screenshot`, `scrape`, `executeJavascript`, run in order on the rendered page (Chromium; the headed browser with proxy stealth) before its formats are made, all within timeout; waitFor and the waits add up to 60 s at most. Priced as the rendered page (10 credits; 50 on the headed browser). Every request they cause passes the SSRF guard. An action that cannot be done (no element matches, an unknown key, a script that throws) fails the scrape: 500 SCRAPE_ACTION_ERROR naming it, nothing charged. `pdf` is refused.',
   jsonOptions: 'v1: `{ schema?, prompt? }` of the `json` format (scrape only; needs the format `"json"` in formats); `checkPromptInjection` is accepted and ignored, `systemPrompt` refused (this server writes its own)',
 };
 
@@ -149,7 +150,7 @@ function routes(version: FirecrawlVersion): FirecrawlRoute[] {
         { status: 408, when: 'SCRAPE_TIMEOUT: the page ran out of time (nothing charged)' },
         BUSY,
         { status: 502, when: 'the page could not be fetched (DNS_FAILED, CONNECTION_FAILED, UPSTREAM_BLOCKED, …; nothing charged)' },
-        { status: 500, when: 'an LLM format failed: the LLM’s code (LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_TIMEOUT, LLM_REJECTED) and its message; nothing charged' },
+        { status: 500, when: 'an LLM format failed: the LLM’s code (LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_TIMEOUT, LLM_REJECTED) and its message; an action failed: SCRAPE_ACTION_ERROR naming it (`actions.1.selector: no element matches "#more"`); nothing charged' },
       ],
     },
     {

@@ -4,12 +4,13 @@
  * and the country. The LLM formats — `summary`, and `json` (v2: `{ type: "json", schema?, prompt? }` in formats;
  * v1: `"json"` with `jsonOptions`) — become Trawl's LLM formats (`summary`, `json_schema`/`json_prompt` of
  * `/crawl`); `{ type: "highlights", query }` becomes Trawl's query-relevant chunks (`query` of `/crawl`). Fields a
- * client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet (actions, the other LLM
- * formats, a custom viewport) are refused by name rather than silently dropped.
+ * client adds for bookkeeping are accepted and ignored; options Trawl cannot honour yet (the other LLM formats, a
+ * custom viewport) are refused by name rather than silently dropped. `actions` (actions.ts) run on a browser engine.
  */
 import { compile } from 'css-select';
 import { z } from 'zod';
-import { MAX_CRAWL_QUERY_LENGTH, MAX_LLM_PROMPT_LENGTH, countryCode, formatsOf, type DeviceKind, type LlmFormats, type OutputFormats, type PageScope } from '#contracts';
+import { MAX_ACTION_WAIT_MS, MAX_CRAWL_QUERY_LENGTH, MAX_LLM_PROMPT_LENGTH, actionWaitMs, countryCode, formatsOf, type DeviceKind, type LlmFormats, type OutputFormats, type PageAction, type PageScope } from '#contracts';
+import { actionsSchema } from './actions.js';
 
 /** What the answer's Document carries. */
 export interface DocumentFormats {
@@ -44,6 +45,8 @@ export interface ScrapePlan {
   llmPaths?: { summary?: string; json?: string };
   /** The `highlights` format: the page's passages most relevant to `query` (Trawl's query-relevant chunks). */
   highlights?: { query: string; path: string };
+  /** Run on the rendered page before it is captured (a browser engine: a rendered page's credits). */
+  actions?: PageAction[];
 }
 
 /** Formats Trawl does not have yet. */
@@ -134,7 +137,7 @@ export const SCRAPE_OPTION_FIELDS = {
     .strictObject({ country: countryCode('location.country').optional(), languages: z.array(z.string()).optional() }, { error: 'location must be an object { country, languages }' })
     .optional(),
   proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto'], { error: 'proxy must be one of basic, stealth, enhanced, auto' }).optional(),
-  actions: z.array(z.unknown(), { error: 'actions must be a list' }).max(0, 'actions are not supported by this server yet').optional(),
+  actions: actionsSchema.optional(),
   jsonOptions: jsonOptions.optional(),
   extract: z.undefined({ error: 'extract is not supported by this server: use formats ["json"] with jsonOptions' }).optional(),
   changeTrackingOptions: z.undefined({ error: 'changeTrackingOptions is not offered by this server' }).optional(),
@@ -227,9 +230,15 @@ export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: st
     return { path: 'waitFor', message: 'waitFor must be at most half of timeout' };
   }
   const proxy: ProxyMode = options.proxy === 'enhanced' ? 'stealth' : (options.proxy ?? 'auto');
-  const renders = waitForMs > 0 || document.screenshot !== false;
+  const actions = options.actions ?? [];
+  const waits = waitForMs + actionWaitMs(actions);
+  if (waits > MAX_ACTION_WAIT_MS) return { path: 'actions', message: `waitFor and the wait actions add up to ${waits} ms, more than the ${MAX_ACTION_WAIT_MS} ms allowed` };
+  if (actions.length && options.timeout !== undefined && waits >= options.timeout) {
+    return { path: 'actions', message: `waitFor and the wait actions add up to ${waits} ms, which does not fit in timeout (${options.timeout} ms)` };
+  }
+  const renders = waitForMs > 0 || document.screenshot !== false || actions.length > 0;
   if (options.headers && Object.keys(options.headers).length > 0 && (renders || proxy === 'stealth')) {
-    return { path: 'headers', message: 'headers are sent by the plain-HTTP engine only: not with waitFor, screenshot or proxy stealth' };
+    return { path: 'headers', message: 'headers are sent by the plain-HTTP engine only: not with waitFor, actions, screenshot or proxy stealth' };
   }
   const scope: PageScope = {};
   if (options.includeTags?.length) scope.include = options.includeTags;
@@ -244,6 +253,7 @@ export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: st
     removeBase64Images: options.removeBase64Images ?? true,
   };
   if (asked.highlights) plan.highlights = asked.highlights;
+  if (actions.length) plan.actions = actions;
   if (asked.llm) {
     plan.llm = asked.llm;
     if (asked.llmPaths) plan.llmPaths = asked.llmPaths;
@@ -255,7 +265,7 @@ export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: st
   return plan;
 }
 
-/** Whether the plan needs a browser (a wait or a screenshot). */
+/** Whether the plan needs a browser (a wait, a screenshot or actions). */
 export function plansRendering(plan: ScrapePlan): boolean {
-  return plan.waitForMs > 0 || plan.document.screenshot !== false;
+  return plan.waitForMs > 0 || plan.document.screenshot !== false || (plan.actions?.length ?? 0) > 0;
 }

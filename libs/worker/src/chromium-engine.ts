@@ -24,6 +24,7 @@ export class ChromiumEngine implements PageEngine {
       proxy: request.proxy,
       screenshot: request.screenshot ?? false,
       ...(request.waitForMs ? { waitMs: request.waitForMs } : {}),
+      ...(request.actions?.length ? { actions: request.actions } : {}),
       ...(request.target === 'upstream' ? { addressPolicy: this.upstreamPolicy } : {}),
       ...(request.isolationKey ? { isolationKey: request.isolationKey } : {}),
     });
@@ -32,6 +33,7 @@ export class ChromiumEngine implements PageEngine {
       status: rendered.status,
       html: rendered.html,
       screenshot: rendered.screenshot,
+      ...(rendered.actions ? { actions: rendered.actions } : {}),
       ...(rendered.headers ? { headers: rendered.headers } : {}),
     };
   }

@@ -1,6 +1,6 @@
 /** The crawl.page handler's retry decisions over a fake engine: which failures the queue may run again, and how often. */
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, TrawlError, type CrawlPagePayload, type ProxyProvider } from '#contracts';
+import { EngineId, ErrorCode, TrawlError, engineRow, type CrawlPagePayload, type ProxyProvider } from '#contracts';
 import type { ExtractionPool } from '#extraction';
 import { CrawlPageHandler } from './crawl-page.handler.js';
 import type { PageEngine } from './page-engine.js';
@@ -42,5 +42,22 @@ describe('CrawlPageHandler retries', () => {
   it('returns a page past its memory limit at once (permanent)', async () => {
     const tooLarge = new TrawlError(ErrorCode.TOO_LARGE, 'The page used more than 1024 MiB of memory', 'permanent');
     expect(await new CrawlPageHandler(failing(tooLarge), proxies, extraction).handle(payload, 0)).toMatchObject({ ok: false, error: { code: 'TOO_LARGE' } });
+  });
+});
+
+describe('CrawlPageHandler and page actions', () => {
+  it('refuses a job with actions on an engine that does not render, without fetching the page', async () => {
+    let fetched = 0;
+    const http: PageEngine = {
+      row: engineRow(EngineId.http),
+      fetchPage: async () => {
+        fetched++;
+        throw new Error('not reached');
+      },
+      close: async () => undefined,
+    };
+    const result = await new CrawlPageHandler(http, proxies, extraction).handle({ ...payload, actions: [{ type: 'scrape' }] });
+    expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.INVALID_PARAMETER, message: 'actions need a browser engine, not http' } });
+    expect(fetched).toBe(0);
   });
 });

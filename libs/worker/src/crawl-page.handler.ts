@@ -23,6 +23,10 @@ export class CrawlPageHandler {
   async handle(payload: CrawlPagePayload, attemptsMade = 0): Promise<CrawlPageResult> {
     // The URL's time budget covers fetching and, for a document, parsing it.
     const deadline = Date.now() + payload.timeoutMs;
+    // Actions need a browser: a job that reached another engine is refused, never run without them.
+    if (payload.actions?.length && !this.engine.row.capabilities.renders) {
+      return { ok: false, url: payload.url, error: { code: ErrorCode.INVALID_PARAMETER, message: `actions need a browser engine, not ${this.engine.row.id}`, kind: 'permanent' } };
+    }
     try {
       const page = await this.engine.fetchPage({
         url: payload.url,
@@ -36,6 +40,7 @@ export class CrawlPageHandler {
         ...(payload.followRedirects === false ? { followRedirects: false } : {}),
         ...(payload.headers ? { headers: payload.headers } : {}),
         ...(payload.waitForMs ? { waitForMs: payload.waitForMs } : {}),
+        ...(payload.actions?.length ? { actions: payload.actions } : {}),
       });
       if (page.location) {
         return { ok: true, url: payload.url, finalUrl: page.finalUrl, status_code: page.status, redirect: page.location };

@@ -23,6 +23,8 @@ export class HeadfulEngine implements PageEngine {
         proxy: request.proxy,
         screenshot: request.screenshot ?? false,
         ...(request.waitForMs ? { waitMs: request.waitForMs } : {}),
+      ...(request.actions?.length ? { actions: request.actions } : {}),
+        ...(request.actions?.length ? { actions: request.actions } : {}),
         // The headed browser presents itself as it is (real version and platform), not as a Windows profile.
         userAgent: 'browser',
         ...(request.locale ? { locale: request.locale } : {}),
@@ -33,6 +35,7 @@ export class HeadfulEngine implements PageEngine {
         status: rendered.status,
         html: rendered.html,
         screenshot: rendered.screenshot,
+        ...(rendered.actions ? { actions: rendered.actions } : {}),
         ...(rendered.headers ? { headers: rendered.headers } : {}),
       };
     } catch (error) {

@@ -1,5 +1,5 @@
 /** The one method every engine implements: fetch (or render) a page and hand back its HTML. */
-import type { DeviceKind, FetchedPage, ProxyInfo } from '#contracts';
+import type { DeviceKind, FetchedPage, PageAction, ProxyInfo } from '#contracts';
 
 export type { FetchedPage };
 import type { EngineRow } from '#contracts';
@@ -16,6 +16,8 @@ export interface PageRequest {
   screenshot?: false | 'viewport' | 'full';
   /** Browser engines: a wait after the page settled, before it is captured. */
   waitForMs?: number;
+  /** Browser engines: actions run on the page after the wait, before it is captured. */
+  actions?: PageAction[];
   /** Browser engines: the page's locale and timezone (the headful engine matches them to the proxy's country). */
   locale?: string;
   timezoneId?: string;

@@ -10,6 +10,12 @@
  * page's, and priced by their tokens on top of the page. A format that fails fails the scrape, as Firecrawl's does
  * (500 with the LLM's code: FormatFailedError), and nothing is charged. The `highlights` format is the page's
  * query-relevant chunks (the worker ranks them, as for `/crawl`'s `query`), at no extra charge.
+ *
+ * `actions` run on a browser engine (never plain HTTP): Chromium, or the headed browser with `stealth` (or when `auto`
+ * climbs to it), priced as the page on that engine — a rendered page's 10 credits, 50 headed — whatever the actions
+ * do. Their screenshots are published as signed links, as the screenshot format is. A scrape with actions is never
+ * served from, or stored in, the page cache (its page is the one the actions left). A failed action fails the scrape
+ * (ACTION_FAILED) and nothing is charged.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, callDetailOf, type CallContext, type Caller } from '#billing';
@@ -18,7 +24,7 @@ import {
   CHUNK_PARAMS, EngineId, ErrorCode, JobName, TrawlError, engineRow, normaliseUrl,
   type CrawlPagePayload, type CrawlPageResult, type EngineRow, type PageChunks,
 } from '#contracts';
-import { FirecrawlInputError, FormatFailedError, toDocument, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
+import { FirecrawlInputError, FormatFailedError, plansRendering, toDocument, type DocumentActions, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
 import type { LlmPage } from '#llm';
 import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
 import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
@@ -70,7 +76,7 @@ export class FirecrawlScrapeService {
     const llmMs = llm ? 2 * this.config.LLM_TIMEOUT_MS + 2_000 : 0;
     const scope = this.config.PAGE_CACHE_SCOPE === 'shared' ? 'shared' : caller.accountId;
     // The ladder is part of the key: the same plan climbs the same engines, so it is served the same page.
-    const cacheKey = maxAgeMs !== undefined && this.cache.enabled ? pageCacheKey(this.payload('', caller.accountId, url, plan, timeoutMs), ladder.map((e) => e.id).join('>')) : null;
+    const cacheKey = maxAgeMs !== undefined && this.cache.enabled && !plan.actions ? pageCacheKey(this.payload('', caller.accountId, url, plan, timeoutMs), ladder.map((e) => e.id).join('>')) : null;
     const hit = cacheKey && maxAgeMs ? await this.cache.get(scope, cacheKey, maxAgeMs) : null;
     const { body } = await this.lifecycle.run(
       caller,
@@ -156,7 +162,7 @@ export class FirecrawlScrapeService {
 
   /** The engines to try, in order. */
   private async ladder(plan: ScrapePlan): Promise<EngineRow[]> {
-    const renders = plan.waitForMs > 0 || plan.document.screenshot !== false;
+    const renders = plansRendering(plan);
     const headful = () => this.headfulAlive();
     if (plan.proxy === 'stealth') {
       if (!(await headful())) throw new TrawlError(ErrorCode.HEADFUL_UNAVAILABLE, 'proxy stealth needs the headed browser, and no headful worker is running: nothing was charged');
@@ -200,6 +206,7 @@ export class FirecrawlScrapeService {
       ...(plan.headers ? { headers: plan.headers } : {}),
       ...(plan.waitForMs ? { waitForMs: plan.waitForMs } : {}),
       ...(plan.scope ? { scope: plan.scope } : {}),
+      ...(plan.actions ? { actions: plan.actions } : {}),
       timeoutMs,
     };
   }
@@ -209,6 +216,9 @@ export class FirecrawlScrapeService {
     const result: CrawlPageResult = outcome.result;
     if (!result.ok) return { url, error: new TrawlError(result.error.code, result.error.message, result.error.kind) };
     const screenshotUrl = result.screenshot ? await this.publish(result.screenshot, base) : undefined;
+    const actions: DocumentActions | undefined = result.actions
+      ? { ...result.actions, screenshots: await Promise.all(result.actions.screenshots.map((png) => this.publish(png, base))), pdfs: [] }
+      : undefined;
     const document = toDocument(
       {
         url,
@@ -220,6 +230,7 @@ export class FirecrawlScrapeService {
         ...(result.metadata ? { metadata: result.metadata } : {}),
         ...(result.links ? { links: result.links.map((l) => l.url) } : {}),
         ...(screenshotUrl ? { screenshotUrl } : {}),
+        ...(actions ? { actions } : {}),
       },
       { formats: plan.document, removeBase64Images: plan.removeBase64Images, metadata },
     );
