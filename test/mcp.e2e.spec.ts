@@ -161,6 +161,20 @@ describe('MCP with the SDK client', () => {
     await expectLedgerAgrees(account.accountId, 1);
   });
 
+  it('crawl: a malformed entry among the urls fails that URL (INVALID_URL, 0 credits), not the call; an empty value takes the default', async () => {
+    const account = await trawl.createAccount();
+    const client = await connect(key(account.apiKey));
+    const result = await call(client, 'crawl', { urls: ['nope', `${site.url}/a`], markdown: '' });
+    expect(result.isError).toBeFalsy();
+    const body = result.structuredContent as any;
+    expect(body.results).toEqual([
+      { url: 'nope', error: expect.stringMatching(/^INVALID_URL: "nope" is not a valid absolute URL/) },
+      expect.objectContaining({ url: `${site.url}/a`, status_code: 200, markdown: expect.stringMatching(/Deep sea trawling/) }),
+    ]);
+    expect(body).toMatchObject({ credits: 1, successful_pages: 1 });
+    await expectLedgerAgrees(account.accountId, 1);
+  });
+
   (hasCorpus ? it : it.skip)('serp_search: structured results with positions and the parameter echo, 10 credits', async () => {
     const account = await trawl.createAccount();
     const client = await connect(key(account.apiKey));
