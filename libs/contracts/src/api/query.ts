@@ -2,7 +2,9 @@
  * The query-string layer over the API schemas. Each endpoint's parameters are one zod object with real types
  * (booleans, integers, lists of strings) — the same schema MCP tool inputs and the OpenAPI document use. A REST
  * request's parameters all arrive as strings; `parseQuery` coerces them by the type the schema declares, strictly:
- * a boolean is exactly `true` or `false`, an integer is digits, a list is comma-separated. Every failure is a 400
+ * a boolean is exactly `true` or `false`, an integer is digits, a list is comma-separated. An empty value (`gl=`,
+ * `page=`, `markdown=`) of a parameter that has a default means that default, as if it were not sent: the contract is
+ * silent on empty values, and a well-formed request is not refused for form's sake. Every failure is a 400
  * INVALID_PARAMETER whose message names the parameter, before anything is charged.
  */
 import { z } from 'zod';
@@ -23,6 +25,30 @@ function wireKind(field: z.ZodType): WireKind {
     t = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
   }
   return 'string';
+}
+
+/** Whether a schema field has a default (seen through optionals, transforms and pipes). */
+export function hasDefault(field: z.ZodType): boolean {
+  let t: z.ZodType | undefined = field;
+  while (t) {
+    const def = t.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (def.type === 'default' || def.type === 'prefault') return true;
+    t = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+  }
+  return false;
+}
+
+/** The input without the empty values (blank strings) of fields that have a default: those fields take their default. */
+export function withoutEmptyDefaults(schema: z.ZodType, input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  const shape = schemaShape(schema);
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
+    const blank = typeof value === 'string' && value.trim() === '';
+    if (blank && Object.hasOwn(shape, name) && hasDefault(shape[name])) continue;
+    kept[name] = value;
+  }
+  return kept;
 }
 
 function invalid(message: string): never {
@@ -78,7 +104,7 @@ export function schemaShape(schema: z.ZodType): Record<string, z.ZodType> {
 
 /** Parses a raw query object (every value a string) with an endpoint schema. */
 export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const query = (raw ?? {}) as Record<string, unknown>;
+  const query = withoutEmptyDefaults(schema, raw ?? {}) as Record<string, unknown>;
   const shape = schemaShape(schema);
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
