@@ -161,10 +161,10 @@ describe('MCP with the SDK client', () => {
     await expectLedgerAgrees(account.accountId, 1);
   });
 
-  it('crawl: a malformed entry among the urls fails that URL (INVALID_URL, 0 credits), not the call; an empty value takes the default', async () => {
+  it('crawl: a malformed entry among the urls fails that URL (INVALID_URL, 0 credits), not the call', async () => {
     const account = await trawl.createAccount();
     const client = await connect(key(account.apiKey));
-    const result = await call(client, 'crawl', { urls: ['nope', `${site.url}/a`], markdown: '' });
+    const result = await call(client, 'crawl', { urls: ['nope', `${site.url}/a`] });
     expect(result.isError).toBeFalsy();
     const body = result.structuredContent as any;
     expect(body.results).toEqual([

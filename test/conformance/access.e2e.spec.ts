@@ -40,13 +40,13 @@ afterAll(async () => {
 describe('§5 authentication: x-api-key or Authorization: Bearer, on every endpoint', () => {
   it.each(ENDPOINTS)('%s: both headers are accepted (the request then fails only its own validation, 400)', async (path) => {
     const { apiKey } = await trawl.createAccount();
-    for (const headers of [{ 'x-api-key': apiKey }, { authorization: `Bearer ${apiKey}` }]) {
+    for (const headers of [{ 'x-api-key': apiKey }, { authorization: `Bearer ${apiKey}` }] as Record<string, string>[]) {
       expectError(await trawl.get(path, headers), 400, 'INVALID_PARAMETER');
     }
   });
 
   it.each(ENDPOINTS)('%s: a missing or invalid key is 401 UNAUTHORIZED, the message saying so', async (path) => {
-    for (const headers of [{}, { 'x-api-key': 'trawl_notarealkeynotarealkeynotarealkey00' }, { authorization: 'Bearer trawl_notarealkey' }]) {
+    for (const headers of [{}, { 'x-api-key': 'trawl_notarealkeynotarealkeynotarealkey00' }, { authorization: 'Bearer trawl_notarealkey' }] as Record<string, string>[]) {
       const res = await trawl.get(path, headers);
       expectError(res, 401, 'UNAUTHORIZED');
       expect(res.body.error.message).toMatch(/key/i);

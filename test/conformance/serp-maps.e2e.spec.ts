@@ -41,7 +41,7 @@ function expectMapsAnswer(res: { status: number; body: any; charged: number }) {
 }
 
 beforeAll(async () => {
-  const json = (res: import('node:http').ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: import('node:http').ServerResponse, body: unknown) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   nominatim = await startFixtureServer({
     '/search': (_req, res) => json(res, [CAFE]),
     '/lookup': (req, res) => json(res, new URL(req.url!, 'http://x').searchParams.get('osm_ids') === 'N123' ? [CAFE] : []),

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Caller } from '#billing';
 import { apiLimits, TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { ErrorCode, TrawlError, httpStatusOf, paramsJsonSchema, parseInput, toJsonSchema, withoutEmptyDefaults, type ApiLimits } from '#contracts';
+import { ErrorCode, TrawlError, httpStatusOf, paramsJsonSchema, parseInput, toJsonSchema, type ApiLimits } from '#contracts';
 import { MCP_TOOLS, type McpTool } from './mcp-tools.js';
 
 export const MCP_SERVER_INFO = { name: 'trawl', title: 'Trawl web search and crawling', version: '0.1.0' };
@@ -75,8 +75,7 @@ export class McpService {
     if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}. Available: ${[...this.tools.keys()].join(', ')}`);
     const { definition } = tool;
     try {
-      // As in a query string: an empty value of a parameter with a default means the default (query.ts).
-      const params = parseInput(tool.schema, withoutEmptyDefaults(tool.schema, args ?? {}));
+      const params = parseInput(tool.schema, args ?? {});
       const service = this.moduleRef.get(definition.service, { strict: false });
       const body = await definition.call(service, { ...principal, endpoint: `mcp:${name}` }, params, base);
       return {

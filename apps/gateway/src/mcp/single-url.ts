@@ -3,11 +3,11 @@
  * (spec §4.5). Validation is still the endpoint's own schema, with `urls` read as `url` in its messages.
  */
 import { z } from 'zod';
-import { withoutEmptyDefaults, type JsonSchema } from '#contracts';
+import type { JsonSchema } from '#contracts';
 
 export function singleUrlSchema<P>(schema: z.ZodType<P>): z.ZodType<P> {
   return z.looseObject({ url: z.string({ error: 'url is required: one absolute http(s) URL' }) }).transform(({ url, ...rest }, ctx) => {
-    const parsed = schema.safeParse(withoutEmptyDefaults(schema, { ...rest, urls: [url] }));
+    const parsed = schema.safeParse({ ...rest, urls: [url] });
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
       const path = issue.path.map((part) => (part === 'urls' ? 'url' : part)) as PropertyKey[];

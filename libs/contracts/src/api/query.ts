@@ -28,7 +28,7 @@ function wireKind(field: z.ZodType): WireKind {
 }
 
 /** Whether a schema field has a default (seen through optionals, transforms and pipes). */
-export function hasDefault(field: z.ZodType): boolean {
+function hasDefault(field: z.ZodType): boolean {
   let t: z.ZodType | undefined = field;
   while (t) {
     const def = t.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
@@ -38,14 +38,18 @@ export function hasDefault(field: z.ZodType): boolean {
   return false;
 }
 
-/** The input without the empty values (blank strings) of fields that have a default: those fields take their default. */
-export function withoutEmptyDefaults(schema: z.ZodType, input: unknown): unknown {
+/**
+ * A query string's values without the empty ones (blank strings) of fields that have a default: those fields take
+ * their default. Typed input (MCP arguments, JSON bodies) keeps its schema: there `""` is a value of its own.
+ */
+function withoutEmptyDefaults(schema: z.ZodType, input: unknown): unknown {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
   const shape = schemaShape(schema);
   const kept: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
     const blank = typeof value === 'string' && value.trim() === '';
-    if (blank && Object.hasOwn(shape, name) && hasDefault(shape[name])) continue;
+    const field = Object.hasOwn(shape, name) ? shape[name] : undefined;
+    if (blank && field && hasDefault(field)) continue;
     kept[name] = value;
   }
   return kept;
