@@ -64,7 +64,7 @@ describe('GET /crawl render_js=true', () => {
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 11);
   });
 
-  it('returns viewport and full-page PNG screenshots; screenshot_full_page alone is enough', async () => {
+  it('returns viewport and full-page PNG screenshots; screenshot_full_page alone asks for none', async () => {
     const account = await trawl.createAccount();
     const url = encodeURIComponent(`${site.url}/tall`);
     const viewport = await trawl.get(`/crawl?urls=${url}&render_js=true&screenshot=true&markdown=false&enhanced_html=false`, key(account.apiKey));
@@ -74,20 +74,26 @@ describe('GET /crawl render_js=true', () => {
     const f = pngSize(full.body.results[0].screenshot);
     expect(v).toEqual({ width: 1366, height: 768 });
     expect(f.height).toBeGreaterThanOrEqual(4000);
-    expect(pngSize(fullOnly.body.results[0].screenshot).height).toBeGreaterThanOrEqual(4000);
+    // The contract: `screenshot` only "if screenshot=true and rendering is on"; the full-page flag only picks the size.
+    expect(fullOnly.status).toBe(200);
+    expect(fullOnly.body.results[0]).not.toHaveProperty('screenshot');
+    expect(fullOnly.body.results[0].markdown).toContain('Tall page for screenshots');
     expect(Object.keys(viewport.body.results[0]).sort()).toEqual(['metadata', 'screenshot', 'status_code', 'url']);
+    expect([viewport, full, fullOnly].map((r) => r.body.credits)).toEqual([10, 10, 10]);
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 30);
   });
 
-  it('refuses a screenshot without rendering (400 naming the parameter) and charges nothing', async () => {
+  it('ignores a screenshot without rendering (spec §4.4): a plain crawl at 1 credit, no screenshot field', async () => {
     const account = await trawl.createAccount();
     const url = encodeURIComponent(`${site.url}/tall`);
-    for (const [param, query] of [['screenshot', 'screenshot=true'], ['screenshot_full_page', 'screenshot_full_page=true']]) {
+    for (const query of ['screenshot=true', 'screenshot_full_page=true', 'screenshot=true&screenshot_full_page=true', 'render_js=false&screenshot=true']) {
       const res = await trawl.get(`/crawl?urls=${url}&${query}`, key(account.apiKey));
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('INVALID_PARAMETER');
-      expect(res.body.error.message).toMatch(new RegExp(`^${param} needs render_js=true`));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ credits: 1, successful_pages: 1 });
+      expect(res.body.results[0]).not.toHaveProperty('screenshot');
+      expect(res.body.results[0].markdown).toContain('Tall page for screenshots');
     }
-    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 4);
   });
 
   it('charges nothing for a rendered URL that fails', async () => {

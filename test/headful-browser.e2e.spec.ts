@@ -97,7 +97,8 @@ describe('GET /headful-browser', () => {
     expect(res.body.data).toHaveLength(1);
     expect(res.body.data[0]).toMatchObject({ url: `${site.url}/guarded`, blocked: false });
     expect(res.body.data[0].markdown).toContain('Guarded content');
-    expect(Object.keys(res.body.data[0]).sort()).toEqual(['blocked', 'markdown', 'url']);
+    expect(Object.keys(res.body.data[0]).sort()).toEqual(['blocked', 'egress', 'markdown', 'url']);
+    expect(res.body.data[0].egress).toEqual({ via: 'proxy', country: 'us' });
     // First through the exit the site refuses, then through the other one (whose credentials were passed on).
     expect(exits.slice(exitsBefore).map((e) => e.from.replace('::ffff:', ''))).toEqual([BLOCKED_EXIT, '127.0.0.3']);
     expect(usBlocked.carried.length).toBeGreaterThan(blockedBefore);
@@ -124,7 +125,7 @@ describe('GET /headful-browser', () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/headful-browser?urls=${q('not a url')},${q(`${site.url}/article`)}`, key(account.apiKey));
     expect(res.status).toBe(200);
-    expect(res.body.data[0]).toEqual({ url: 'not a url', blocked: false, error: expect.stringMatching(/^INVALID_URL: /) });
+    expect(res.body.data[0]).toEqual({ url: 'not a url', blocked: false, egress: expect.any(Object), error: expect.stringMatching(/^INVALID_URL: /) });
     expect(res.body.data[1].markdown).toContain('Trawling is a method of fishing');
     expect(res.body).toMatchObject({ status: 'success', credits_used: 50, credits_remaining: 10_000 - 50 });
   });
@@ -151,7 +152,8 @@ describe('GET /headful-browser', () => {
     for (const [format, pattern] of Object.entries(expected)) {
       const res = await trawl.get(`/headful-browser?urls=${url}&output_format=${format}&country=de`, key(account.apiKey));
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body.data[0]).sort()).toEqual(['blocked', format, 'url'].sort());
+      expect(Object.keys(res.body.data[0]).sort()).toEqual(['blocked', 'egress', format, 'url'].sort());
+      expect(res.body.data[0].egress).toEqual({ via: 'proxy', country: 'de' });
       expect(res.body.data[0][format]).toMatch(pattern);
     }
     expect(await balanceOf(account.accountId)).toBe(10_000 - 4 * 50);
@@ -259,7 +261,6 @@ describe('GET /headful-browser', () => {
       [`urls=${url}&output_format=pdf`, /^output_format must be exactly one of markdown, enhanced_html, raw_html, page_text$/],
       [`urls=${url}&output_format=markdown,raw_html`, /^output_format must be exactly one of/],
       [`urls=${url}&country=xx`, /^country must be an ISO 3166-1 alpha-2 country code/],
-      [`urls=${url}&country=jp`, /^country "jp" is not served: no residential proxy is configured for it on this server \(configured: de, us\)$/],
       [`urls=${url}&screenshot=yes`, /^screenshot must be true or false$/],
       [`urls=${['a', 'b', 'c', 'd'].map((h) => q(`https://${h}.example/`)).join(',')}`, /^urls has 4 URLs; the maximum is 3 per request$/],
       ['urls=ftp%3A%2F%2Fx.example%2F', /^urls: "ftp:\/\/x.example\/" must use http or https$/],
@@ -272,6 +273,16 @@ describe('GET /headful-browser', () => {
       expect(res.body.error.message).toMatch(message);
     }
     expect((await trawl.get(`/headful-browser?urls=${url}`)).status).toBe(401);
+    expect(await balanceOf(account.accountId)).toBe(10_000);
+  });
+
+  it('a country named that no residential proxy serves: 500 PROXY_UNAVAILABLE (the service is unavailable for it), 0 credits', async () => {
+    const account = await trawl.createAccount();
+    const before = site.hits.get('/article') ?? 0;
+    const res = await trawl.get(`/headful-browser?urls=${q(`${site.url}/article`)}&country=jp`, key(account.apiKey));
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({ code: 'PROXY_UNAVAILABLE', message: 'No residential proxy serves country "jp" on this server (configured: de, us); nothing was fetched or charged' });
+    expect(site.hits.get('/article') ?? 0).toBe(before);
     expect(await balanceOf(account.accountId)).toBe(10_000);
   });
 });

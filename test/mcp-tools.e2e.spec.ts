@@ -157,7 +157,8 @@ describe('MCP tools over /search, /serp-maps and /headful-browser', () => {
     expect(result.isError).toBeFalsy();
     const body = result.structuredContent as any;
     expect(body).toMatchObject({ status: 'success', credits_used: 50, credits_remaining: 10_000 - 50 });
-    expect(Object.keys(body.data[0]).sort()).toEqual(['blocked', 'markdown', 'url']);
+    expect(Object.keys(body.data[0]).sort()).toEqual(['blocked', 'egress', 'markdown', 'url']);
+    expect(body.data[0].egress).toEqual({ via: 'proxy', country: 'us' });
     expect(result._meta?.['trawl/credits']).toBe(50);
     expect(textOf(result)).toMatch(/Trawling is a method of fishing/);
     expect(proxy.carried.length).toBeGreaterThan(0);
@@ -183,8 +184,10 @@ describe('MCP tools over /search, /serp-maps and /headful-browser', () => {
     const noUrl = errorOf(await call(client, 'headful_browser', {}));
     expect(noUrl).toEqual({ code: 'INVALID_PARAMETER', message: 'url is required: one absolute http(s) URL' });
     expect(errorOf(await call(client, 'headful_browser', { url: 'not a url' })).message).toMatch(/^url/);
-    const country = errorOf(await call(client, 'headful_browser', { url: `${site.url}/article`, country: 'de' }));
-    expect(country.message).toMatch(/country "de" is not served/);
+    const unserved = await call(client, 'headful_browser', { url: `${site.url}/article`, country: 'de' });
+    expect(errorOf(unserved)).toEqual((await trawl.get(`/headful-browser?urls=${encodeURIComponent(`${site.url}/article`)}&country=de`, key(account.apiKey))).body.error);
+    expect(errorOf(unserved).code).toBe('PROXY_UNAVAILABLE');
+    expect(unserved._meta?.['trawl/status']).toBe(500);
     expect(await balance(account.accountId)).toBe(10_000);
   });
 });

@@ -175,6 +175,19 @@ describe('MCP with the SDK client', () => {
     await expectLedgerAgrees(account.accountId, 1);
   });
 
+  it('crawl: screenshot without render_js is ignored as on REST (spec §4.4): 1 credit, no screenshot', async () => {
+    const account = await trawl.createAccount();
+    const client = await connect(key(account.apiKey));
+    const result = await call(client, 'crawl', { urls: [`${site.url}/a`], screenshot: true, screenshot_full_page: true });
+    expect(result.isError).toBeFalsy();
+    const body = result.structuredContent as any;
+    expect(body).toMatchObject({ credits: 1, successful_pages: 1 });
+    expect(body.results[0]).not.toHaveProperty('screenshot');
+    expect(result.content.some((b) => b.type === 'image')).toBe(false);
+    expect(creditsOf(result)).toBe(1);
+    await expectLedgerAgrees(account.accountId, 1);
+  });
+
   (hasCorpus ? it : it.skip)('serp_search: structured results with positions and the parameter echo, 10 credits', async () => {
     const account = await trawl.createAccount();
     const client = await connect(key(account.apiKey));
@@ -203,7 +216,7 @@ describe('MCP with the SDK client', () => {
     const client = await connect(key(account.apiKey));
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['crawl', { urls: ['not a url'] }, `/crawl?urls=${encodeURIComponent('not a url')}`],
-      ['crawl', { urls: [`${site.url}/a`], screenshot: true }, `/crawl?urls=${encodeURIComponent(`${site.url}/a`)}&screenshot=true`],
+      ['crawl', { urls: [`${site.url}/a`], geolocation: 'xx' }, `/crawl?urls=${encodeURIComponent(`${site.url}/a`)}&geolocation=xx`],
       ['serp_search', { q: 'x', num: 101 }, '/serp-search?q=x&num=101'],
       ['serp_search', { q: 'x', type: 'videos' }, '/serp-search?q=x&type=videos'],
       ['serp_search', {}, '/serp-search'],

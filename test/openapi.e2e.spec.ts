@@ -336,6 +336,13 @@ describe('GET /openapi.json', () => {
     const blocked = await trawl.get('/search?query=blocked%20coffee', key(account.apiKey));
     expect(blocked.status).toBe(502);
     expectValid('/search', 502, blocked.body);
+    // No PROXIES here: random goes direct and says so; a named country is PROXY_UNAVAILABLE.
+    const random = await trawl.get('/search?query=trawling&geolocation=random', key(account.apiKey));
+    expect(random.body.egress).toEqual({ via: 'direct' });
+    expectValid('/search', 200, random.body);
+    const unserved = await trawl.get('/search?query=trawling&geolocation=de', key(account.apiKey));
+    expect(unserved.status).toBe(500);
+    expectValid('/search', 500, unserved.body);
   });
 
   it('real /serp-maps responses validate: a search, a lookup, a lookup of no place, 400', async () => {
@@ -365,7 +372,12 @@ describe('GET /openapi.json', () => {
     expect(ok.body.data[0].screenshot).toMatch(/^http/);
     expect(ok.body.data[1].error).toBeDefined();
     expectValid('/headful-browser', 200, ok.body);
-    const bad = await trawl.get(`/headful-browser?urls=${urls}&country=de`, key(account.apiKey));
+    expect(ok.body.data[0].egress).toEqual({ via: 'proxy', country: 'us' });
+    const unserved = await trawl.get(`/headful-browser?urls=${urls}&country=de`, key(account.apiKey));
+    expect(unserved.status).toBe(500);
+    expect(unserved.body.error.code).toBe('PROXY_UNAVAILABLE');
+    expectValid('/headful-browser', 500, unserved.body);
+    const bad = await trawl.get(`/headful-browser?urls=${urls}&country=xx`, key(account.apiKey));
     expect(bad.status).toBe(400);
     expectValid('/headful-browser', 400, bad.body);
   });

@@ -234,6 +234,18 @@ describe('GET /search', () => {
     expect(res.status).toBe(200);
     const carried = proxies.map((p, i) => p.carried.slice(before[i]));
     expect(carried.flat()).toEqual([{ hostname: '127.0.0.1', port: Number(new URL(upstream.url).port) }]);
+    // The response says which country was picked: the one whose proxy carried the page.
+    expect(res.body.egress).toEqual({ via: 'proxy', country: carried[0].length ? 'de' : 'fr' });
+  });
+
+  it('a geolocation no proxy serves is PROXY_UNAVAILABLE (500, as on /headful-browser; per URL on /crawl), nothing fetched or charged', async () => {
+    const account = await trawl.createAccount();
+    const before = seen.length;
+    const res = await trawl.get('/search?query=coffee&geolocation=jp', key(account.apiKey));
+    expect(res.status).toBe(500);
+    expect(res.body.error).toEqual({ code: 'PROXY_UNAVAILABLE', message: 'No proxy serves country "jp" on this server (configured: de, fr); nothing was fetched or charged' });
+    expect(seen.length).toBe(before);
+    expect(await balance(account.accountId)).toBe(10_000);
   });
 
   it('answers 429 CREDITS_EXHAUSTED when the balance cannot cover the worst case, and serves what it can', async () => {
@@ -259,7 +271,6 @@ describe('GET /search', () => {
     ['query=a&cc=zz', /^cc/],
     ['query=a&setLang=english!', /^setLang/],
     ['query=a&geolocation=mars', /^geolocation/],
-    ['query=a&geolocation=jp', /^geolocation: no proxy/],
     ['query=a&auto_crawling=yes', /^auto_crawling/],
     ['query=a&count=0', /^count/],
   ];

@@ -4,7 +4,8 @@
  *     [--dump DIR]  (writes per-page outputs and scores for inspection)
  * Prints per-dataset P/R/F1 for page_text, markdown→text (both converters), the whole-page baselines, and
  * ms/page for each pipeline step (median over the Zyte corpus); for WCXB dev, macro word P/R/F1 and the with/without
- * snippet rates per page type.
+ * snippet rates per page type, with the page_text F1 of the even- and odd-indexed pages apart (a split to check a rule
+ * tuned on one half against the other).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -198,21 +199,24 @@ if (only.includes('wcxb')) {
   if (!pages) console.log('wcxb: corpus absent, skipped');
   else {
     // Whole-page baselines and turndown are left out here: 1,497 pages, and the other datasets already report them.
-    const byType = new Map<string, { text: PageWordScore[]; md: PageWordScore[] }>();
-    const all = { text: [] as PageWordScore[], md: [] as PageWordScore[] };
+    const byType = new Map<string, { text: PageWordScore[]; md: PageWordScore[]; halves: [number[], number[]] }>();
+    const all = { text: [] as PageWordScore[], md: [] as PageWordScore[], halves: [[], []] as [number[], number[]] };
     const perPage: unknown[] = [];
     let typed = 0;
-    for (const p of pages) {
+    for (const [index, p] of pages.entries()) {
       const page = formatPage(p.html, { url: p.url, formats: { ...ALL, markdown: true } });
       const text = page.page_text ?? '';
       const s = wordScore(p.truth, text, p.with, p.without);
       const m = wordScore(p.truth, markdownToText(page.markdown ?? ''), p.with, p.without);
-      const bucket = byType.get(p.pageType) ?? { text: [], md: [] };
+      const bucket = byType.get(p.pageType) ?? { text: [], md: [], halves: [[], []] };
       byType.set(p.pageType, bucket);
       bucket.text.push(s);
       bucket.md.push(m);
       all.text.push(s);
       all.md.push(m);
+      // Even- and odd-indexed pages (in id order): a rule tuned on one half should hold on the other.
+      bucket.halves[index % 2].push(s.f1);
+      all.halves[index % 2].push(s.f1);
       const detected = (page.metadata as { pageType?: string }).pageType;
       if (detected === p.pageType) typed++;
       perPage.push({ id: p.id, type: p.pageType, detected, url: p.url, p: s.precision, r: s.recall, f1: s.f1, text });
@@ -221,10 +225,12 @@ if (only.includes('wcxb')) {
       `P ${s.precision.toFixed(3)}  R ${s.recall.toFixed(3)}  F1 ${s.f1.toFixed(3)}  with ${(100 * s.withRate).toFixed(1)}%  without ${(100 * s.withoutRate).toFixed(1)}%  (${s.pages})`;
     const published: Record<string, number> = { article: 0.932, documentation: 0.932, service: 0.844, forum: 0.808, collection: 0.716, listing: 0.707, product: 0.641 };
     console.log('\n## WCXB dev (1,497 pages, macro word F1; rs-trafilatura 0.859, trafilatura 0.791)');
-    console.log(`  ${'page_text, all'.padEnd(28)} ${fmtW(aggregateWords(all.text))}`);
+    const mean = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)).toFixed(3);
+    const halves = (h: [number[], number[]]): string => `  [even ${mean(h[0])} / odd ${mean(h[1])}]`;
+    console.log(`  ${'page_text, all'.padEnd(28)} ${fmtW(aggregateWords(all.text))}${halves(all.halves)}`);
     console.log(`  ${'markdown→text (mdream), all'.padEnd(28)} ${fmtW(aggregateWords(all.md))}`);
     for (const [type, b] of [...byType].sort((a, z) => z[1].text.length - a[1].text.length)) {
-      console.log(`  ${`page_text, ${type}`.padEnd(28)} ${fmtW(aggregateWords(b.text))}  [rs-trafilatura ${published[type]?.toFixed(3) ?? '?'}]`);
+      console.log(`  ${`page_text, ${type}`.padEnd(28)} ${fmtW(aggregateWords(b.text))}${halves(b.halves)}  [rs-trafilatura ${published[type]?.toFixed(3) ?? '?'}]`);
     }
     for (const [type, b] of [...byType].sort((a, z) => z[1].text.length - a[1].text.length)) {
       console.log(`  ${`markdown→text, ${type}`.padEnd(28)} ${fmtW(aggregateWords(b.md))}`);

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ARTICLE, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.js';
-import { CONF_A_ITEMS } from './support/owned-elsewhere.js';
 import { expectEach, expectError, expectShape } from './support/shape.js';
 import { COST, CRAWL_PARAMS, CRAWL_RESPONSE, CRAWL_RESULT_DEFAULT, CRAWL_RESULT_FAILED } from './support/spec.js';
 
@@ -148,9 +147,17 @@ describe('/crawl render_js (boolean, default false)', () => {
     expect(res.charged).toBe(COST.crawlHttp);
   });
 
-  // §4.4 "only effective when render_js=true, otherwise ignored" — issue #37 item 1, delivered on another branch.
-  it.todo(`${CONF_A_ITEMS.crawlScreenshotIgnored}: screenshot=true without render_js → 200, no screenshot field, 1 credit`);
-  it.todo(`${CONF_A_ITEMS.crawlScreenshotIgnored}: screenshot_full_page=true without render_js → 200, no screenshot field, 1 credit`);
+  // §4.4 "only effective when render_js=true, otherwise ignored" (issue #37 item 1).
+  it.each([
+    ['screenshot=true', '&screenshot=true'],
+    ['screenshot_full_page=true', '&screenshot_full_page=true'],
+    ['both', '&screenshot=true&screenshot_full_page=true'],
+  ])('%s without render_js is ignored: 200, no screenshot field, 1 credit', async (_what, extra) => {
+    const res = await crawl(`urls=${article()}${extra}`);
+    expect(res.status).toBe(200);
+    expectEach(res.body.results, CRAWL_RESULT_DEFAULT, 'results');
+    expect(res.charged).toBe(COST.crawlHttp);
+  });
 });
 
 describe('/crawl geolocation (ISO 3166-1 alpha-2, no default)', () => {

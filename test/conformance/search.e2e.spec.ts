@@ -8,7 +8,6 @@ import { bingPage } from '#bench/support/bing-fixture.js';
 import { ARTICLE, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy.js';
-import { CONF_A_ITEMS } from './support/owned-elsewhere.js';
 import { expectEach, expectError, expectShape } from './support/shape.js';
 import { COST, PAGE_CONTENT, SEARCH_PAGE, SEARCH_PARAMS, SEARCH_RESPONSE, SEARCH_RESULT } from './support/spec.js';
 
@@ -116,7 +115,12 @@ describe('/search geolocation', () => {
     expect(proxy.carried.length).toBeGreaterThan(carried);
   });
 
-  it.todo(`${CONF_A_ITEMS.geolocationRandom}: geolocation=random ("randomized geolocation") → 200 on a fresh install, 10 credits`);
+  it('random ("gives randomized geolocation"): 200, 10 credits', async () => {
+    const res = await search('query=trawling&geolocation=random');
+    expectSearchAnswer(res);
+    expect(res.charged).toBe(COST.searchPage);
+  });
+  // On a fresh install (no proxies at all) random works too: test/geolocation-fresh-install.e2e.spec.ts.
 });
 
 /** The enrichment toggles (default true): Trawl's blocks for them are named after the toggles (docs/api.md). */

@@ -136,8 +136,14 @@ function Detail({ request, onClose }: { request: RequestDetailView; onClose: () 
         <dd>
           <code>{request.id}</code>
         </dd>
+        {request.detail?.egress ? (
+          <>
+            <dt>Sent from</dt>
+            <dd>{request.detail.egress.via === 'proxy' ? `a proxy of ${request.detail.egress.country ?? 'any country'}` : 'direct (no proxy)'}</dd>
+          </>
+        ) : null}
       </dl>
-      {request.detail ? (
+      {request.detail && request.detail.urls.length > 0 ? (
         <table class="urls">
           <caption>URLs of this call</caption>
           <thead>

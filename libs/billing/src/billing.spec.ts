@@ -69,6 +69,26 @@ describe('credit ledger', () => {
     expect(await ledger.ledgerSum(accountId)).toBe(view!.balance);
   });
 
+  it('settles a reservation partly used in one statement, and one fully used in one too', async () => {
+    const { accountId } = await admin.create('settle-statements', 'free');
+    const credits = new CreditService(ledger, 60_000);
+    const [partly, fully] = [randomUUID(), randomUUID()];
+    await credits.reserve(accountId, partly, 10, 'CREDITS_EXHAUSTED');
+    await credits.reserve(accountId, fully, 10, 'CREDITS_EXHAUSTED');
+    const statements = jest.spyOn(db.pool, 'query');
+    try {
+      expect(await credits.settle(partly, 10, 1)).toBe(1);
+      expect(statements).toHaveBeenCalledTimes(1);
+      statements.mockClear();
+      expect(await credits.settle(fully, 10, 10)).toBe(10);
+      expect(statements).toHaveBeenCalledTimes(1);
+    } finally {
+      statements.mockRestore();
+    }
+    expect((await accounts.view(accountId))!.balance).toBe(10_000 - 11);
+    expect(await ledger.ledgerSum(accountId)).toBe(10_000 - 11);
+  });
+
   it("writes reserves without waiting for the disk, and settles and refunds waiting for it", async () => {
     const setting = async (pool: typeof db.pool) => (await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
     expect(await setting(db.relaxedPool)).toBe('off');

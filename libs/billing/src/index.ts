@@ -11,3 +11,4 @@ export * from './call-context.js';
 export * from './call-lifecycle.js';
 export * from './call-detail.js';
 export * from './sign-in-link.js';
+export * from './ledger-batches.js';

@@ -112,6 +112,13 @@ export const configSchema = z.object({
   PAGE_CACHE_SCOPE: z.enum(['account', 'shared']).default('account'),
   /** `POST /map`: the largest `limit` a call may ask for (URLs in one answer). */
   MAP_MAX_LINKS: int(1, 1_000_000).default(100_000),
+  /**
+   * The Firecrawl watcher (WebSocket on `/v2/crawl/{id}`): connections one account may hold open at once (0: the
+   * watcher is off and its upgrades are refused), and how long one stays open with no new page before it is closed
+   * (the SDK then polls the status pages).
+   */
+  FIRECRAWL_WATCH_MAX_PER_ACCOUNT: int(0, 10_000).default(10),
+  FIRECRAWL_WATCH_IDLE_MS: int(5_000, 86_400_000).default(600_000),
 
   /** Concurrency gate: lease lifetime; a live request renews its lease every third of it. */
   CONCURRENCY_LEASE_MS: int(1_000, 600_000).default(30_000),

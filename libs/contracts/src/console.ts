@@ -90,7 +90,7 @@ export interface RequestPage {
 }
 
 export interface RequestDetailView extends RequestView {
-  detail: { urls: Array<{ url: string; status_code?: number; error?: string }>; more?: number } | null;
+  detail: { urls: Array<{ url: string; status_code?: number; error?: string }>; more?: number; egress?: { via: 'proxy' | 'direct'; country?: string } } | null;
 }
 
 /** A site crawl or batch still queued or running (`GET /account/crawls`): its progress, never its options. */

@@ -189,6 +189,8 @@ export interface HeadfulPagePayload {
   format: OutputFormat;
   /** Capture a full-page screenshot and store it (returned as a signed URL by the gateway). */
   screenshot: boolean;
+  /** Load the page without a proxy (no residential proxy serves the default country: see `egressFor`); one attempt. */
+  direct?: boolean;
   /** Budget for the whole job, every attempt included. */
   timeoutMs: number;
 }

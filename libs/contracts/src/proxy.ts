@@ -1,4 +1,6 @@
 import { isCountryCode } from './countries.js';
+import { ErrorCode } from './error-codes.js';
+import { TrawlError } from './trawl-error.js';
 
 /** A forward proxy (HTTP/HTTPS CONNECT) that a fetch or a browser context is routed through. */
 export interface ProxyInfo {
@@ -79,6 +81,11 @@ export interface ProxyCoverage {
 
 /** The coverage of the residential proxies: per-country lists (`RESIDENTIAL_PROXIES`) and/or a provider template. */
 export function residentialCoverage(lists: string, template?: string): ProxyCoverage {
+  return proxyCoverage(lists, template, 'set RESIDENTIAL_PROXIES or RESIDENTIAL_PROXY_URL');
+}
+
+/** The coverage of a proxy list (`PROXIES` or `RESIDENTIAL_PROXIES` syntax) and/or a provider template that serves every country. */
+export function proxyCoverage(lists: string, template?: string, howToAdd = 'set PROXIES'): ProxyCoverage {
   const countries = parseProxyList(lists);
   const everyCountry = template !== undefined || countries.has(ANY_COUNTRY);
   return {
@@ -89,7 +96,35 @@ export function residentialCoverage(lists: string, template?: string): ProxyCove
     describe: () => {
       if (everyCountry) return 'any country';
       const named = [...countries.keys()].sort();
-      return named.length > 0 ? named.join(', ') : 'none (set RESIDENTIAL_PROXIES or RESIDENTIAL_PROXY_URL)';
+      return named.length > 0 ? named.join(', ') : `none (${howToAdd})`;
     },
   };
+}
+
+/**
+ * Where a call's traffic leaves from: through a proxy of `country`, or direct (the machine's own address). Trawl's
+ * `egress` field (`/search` with `geolocation`, each `/headful-browser` result) and the request log's `detail.egress`.
+ */
+export interface Egress {
+  via: 'proxy' | 'direct';
+  /** With `via: 'proxy'`: the country the proxy was asked for (lower-case alpha-2). */
+  country?: string;
+}
+
+/**
+ * The one rule for a country on every endpoint (`/crawl` and `/search` `geolocation`, `/headful-browser` `country`,
+ * their MCP tools): a country the caller **named** is a promise about where the request comes from — through a proxy
+ * that serves it, or not at all: PROXY_UNAVAILABLE, nothing fetched from elsewhere and nothing charged (never a 400:
+ * the request is well-formed, the deployment lacks the proxy). A country **chosen for the caller** (a default, or
+ * `random` with no proxy to pick from) goes through a proxy when one serves it, else direct — and says so. `/crawl`'s
+ * workers apply the same rule per URL (proxyFor with `required`), where a failed URL is the contract's own outcome.
+ */
+export function egressFor(coverage: ProxyCoverage, country: string, named: boolean, what = 'proxy'): Egress {
+  if (coverage.serves(country)) return { via: 'proxy', country: country.toLowerCase() };
+  if (!named) return { via: 'direct' };
+  throw new TrawlError(
+    ErrorCode.PROXY_UNAVAILABLE,
+    `No ${what} serves country "${country.slice(0, 10)}" on this server (configured: ${coverage.describe()}); nothing was fetched or charged`,
+    'permanent',
+  );
 }

@@ -19,13 +19,14 @@ import {
   ErrorCode, FINISHED_STATUSES, JobName, QueueName, formatsOf, selectEngine,
   type CrawlPagePayload, type CrawlPageSuccess, type CrawlStatus, type SerializedError,
 } from '#contracts';
-import type { ConcurrencyGate, Lease } from '#billing';
+import { LedgerBatches, type ConcurrencyGate, type Lease } from '#billing';
 import type { CrawlJobRow, CrawlsRepository, LedgerRepository } from '#db';
 import { followableLinks, inScope, pathPattern, urlHash, urlKey, type CrawlScope, type UrlKeyOptions } from '#frontier';
 import { metrics } from '#metrics';
 import { duplicateRedis } from '#platform';
 import type { JobDispatcher } from '#queue';
 import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, visitToken, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
+import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore } from './frontier-store.js';
 import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
@@ -92,6 +93,9 @@ export class CrawlCoordinator {
   private wakeLoop: (() => void) | null = null;
   /** Visits of a URL that threw (Redis or Postgres faults), by crawl and hash: the third fails the URL. */
   private readonly faults = new Map<string, number>();
+  /** Settles and counters of concurrent visits, written together (group commit): one statement for many pages. */
+  private readonly settles: LedgerBatches;
+  private readonly counts: CrawlCountBatches;
 
   constructor(
     private readonly connection: Redis,
@@ -100,6 +104,12 @@ export class CrawlCoordinator {
   ) {
     this.queue = new Queue(QueueName.crawl, { connection, prefix: settings.prefix });
     this.queue.on('error', () => undefined);
+    this.settles = new LedgerBatches(ports.ledger, settings.reservationTtlMs);
+    this.counts = new CrawlCountBatches(ports.repo);
+  }
+
+  private addCounts(crawlId: string, counts: CrawlCounts): Promise<void> {
+    return this.counts.add(crawlId, counts);
   }
 
   /** Starts the seed consumer and the claim loop. */
@@ -295,7 +305,9 @@ export class CrawlCoordinator {
   private async visit(data: CrawlUrlData, host: string): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
     const { store, repo, ledger, gate } = this.ports;
-    if (!crawl || this.finished(crawl) || (await store.isStopped(data.crawlId))) {
+    // A stopped crawl's URLs are not claimed (the claim script checks, atomically): a stop after the claim finds this
+    // page in flight, as it finds the pages already fetching.
+    if (!crawl || this.finished(crawl)) {
       // Cancelled, out of credits, or its page limit reached: the URL is dropped; the last one finishes the crawl.
       if (crawl) return this.done(crawl, data);
       await store.finish(data.crawlId, data.hash);
@@ -399,7 +411,7 @@ export class CrawlCoordinator {
     if (canonical) {
       // A duplicate of its canonical page: that page is crawled instead, at this depth; this one is not stored.
       await ledger.refund(requestId, 'a canonical duplicate');
-      await repo.addCounts(data.crawlId, { skipped: 1 });
+      await this.addCounts(data.crawlId, { skipped: 1 });
       await this.admit(crawl, [{ url: canonical, depth: data.depth }]);
       return;
     }
@@ -426,7 +438,7 @@ export class CrawlCoordinator {
       metrics.crawlPages.inc({ outcome: 'duplicate' });
       return;
     }
-    await ledger.settle(requestId, options.unitCost);
+    await this.settles.settle(requestId, options.unitCost);
     metrics.crawlPages.inc({ outcome: 'stored' });
     if (stored === 'new') {
       await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });
@@ -453,7 +465,7 @@ export class CrawlCoordinator {
       return this.fail(data, requestId, ErrorCode.OUT_OF_SCOPE, `The page redirected out of the crawl's scope (${target.slice(0, 200)})`);
     }
     await this.ports.ledger.refund(requestId, 'redirected');
-    await this.ports.repo.addCounts(data.crawlId, { skipped: 1 });
+    await this.addCounts(data.crawlId, { skipped: 1 });
     const admitted = await this.admit(crawl, [{ url: target, depth: data.depth, hops }]);
     // A redirect back to a URL already crawled (a loop) ends here: nothing to store.
     if (admitted === 0) metrics.crawlPages.inc({ outcome: 'duplicate' });
@@ -467,7 +479,7 @@ export class CrawlCoordinator {
 
   private async skip(data: CrawlUrlData, requestId: string, note: string): Promise<void> {
     await this.ports.ledger.refund(requestId, note);
-    await this.ports.repo.addCounts(data.crawlId, { skipped: 1 });
+    await this.addCounts(data.crawlId, { skipped: 1 });
     metrics.crawlPages.inc({ outcome: 'duplicate' });
   }
 
@@ -513,7 +525,7 @@ export class CrawlCoordinator {
     );
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
     if (admitted.length === 0) return 0;
-    await this.ports.repo.addCounts(crawlId, { discovered: admitted.length });
+    await this.addCounts(crawlId, { discovered: admitted.length });
     await this.ports.store.wake(crawlId);
     this.nudge();
     metrics.crawlFrontierAdded.inc(admitted.length);

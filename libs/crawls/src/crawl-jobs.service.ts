@@ -123,6 +123,17 @@ export class CrawlJobsService {
     return { summary: summary(row), pages, more: rows.length > pages.length };
   }
 
+  /**
+   * A watcher's read: the crawl's summary and the pages stored after `cursor` (a page id, '0' for the first), at most
+   * `limit`; `cursor` in the answer is the last page's id (the one given when none followed). Pages are only appended,
+   * in the order their ids say, so reading on from the answer's cursor skips none.
+   */
+  async pagesAfter(owner: Pick<Caller, 'accountId'>, id: string, cursor: string, limit = PAGE_LIMIT): Promise<{ summary: CrawlJobSummary; pages: CrawlJobPage[]; cursor: string }> {
+    const row = await this.own(owner, id);
+    const rows = await this.repo.pages(id, cursor, Math.min(limit, PAGE_LIMIT * 10));
+    return { summary: summary(row), pages: rows.map((page) => pageItem(page, row)), cursor: rows.length ? rows[rows.length - 1].id : cursor };
+  }
+
   async errors(caller: Caller, id: string, query: CrawlReadQuery, base: string): Promise<CrawlJobErrors> {
     await this.own(caller, id);
     const limit = Math.min(query.limit ?? ERRORS_LIMIT, ERRORS_LIMIT);

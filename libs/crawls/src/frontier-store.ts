@@ -382,10 +382,6 @@ export class FrontierStore {
     await this.redis.hset(this.key(crawlId, 'meta'), 'stopped', 1);
   }
 
-  async isStopped(crawlId: string): Promise<boolean> {
-    return (await this.redis.hget(this.key(crawlId, 'meta'), 'stopped')) === '1';
-  }
-
   /** Drops a finished crawl's state (its seen-set is the largest part); its stopped mark stays a day for late work. */
   async clear(crawlId: string): Promise<void> {
     const hosts = await this.redis.zrange(this.key(crawlId, 'hosts'), '0', '-1');

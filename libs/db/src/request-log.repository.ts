@@ -11,6 +11,8 @@ export interface CallDetail {
   more?: number;
   /** The LLM formats' tokens and price (a /crawl with summary or json). */
   llm?: { model: string; prompt_tokens: number; completion_tokens: number; credits: number };
+  /** Where the call's traffic left from (`/search` with geolocation, `/headful-browser`): the response's `egress`. */
+  egress?: { via: 'proxy' | 'direct'; country?: string };
 }
 
 export interface RequestLogEntry {

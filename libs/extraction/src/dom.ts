@@ -337,15 +337,39 @@ export function hasAncestor(el: AnyNode, pred: (el: Element) => boolean): boolea
   return false;
 }
 
-/** class + id, lower-cased, for boilerplate pattern matching. */
+/**
+ * class + id, lower-cased, for boilerplate pattern matching. An id that spells out the element's heading is left out
+ * (see `isHeadingSlug`).
+ */
 export function classAndId(el: Element): string {
   const c = el.attribs.class;
-  const i = el.attribs.id;
+  const i = el.attribs.id !== undefined && isHeadingSlug(el, el.attribs.id) ? undefined : el.attribs.id;
   if (!c && !i) return '';
   const lower = `${c ?? ''} ${i ?? ''}`.toLowerCase();
   // Page builders name every block "widget" (elementor-widget-text-editor, et_pb_widget): a layout word there, not
   // the sidebar widget that boilerplate patterns look for.
   return lower.includes('widget') ? lower.replace(BUILDER_WIDGET_RE, '$1') : lower;
+}
+
+/**
+ * Words an id needs to be read as its heading's slug: site templates name their comment form, related links or
+ * newsletter box with a short phrase that can also be their heading ("leave-a-reply", "you-may-also-like"), while a
+ * documentation generator or a Markdown renderer ids each section by its whole title
+ * ("use-trimmed-interleaved-replies-in-email-discussions"), and a title's words are no template's class words.
+ */
+const MIN_SLUG_WORDS = 5;
+/** Element children of a section searched for its heading (an anchor `<span>` or two may come first). */
+const SLUG_HEADING_SEARCH = 3;
+
+/** Whether `id` spells the first words of `el`'s heading (`el` itself, or one of its first element children). */
+function isHeadingSlug(el: Element, id: string): boolean {
+  if (id.length < MIN_SLUG_WORDS * 2) return false;
+  const idWords = id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (idWords.length < MIN_SLUG_WORDS) return false;
+  const heading = HEADING_TAGS.has(el.name) ? el : el.children.filter(isTag).slice(0, SLUG_HEADING_SEARCH).find((c) => HEADING_TAGS.has(c.name));
+  if (!heading) return false;
+  const headingWords = textContent(heading).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return idWords.every((w, n) => headingWords[n] === w);
 }
 
 /** The words of one class/id token, split on `-`, `_` and camelCase (`entry-meta`, `postMetadata`, `share_bar`). */

@@ -88,9 +88,32 @@ const searchAnswer = (data: z.ZodType) =>
     success: z.literal(true),
     data,
     creditsUsed: int().describe('The search and the scrapes together, in Trawl credits'),
-    warning: z.string().optional().describe('How many results could not be scraped'),
+    warning: z.string().optional().describe('Which sources could not be fetched, how many results could not be scraped'),
   });
-export const searchAnswerV2Schema = searchAnswer(z.object({ web: z.array(webResultSchema) }));
+export const newsResultSchema = firecrawlDocumentSchema.partial().extend({
+  title: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  date: z.string().describe('As the search engine prints it ("3 hours ago")'),
+  source: z.string().describe('The publication'),
+  imageUrl: z.string().optional(),
+  position: int(),
+});
+export const imageResultSchema = z.object({
+  title: z.string(),
+  imageUrl: z.string(),
+  imageWidth: int().optional(),
+  imageHeight: int().optional(),
+  url: z.string().describe('The page the image is on'),
+  position: int(),
+});
+export const searchAnswerV2Schema = searchAnswer(
+  z.object({
+    web: z.array(webResultSchema).optional(),
+    news: z.array(newsResultSchema).optional(),
+    images: z.array(imageResultSchema).optional(),
+  }).describe('A list per source asked for (sources; default web)'),
+);
 export const searchAnswerV1Schema = searchAnswer(z.array(webResultSchema));
 
 export const creditUsageSchema = z.object({

@@ -93,7 +93,7 @@ export type MapBody = z.output<typeof mapBodySchema>;
 export const searchBodySchema = z.strictObject(
   {
     query: z.string({ error: 'query is required' }).trim().min(1, 'query is required').max(2048, 'query is longer than 2048 characters'),
-    /** Only web results are offered; other sources (news, images, the client's own) are ignored. */
+    /** web (default), news, images; a source of a client's own is ignored (search-sources.ts). */
     sources: z.array(z.union([z.string(), z.looseObject({ type: z.string() })]), { error: 'sources must be a list' }).optional(),
     categories: z.unknown().optional(),
     limit: int('limit', 1, 100),

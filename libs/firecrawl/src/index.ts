@@ -9,4 +9,5 @@ export * from './document.js';
 export * from './jobs.js';
 export * from './errors.js';
 export * from './answers.js';
+export * from './search-sources.js';
 export * from './reference.js';

@@ -104,7 +104,7 @@ const MAP_DOCS: Record<string, string> = {
 
 const SEARCH_DOCS: Record<string, string> = {
   query: 'The search words',
-  sources: 'Only web results are offered: other sources are ignored',
+  sources: 'v2: web (default), news, images — as strings or {type}; a source of a client\'s own is ignored, a list naming none of these is a 400. v1: web only',
   limit: 'Results (default 5, 1–100)',
   location: IGNORED_FIELD,
   country: "A country code: the search engine's market",

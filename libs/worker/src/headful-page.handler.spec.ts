@@ -70,4 +70,14 @@ describe('HeadfulPageHandler', () => {
     expect(result).toMatchObject({ ok: false, blocked: false, attempts: 0, error: { code: ErrorCode.PROXY_UNAVAILABLE } });
     expect(requests).toHaveLength(0);
   });
+
+  it('direct (no proxy serves the default country): one attempt without a proxy, the country profile kept', async () => {
+    const { engine: e, requests } = engine((r) => ({ finalUrl: r.url, status: 200, html: ARTICLE }));
+    const empty = new ResidentialProxyPool({});
+    const loaded = await new HeadfulPageHandler(e, empty, store, extraction, { attempts: 3 }).handle({ ...payload, country: 'us', direct: true });
+    expect(loaded).toMatchObject({ ok: true, attempts: 1 });
+    expect(requests[0]).toMatchObject({ proxy: null, locale: 'en-US', acceptLanguage: expect.stringMatching(/^en-US/) });
+    const walled = await new HeadfulPageHandler(engine(() => ({ finalUrl: 'x', status: 403, html: WALL })).engine, empty, store, extraction, { attempts: 3 }).handle({ ...payload, direct: true });
+    expect(walled).toMatchObject({ ok: false, blocked: true, attempts: 1, error: { code: ErrorCode.UPSTREAM_BLOCKED } });
+  });
 });

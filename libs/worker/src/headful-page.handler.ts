@@ -1,6 +1,6 @@
 /**
  * One `headful.page` job: load the URL in the headed browser through a residential proxy of the asked-for country
- * (locale, timezone and Accept-Language to match), and judge the answer with the tiered block detector. A blocked
+ * (locale, timezone and Accept-Language to match) — or directly when the gateway found no proxy for a default country, and judge the answer with the tiered block detector. A blocked
  * attempt, or one whose proxy failed, is retried through another proxy and a fresh session, up to `attempts`;
  * the proxy rests meanwhile. The page is then run through the format pipeline for the one asked-for format, and a
  * screenshot is stored. Every outcome is a value: `blocked` only when every attempt was blocked.
@@ -21,6 +21,9 @@ const FINAL = new Set<ErrorCode>([
   ErrorCode.UNSUPPORTED_CONTENT,
   ErrorCode.TOO_LARGE,
 ]);
+
+/** The lease of a direct load: no proxy, nothing to rest or score. */
+const DIRECT: { key: string; label: string; proxy: null; report: () => void } = { key: 'direct', label: 'direct', proxy: null, report: () => undefined };
 
 export interface HeadfulPageOptions {
   attempts: number;
@@ -45,18 +48,20 @@ export class HeadfulPageHandler {
     let blocked = 0;
     let last: SerializedError = { code: ErrorCode.PROXY_UNAVAILABLE, message: `No residential proxy serves country "${payload.country}"`, kind: 'permanent' };
 
-    while (attempts < this.options.attempts) {
+    // Direct (no residential proxy serves the default country): one attempt, there is no other exit to retry through.
+    const maxAttempts = payload.direct ? 1 : this.options.attempts;
+    while (attempts < maxAttempts) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         if (attempts === 0 || blocked < attempts) last = { code: ErrorCode.TIMEOUT, message: 'The page did not load within its budget', kind: 'transient' };
         break;
       }
-      const lease = this.proxies.lease(payload.country, tried);
+      const lease = payload.direct ? DIRECT : this.proxies.lease(payload.country, tried);
       if (!lease) break;
       tried.add(lease.key);
       attempts++;
       // Later attempts keep a share of the budget: one slow proxy must not eat every retry.
-      const budget = attempts < this.options.attempts ? Math.min(remaining, Math.max(5_000, remaining / 2 + 2_000)) : remaining;
+      const budget = attempts < maxAttempts ? Math.min(remaining, Math.max(5_000, remaining / 2 + 2_000)) : remaining;
       let page;
       try {
         page = await this.engine.fetchPage({

@@ -30,10 +30,21 @@ describe('CrawlService', () => {
     const { lifecycle, settled } = fakeLifecycle();
     const { dispatcher, jobs } = fakeDispatcher((_q, p) => ok(p));
     const service = new CrawlService(lifecycle, dispatcher, testConfig(), noLlm(), noPageCache());
-    await service.crawl(principal, service.parse({ urls: 'https://a.example/', render_js: 'true', screenshot_full_page: 'true' }));
+    await service.crawl(principal, service.parse({ urls: 'https://a.example/', render_js: 'true', screenshot: 'true', screenshot_full_page: 'true' }));
     expect(jobs[0].queue).toBe(QueueName.render);
     expect(jobs[0].payload).toMatchObject({ screenshot: true, screenshotFullPage: true });
     expect(settled[0]).toMatchObject({ reserved: 10, charged: 10 });
+  });
+
+  it('ignores screenshot without render_js (spec §4.4), and screenshot_full_page alone asks for no screenshot', async () => {
+    const { lifecycle, settled } = fakeLifecycle();
+    const { dispatcher, jobs } = fakeDispatcher((_q, p) => ok(p));
+    const service = new CrawlService(lifecycle, dispatcher, testConfig(), noLlm(), noPageCache());
+    await service.crawl(principal, service.parse({ urls: 'https://a.example/', screenshot: 'true', screenshot_full_page: 'true' }));
+    await service.crawl(principal, service.parse({ urls: 'https://a.example/', render_js: 'true', screenshot_full_page: 'true' }));
+    expect(jobs.map((j) => j.queue)).toEqual([QueueName.http, QueueName.render]);
+    expect(jobs.map((j) => j.payload)).toEqual([expect.objectContaining({ screenshot: false }), expect.objectContaining({ screenshot: false })]);
+    expect(settled.map((s) => s.charged)).toEqual([1, 10]);
   });
 
   it('a job that timed out at the deadline is a per-URL error that costs nothing', async () => {

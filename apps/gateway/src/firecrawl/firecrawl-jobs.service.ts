@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { ErrorCode, TrawlError, batchBodySchema as trawlBatchSchema } from '#contracts';
+import { ErrorCode, TrawlError, batchBodySchema as trawlBatchSchema, type CrawlJobPage } from '#contracts';
 import { CrawlJobsService, siteCrawlSchema, type PageOptions } from '#crawls';
 import {
   FIELD_NAMES, FirecrawlInputError, batchBody, batchBodySchema, crawlBody, crawlBodySchema, jobStatus, parseFirecrawl, refuse, storedDocument,
@@ -48,12 +48,7 @@ export class FirecrawlJobsService {
   async status(caller: Caller, id: string, query: StatusQuery, base: string, version: Version, kind: JobKind): Promise<JobStatusAnswer> {
     const skip = query.skip ?? 0;
     const { summary, pages, more } = await this.crawls.pagesAt(caller, id, skip, query.limit);
-    const data: FirecrawlDocument[] = pages.map((page) =>
-      storedDocument(page, {
-        formats: { markdown: page.markdown !== undefined, html: page.enhanced_html !== undefined, rawHtml: page.raw_html !== undefined, links: page.links !== undefined, images: false, screenshot: false },
-        removeBase64Images: true,
-      }),
-    );
+    const data: FirecrawlDocument[] = pages.map(jobDocument);
     const next = more ? `${base}/${version}/${kind}/${id}?skip=${skip + pages.length}${query.limit ? `&limit=${query.limit}` : ''}` : undefined;
     return jobStatus(summary, data, next);
   }
@@ -84,6 +79,14 @@ export class FirecrawlJobsService {
     const { crawls } = await this.crawls.active(caller);
     return { success: true, crawls: crawls.map((c) => ({ id: c.id, teamId: caller.accountId, url: c.url ?? '', options: null })) };
   }
+}
+
+/** A stored page of a crawl or batch as the Firecrawl document its status pages (and its watcher) carry. */
+export function jobDocument(page: CrawlJobPage): FirecrawlDocument {
+  return storedDocument(page, {
+    formats: { markdown: page.markdown !== undefined, html: page.enhanced_html !== undefined, rawHtml: page.raw_html !== undefined, links: page.links !== undefined, images: false, screenshot: false },
+    removeBase64Images: true,
+  });
 }
 
 function settled(translated: Translated | { path: string; message: string }): Translated {

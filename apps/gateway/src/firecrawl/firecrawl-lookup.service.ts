@@ -1,16 +1,24 @@
 /**
  * Firecrawl's map and search on Trawl's `/map` and `/search`: map's links (objects in v2, strings in v1), and web
  * search results with `scrapeOptions` scraping the first `limit` results in the same call (one credit each over plain
- * HTTP, as `/crawl`); `creditsUsed` is the search's and the scrapes' credits together. Only web results exist here:
- * other sources a client names are ignored.
+ * HTTP, as `/crawl`); `creditsUsed` is the search's and the scrapes' credits together. v2's `news` and `images`
+ * sources are `/serp-search`'s verticals (10 credits each, as that route charges; `scrapeOptions` scrape the news
+ * articles too); a source a client adds of its own is ignored.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { ErrorCode, MAX_SEARCH_PAGES, mapBodySchema as trawlMapSchema, parseInput, searchParamsSchema, type MapLink } from '#contracts';
+import {
+  ErrorCode, MAX_SEARCH_PAGES, mapBodySchema as trawlMapSchema, parseInput, searchParamsSchema, serpSearchParamsSchema,
+  type ImageResult, type MapLink, type NewsResult,
+} from '#contracts';
 import { MapService } from '#crawls';
-import { llmRefusal, mapBodySchema, parseFirecrawl, refuse, scrapePlan, searchBodySchema, type FirecrawlDocument } from '#firecrawl';
+import {
+  imageItem, llmRefusal, mapBodySchema, newsItem, parseFirecrawl, refuse, scrapePlan, searchBodySchema, searchSources,
+  type FirecrawlDocument, type ImageItem, type NewsItem, type SearchSource,
+} from '#firecrawl';
 import { SearchService } from '../search/search.service.js';
+import { SerpSearchService } from '../serp-search/serp-search.service.js';
 import { FirecrawlScrapeService, scrapeUrl } from './firecrawl-scrape.service.js';
 import type { Version } from './firecrawl-jobs.service.js';
 
@@ -24,6 +32,13 @@ export interface WebResult extends Partial<FirecrawlDocument> {
   position: number;
 }
 
+/** v2's `data`: a list per source asked for. */
+export interface SearchData {
+  web?: WebResult[];
+  news?: NewsItem[];
+  images?: ImageItem[];
+}
+
 @Injectable()
 export class FirecrawlLookupService {
   private readonly mapSchema;
@@ -31,6 +46,7 @@ export class FirecrawlLookupService {
   constructor(
     private readonly maps: MapService,
     private readonly searches: SearchService,
+    private readonly serp: SerpSearchService,
     private readonly scraper: FirecrawlScrapeService,
     private readonly lifecycle: CallLifecycle,
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
@@ -53,7 +69,7 @@ export class FirecrawlLookupService {
     return { success: true, links: version === 'v1' ? answer.links.map((l) => l.url) : answer.links };
   }
 
-  async search(caller: Caller, raw: unknown, base: string, version: Version): Promise<{ success: true; data: { web: WebResult[] } | WebResult[]; creditsUsed: number; warning?: string }> {
+  async search(caller: Caller, raw: unknown, base: string, version: Version): Promise<{ success: true; data: SearchData | WebResult[]; creditsUsed: number; warning?: string }> {
     const body = parseFirecrawl(searchBodySchema, raw);
     const plan = scrapePlan(body.scrapeOptions ?? { formats: [] });
     if ('path' in plan) refuse(`scrapeOptions.${plan.path}`, plan.message);
@@ -61,23 +77,54 @@ export class FirecrawlLookupService {
     if (plan.document.screenshot) refuse('scrapeOptions.formats', 'screenshot is offered by scrape only, not for search results');
     const llm = llmRefusal(plan, 'scrapeOptions.', 'scrape only, not for search results');
     if (llm) refuse(llm.path, llm.message);
+    // v1's search has no sources: its answer is the web results, flat.
+    const sources = version === 'v1' ? (['web'] as const) : searchSources(body.sources);
+    if ('path' in sources) refuse(sources.path, sources.message);
     const limit = body.limit ?? 5;
-    const params = parseInput(searchParamsSchema, {
+    const endpoint = `/${version}/search`;
+    // Every parameter is checked before the first search runs (a refusal charges nothing).
+    const webParams = parseInput(searchParamsSchema, {
       query: body.query,
       max_pages: Math.min(MAX_SEARCH_PAGES, Math.ceil(limit / RESULTS_PER_PAGE)),
       ...(body.country ? { cc: body.country.toLowerCase() } : {}),
       ...(body.lang ? { setLang: body.lang } : {}),
       ai_answer: false, questions_answers: false, related_queries: false, sidebar: false, direct_answer: false,
     });
-    const endpoint = `/${version}/search`;
-    const found = await this.searches.search(caller, params, endpoint);
-    const results: WebResult[] = Object.keys(found.pages)
-      .sort((a, b) => Number(a) - Number(b))
-      .flatMap((n) => found.pages[n].search_results)
-      .slice(0, limit)
-      .map((r, i) => ({ url: r.link, title: r.title, description: r.snippet, position: i + 1 }));
-    let credits = found.credits;
-    let warning: string | undefined;
+    const verticalParams = (type: 'news' | 'images') =>
+      parseInput(serpSearchParamsSchema, { q: body.query, ...(body.country ? { gl: body.country.toLowerCase() } : {}), ...(body.lang ? { hl: body.lang } : {}), num: limit, type });
+    if (sources.some((s) => s !== 'web')) verticalParams('news');
+
+    const data: SearchData = {};
+    let credits = 0;
+    const failed: Array<{ source: SearchSource; error: unknown }> = [];
+    for (const source of sources) {
+      try {
+        if (source === 'web') {
+          const found = await this.searches.search(caller, webParams, endpoint);
+          credits += found.credits;
+          data.web = Object.keys(found.pages)
+            .sort((a, b) => Number(a) - Number(b))
+            .flatMap((n) => found.pages[n].search_results)
+            .slice(0, limit)
+            .map((r, i) => ({ url: r.link, title: r.title, description: r.snippet, position: i + 1 }));
+        } else {
+          const found = await this.serp.search(caller, verticalParams(source), endpoint);
+          credits += COSTS.serpSearch;
+          const items = found.serp_search_results.slice(0, limit);
+          if (source === 'news') data.news = (items as NewsResult[]).map((r, i) => newsItem(r, i + 1));
+          else data.images = (items as ImageResult[]).map((r, i) => imageItem(r, i + 1));
+        }
+      } catch (error) {
+        failed.push({ source, error });
+      }
+    }
+    // One source failing leaves the others' results, with a warning; all of them failing is the search's error.
+    if (failed.length === sources.length) throw failed[0].error;
+    const warnings = failed.map(({ source, error }) => `${source} results could not be fetched (${error instanceof Error ? error.message : String(error)})`);
+    for (const { source } of failed) data[source] = [];
+
+    // scrapeOptions scrape the web results and the news articles (an image's page is not scraped).
+    const results: Array<{ url: string; metadata?: FirecrawlDocument['metadata'] }> = [...(data.web ?? []), ...(data.news ?? [])];
     if (scrapes && results.length) {
       const urls = results.map((r) => r.url);
       const { body: scraped } = await this.lifecycle.run(
@@ -93,9 +140,10 @@ export class FirecrawlLookupService {
         if (page.document) Object.assign(results[i], page.document);
         else results[i].metadata = { sourceURL: page.url, error: `${page.error?.code}: ${page.error?.message}` };
       }
-      const failed = scraped.pages.filter((p) => !p.document).length;
-      if (failed) warning = `${failed} of ${urls.length} results could not be scraped (see their metadata.error)`;
+      const unscraped = scraped.pages.filter((p) => !p.document).length;
+      if (unscraped) warnings.push(`${unscraped} of ${urls.length} results could not be scraped (see their metadata.error)`);
     }
-    return { success: true, data: version === 'v1' ? results : { web: results }, creditsUsed: credits, ...(warning ? { warning } : {}) };
+    const warning = warnings.length ? warnings.join('; ') : undefined;
+    return { success: true, data: version === 'v1' ? (data.web ?? []) : data, creditsUsed: credits, ...(warning ? { warning } : {}) };
   }
 }

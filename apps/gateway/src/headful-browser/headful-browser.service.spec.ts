@@ -1,6 +1,6 @@
 /** /headful-browser with fake repositories: queue choice, charges, credits_remaining and the unavailable cases. */
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, QueueName, TrawlError, type HeadfulPagePayload } from '#contracts';
+import { ErrorCode, QueueName, TrawlError, httpStatusOf, type HeadfulPagePayload } from '#contracts';
 import { fakeDispatcher, fakeLifecycle, principal, testConfig } from '../testing/fakes.js';
 import { HeadfulBrowserService, type HeadfulPorts } from './headful-browser.service.js';
 
@@ -34,8 +34,14 @@ describe('HeadfulBrowserService', () => {
     expect(body).toEqual({
       status: 'success',
       data: [
-        { url: 'https://a.example/', page_text: 'page_text of https://a.example/', screenshot: 'http://gw/screenshots/k.png?expires=1&signature=ab', blocked: false },
-        { url: 'https://wall.example/', blocked: true, error: 'UPSTREAM_BLOCKED: blocked' },
+        {
+          url: 'https://a.example/',
+          page_text: 'page_text of https://a.example/',
+          screenshot: 'http://gw/screenshots/k.png?expires=1&signature=ab',
+          blocked: false,
+          egress: { via: 'proxy', country: 'us' },
+        },
+        { url: 'https://wall.example/', blocked: true, error: 'UPSTREAM_BLOCKED: blocked', egress: { via: 'proxy', country: 'us' } },
       ],
       credits_used: 50,
       credits_remaining: 9_950,
@@ -66,11 +72,42 @@ describe('HeadfulBrowserService', () => {
     expect(refunded).toHaveLength(1);
   });
 
-  it('validates country against the residential coverage and output_format strictly', () => {
+  it('validates country and output_format strictly; which countries are served is not a parameter question', () => {
     const service = new HeadfulBrowserService(fakeLifecycle().lifecycle, fakeDispatcher((_q, p: HeadfulPagePayload) => ok(p)).dispatcher, testConfig(), ports());
-    expect(service.parse({ urls: 'https://a.example/' })).toEqual({ urls: ['https://a.example/'], country: 'us', output_format: 'markdown', screenshot: false });
-    expect(service.parse({ urls: 'https://a.example/', country: 'DE' }).country).toBe('de');
-    expect(() => service.parse({ urls: 'https://a.example/', country: 'fr' })).toThrow(/^country "fr" is not served/);
+    expect(service.parse({ urls: 'https://a.example/' })).toEqual({ urls: ['https://a.example/'], country: 'us', countryNamed: false, output_format: 'markdown', screenshot: false });
+    expect(service.parse({ urls: 'https://a.example/', country: 'DE' })).toMatchObject({ country: 'de', countryNamed: true });
+    expect(service.parse({ urls: 'https://a.example/', country: 'fr' })).toMatchObject({ country: 'fr', countryNamed: true });
+    expect(() => service.parse({ urls: 'https://a.example/', country: 'xx' })).toThrow(/^country must be an ISO 3166-1 alpha-2/);
     expect(() => service.parse({ urls: 'https://a.example/', output_format: 'MARKDOWN' })).toThrow(/^output_format must be exactly one of/);
+  });
+
+  it('no proxy serves the default country: the job goes direct, and the results and the request log say so', async () => {
+    const { lifecycle, settled, details } = fakeLifecycle();
+    const { dispatcher, jobs } = fakeDispatcher((_q, p: HeadfulPagePayload) => ok(p));
+    const none = { serves: () => false, describe: () => 'none' };
+    const service = new HeadfulBrowserService(lifecycle, dispatcher, testConfig(), ports({ coverage: none }));
+    const body = await service.run(principal, service.parse({ urls: 'https://a.example/' }));
+    expect(jobs[0].payload).toMatchObject({ country: 'us', direct: true });
+    expect(body.data[0]).toMatchObject({ blocked: false, egress: { via: 'direct' } });
+    expect(body.credits_used).toBe(50);
+    expect(settled[0]).toMatchObject({ charged: 50 });
+    expect(details[0]).toMatchObject({ egress: { via: 'direct' } });
+  });
+
+  it('a named country no proxy serves: 500 PROXY_UNAVAILABLE, nothing queued, reservation refunded', async () => {
+    const { lifecycle, settled, refunded } = fakeLifecycle();
+    const { dispatcher, jobs } = fakeDispatcher((_q, p: HeadfulPagePayload) => ok(p));
+    const service = new HeadfulBrowserService(lifecycle, dispatcher, testConfig(), ports());
+    for (const country of ['fr', 'us']) {
+      const coverage = { serves: (c: string) => c === 'de', describe: () => 'de' };
+      const svc = country === 'fr' ? service : new HeadfulBrowserService(lifecycle, dispatcher, testConfig(), ports({ coverage }));
+      const error = (await svc.run(principal, svc.parse({ urls: 'https://a.example/', country })).catch((e: unknown) => e)) as TrawlError;
+      expect(error.code).toBe(ErrorCode.PROXY_UNAVAILABLE);
+      expect(httpStatusOf(error.code)).toBe(500);
+      expect(error.message).toMatch(new RegExp(`^No residential proxy serves country "${country}" on this server \\(configured: de`));
+    }
+    expect(jobs).toHaveLength(0);
+    expect(settled).toHaveLength(0);
+    expect(refunded).toHaveLength(2);
   });
 });

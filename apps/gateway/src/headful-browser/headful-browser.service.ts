@@ -2,16 +2,20 @@
  * `/headful-browser`: one `headful.page` job per distinct URL on the headful engine's queue (headed Chromium behind
  * residential proxies, retried through other proxies when blocked). 50 credits per URL that loaded unblocked; 0
  * for failed or blocked ones. No headful worker alive, or its browser unable to start: 500 HEADFUL_UNAVAILABLE and
+ * nothing charged. The route follows `egressFor`: `country` not given and no proxy serving the default goes direct
+ * (each result's `egress` and the request log say so); a named country no proxy serves is 500 PROXY_UNAVAILABLE,
  * nothing charged. `run(principal, params)` is the one entry point — REST and an MCP tool share it.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CallLifecycle, COSTS, type Caller } from '#billing';
+import { CallLifecycle, COSTS, callDetailOf, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ErrorCode,
   JobName,
   TrawlError,
+  egressFor,
   headfulBrowserParamsSchema,
+  type Egress,
   parseQuery,
   withRejected,
   type HeadfulBrowserItem,
@@ -46,7 +50,7 @@ export class HeadfulBrowserService {
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
     @Inject(HEADFUL_PORTS) private readonly ports: HeadfulPorts,
   ) {
-    this.schema = headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS, ports.coverage);
+    this.schema = headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS);
   }
 
   /** Validates raw query parameters (400 naming the parameter, before anything is charged). */
@@ -65,6 +69,7 @@ export class HeadfulBrowserService {
         deadlineMs: this.config.HEADFUL_TIMEOUT_MS + 15_000,
       },
       async (call) => {
+        const egress = egressFor(this.ports.coverage, params.country, params.countryNamed, 'residential proxy');
         if ((await this.ports.workers.seen(this.engine.workerKind)) === 0) {
           throw unavailable('no headful worker is running (start worker-headful, or add headful to STANDALONE_WORKERS)');
         }
@@ -74,6 +79,7 @@ export class HeadfulBrowserService {
           country: params.country,
           format: params.output_format,
           screenshot: params.screenshot,
+          ...(egress.via === 'direct' ? { direct: true } : {}),
           timeoutMs: this.config.HEADFUL_TIMEOUT_MS,
         }));
         const outcomes = await this.dispatcher.runAll(this.engine.queue, JobName.headfulPage, payloads, call.deadline);
@@ -81,21 +87,22 @@ export class HeadfulBrowserService {
           throw unavailable('its browser could not start (the virtual display or Chromium failed to launch; the worker log says why)');
         }
         // A malformed entry of urls fails on its own, at its place (url-list.ts): not blocked, 0 credits.
-        const fetched = outcomes.map((outcome, i) => this.toItem(params, params.urls[i], outcome, origin));
-        const data = withRejected(fetched, params.urls, (rejected): HeadfulBrowserItem => ({ url: rejected.url, blocked: false, error: rejected.error }));
+        const fetched = outcomes.map((outcome, i) => this.toItem(params, params.urls[i], outcome, origin, egress));
+        const data = withRejected(fetched, params.urls, (rejected): HeadfulBrowserItem => ({ url: rejected.url, blocked: false, egress, error: rejected.error }));
         const successful = data.filter((item) => item.error === undefined).length;
-        return { body: { data, credits_used: successful * COSTS.headful }, charge: successful * COSTS.headful };
+        const detail = { ...callDetailOf(data), egress };
+        return { body: { data, credits_used: successful * COSTS.headful }, charge: successful * COSTS.headful, detail };
       },
     );
     const remaining = (await this.ports.balances.balance(principal.accountId)) ?? 0;
     return { status: 'success', data: body.data, credits_used: body.credits_used, credits_remaining: remaining };
   }
 
-  private toItem(params: HeadfulBrowserParams, url: string, outcome: JobOutcome<typeof JobName.headfulPage>, origin: string): HeadfulBrowserItem {
-    if (!outcome.ok) return { url, blocked: false, error: `${outcome.error.code}: ${outcome.error.message}` };
+  private toItem(params: HeadfulBrowserParams, url: string, outcome: JobOutcome<typeof JobName.headfulPage>, origin: string, egress: Egress): HeadfulBrowserItem {
+    if (!outcome.ok) return { url, blocked: false, error: `${outcome.error.code}: ${outcome.error.message}`, egress };
     const result = outcome.result;
-    if (!result.ok) return { url, blocked: result.blocked, error: `${result.error.code}: ${result.error.message}` };
-    const item: HeadfulBrowserItem = { url, [params.output_format]: result.content, blocked: false };
+    if (!result.ok) return { url, blocked: result.blocked, error: `${result.error.code}: ${result.error.message}`, egress };
+    const item: HeadfulBrowserItem = { url, [params.output_format]: result.content, blocked: false, egress };
     if (result.screenshotKey) item.screenshot = this.ports.links.urlFor(result.screenshotKey, origin);
     return item;
   }

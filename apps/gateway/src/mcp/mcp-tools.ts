@@ -34,7 +34,6 @@ import {
   type SerpMapsResponse,
   type SerpSearchBody,
   type SerpSearchParams,
-  residentialCoverage,
 } from '#contracts';
 import { CrawlService } from '../crawl/crawl.service.js';
 import { HeadfulBrowserService } from '../headful-browser/headful-browser.service.js';
@@ -153,7 +152,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'headful_browser',
     title: 'Read a page that blocks crawlers (real browser)',
     description:
-      'Load one URL in a real headed Chromium behind a residential proxy of `country`, retrying through other proxies ' +
+      'Load one URL in a real headed Chromium behind a residential proxy of `country` (not given, and no proxy serves ' +
+      'us: direct, which the result\'s `egress` says), retrying through other proxies ' +
       'when a bot wall (Cloudflare, DataDome, captcha, ...) answers, and return its content in output_format (Markdown ' +
       'by default). Only for sites where `crawl` failed with a block or an empty page: it is slower and costs 50 ' +
       'credits per URL that loaded unblocked (0 when every attempt was blocked or the load failed; the result then ' +
@@ -161,7 +161,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     annotations: { title: 'Headful browser', readOnlyHint: true, openWorldHint: true, destructiveHint: false, idempotentHint: false },
     endpoint: headfulBrowserEndpoint,
     schema: (config) =>
-      singleUrlSchema(headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS, residentialCoverage(config.RESIDENTIAL_PROXIES, config.RESIDENTIAL_PROXY_URL))).transform((params) => ({ ...params, screenshot: false })),
+      singleUrlSchema(headfulBrowserParamsSchema(config.HEADFUL_MAX_URLS)).transform((params) => ({ ...params, screenshot: false })),
     inputSchema: (limits) => {
       const json = singleUrlJsonSchema(paramsJsonSchema(headfulBrowserEndpoint, limits), 'The page to load: one absolute http(s) URL.');
       const properties = json.properties as Record<string, JsonSchema>;

@@ -59,8 +59,8 @@ describe('tool content', () => {
     const body: HeadfulBrowserResponse = {
       status: 'success',
       data: [
-        { url: 'https://a.example/', page_text: 'Hello', blocked: false },
-        { url: 'https://b.example/', blocked: true, error: 'UPSTREAM_BLOCKED: challenge' },
+        { url: 'https://a.example/', page_text: 'Hello', blocked: false, egress: { via: 'proxy', country: 'us' } },
+        { url: 'https://b.example/', blocked: true, error: 'UPSTREAM_BLOCKED: challenge', egress: { via: 'proxy', country: 'us' } },
       ],
       credits_used: 50,
       credits_remaining: 950,
@@ -70,6 +70,8 @@ describe('tool content', () => {
       { type: 'text', text: 'URL: https://b.example/\nBlocked: UPSTREAM_BLOCKED: challenge' },
       { type: 'text', text: '50 credits charged; 950 remaining.' },
     ]);
+    const direct: HeadfulBrowserResponse = { ...body, data: [{ ...body.data[0], egress: { via: 'direct' } }] };
+    expect(headfulBrowserContent(direct)[0]).toEqual({ type: 'text', text: 'URL: https://a.example/\nLoaded directly (no residential proxy serves the default country)\n\nHello' });
   });
 });
 
@@ -81,6 +83,7 @@ describe('the headful_browser tool input', () => {
     expect(parseInput(headful.schema(config), { url: 'https://a.example/x', screenshot: true })).toEqual({
       urls: ['https://a.example/x'],
       country: 'us',
+      countryNamed: false,
       output_format: 'markdown',
       screenshot: false,
     });
@@ -89,7 +92,8 @@ describe('the headful_browser tool input', () => {
     expect(json.required).toEqual(['url']);
   });
 
-  it('refuses a country no residential proxy serves, naming country', () => {
-    expect(() => parseInput(headful.schema(config), { url: 'https://a.example/', country: 'de' })).toThrow(/country "de" is not served/);
+  it('takes any country code (which ones are served is decided per call, as on REST) and refuses a malformed one, naming country', () => {
+    expect(parseInput(headful.schema(config), { url: 'https://a.example/', country: 'de' })).toMatchObject({ country: 'de', countryNamed: true });
+    expect(() => parseInput(headful.schema(config), { url: 'https://a.example/', country: 'zz' })).toThrow(/^country must be an ISO 3166-1 alpha-2/);
   });
 });

@@ -135,7 +135,8 @@ export function headfulBrowserContent(body: HeadfulBrowserResponse): ContentBloc
       continue;
     }
     const text = item.markdown ?? item.page_text ?? item.enhanced_html ?? item.raw_html ?? '';
-    blocks.push({ type: 'text', text: `${head}${item.screenshot ? `\nScreenshot: ${item.screenshot}` : ''}\n\n${text}`.trimEnd() });
+    const direct = item.egress.via === 'direct' ? '\nLoaded directly (no residential proxy serves the default country)' : '';
+    blocks.push({ type: 'text', text: `${head}${direct}${item.screenshot ? `\nScreenshot: ${item.screenshot}` : ''}\n\n${text}`.trimEnd() });
   }
   blocks.push({ type: 'text', text: `${body.credits_used} credits charged; ${body.credits_remaining} remaining.` });
   return blocks;

@@ -1,6 +1,6 @@
 /** /search with fake repositories: pagination and early stop, costs per case, toggles, auto-crawl outcomes, geolocation. */
 import { describe, expect, it } from '@jest/globals';
-import { ErrorCode, JobName, QueueName, type WebSearchPayload, type WebSearchJobResult } from '#contracts';
+import { ErrorCode, JobName, QueueName, type TrawlError, httpStatusOf, type WebSearchPayload, type WebSearchJobResult } from '#contracts';
 import type { JobDispatcher } from '#queue';
 import { fakeDispatcher, fakeLifecycle, principal, testConfig } from '../testing/fakes.js';
 import { SearchService } from './search.service.js';
@@ -141,15 +141,28 @@ describe('SearchService', () => {
     expect(body.credits).toBe(10 + 10);
   });
 
-  it('picks geolocation=random among the proxy countries and refuses a country no proxy serves', async () => {
+  it('picks geolocation=random among the proxy countries; a named country no proxy serves is PROXY_UNAVAILABLE (500, 0 credits)', async () => {
     const env = { PROXIES: 'de=http://127.0.0.1:1,fr=http://127.0.0.1:2' };
     const { svc, jobs } = service(serpPages(1), env);
-    for (let i = 0; i < 6; i++) await svc.search(principal, svc.parse({ query: 'coffee', geolocation: 'random' }));
+    for (let i = 0; i < 6; i++) {
+      const body = await svc.search(principal, svc.parse({ query: 'coffee', geolocation: 'random' }));
+      expect(body.egress).toEqual({ via: 'proxy', country: (jobs.at(-1)!.payload as WebSearchPayload).proxyCountry });
+    }
     for (const j of jobs) expect(['de', 'fr']).toContain((j.payload as WebSearchPayload).proxyCountry);
-    await expect(svc.search(principal, svc.parse({ query: 'coffee', geolocation: 'jp' }))).rejects.toMatchObject({ code: ErrorCode.INVALID_PARAMETER, message: expect.stringMatching(/^geolocation/) });
+    const before = jobs.length;
+    const error = (await svc.search(principal, svc.parse({ query: 'coffee', geolocation: 'jp' })).catch((e: unknown) => e)) as TrawlError;
+    expect(error).toMatchObject({ code: ErrorCode.PROXY_UNAVAILABLE, message: expect.stringMatching(/^No proxy serves country "jp" on this server \(configured: de, fr\)/) });
+    expect(httpStatusOf(error.code)).toBe(500);
+    expect(jobs.length).toBe(before);
+  });
+
+  it('geolocation=random with no proxy of a named country takes the usual route (direct on a fresh install) and says so', async () => {
     const bare = service(serpPages(1));
-    await expect(bare.svc.search(principal, bare.svc.parse({ query: 'coffee', geolocation: 'random' }))).rejects.toMatchObject({ code: ErrorCode.INVALID_PARAMETER });
-    expect(bare.jobs).toEqual([]);
+    const body = await bare.svc.search(principal, bare.svc.parse({ query: 'coffee', geolocation: 'random' }));
+    expect(body).toMatchObject({ pages_fetched: 1, credits: 10, egress: { via: 'direct' } });
+    expect(bare.jobs[0].payload).not.toHaveProperty('proxyCountry');
+    const star = service(serpPages(1), { PROXIES: '*=http://127.0.0.1:1' });
+    expect((await star.svc.search(principal, star.svc.parse({ query: 'coffee', geolocation: 'random', cc: 'GB' }))).egress).toEqual({ via: 'proxy', country: 'gb' });
   });
 
   it.each([

@@ -10,8 +10,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
-  ANY_COUNTRY, ErrorCode, formatsOf, JobName, TrawlError, parseProxyList, parseQuery, searchEngineNeeds, searchParamsSchema, selectEngine,
-  type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
+  ANY_COUNTRY, ErrorCode, egressFor, formatsOf, JobName, TrawlError, parseProxyList, parseQuery, proxyCoverage, searchEngineNeeds, searchParamsSchema, selectEngine,
+  type Egress, type ProxyCoverage, type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
 import { JobDispatcher } from '#queue';
 import { responseChunks } from '../chunks/result-chunks.js';
@@ -22,6 +22,7 @@ import { shapePage } from './search-page.js';
 export class SearchService {
   /** The countries PROXIES names (`*` included when it has an entry for every other country). */
   private readonly proxyCountries: ReadonlySet<string>;
+  private readonly coverage: ProxyCoverage;
 
   constructor(
     private readonly lifecycle: CallLifecycle,
@@ -29,6 +30,7 @@ export class SearchService {
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
   ) {
     this.proxyCountries = new Set(parseProxyList(config.PROXIES).keys());
+    this.coverage = proxyCoverage(config.PROXIES);
   }
 
   /** Validates raw query parameters (400 naming the parameter, before anything is charged). */
@@ -42,12 +44,13 @@ export class SearchService {
   }
 
   async search(principal: Caller, params: SearchParams, endpoint = '/search'): Promise<SearchResponse> {
-    const proxyCountry = this.proxyCountry(params.geolocation);
     const deadlineMs = params.max_pages * (this.config.SERP_TIMEOUT_MS + 1_000) + (params.auto_crawling ? this.config.SEARCH_CRAWL_DEADLINE_MS : 0) + 5_000;
     const { body } = await this.lifecycle.run(
       principal,
       { endpoint, reserve: this.reserveFor(params), insufficient: ErrorCode.CREDITS_EXHAUSTED, deadlineMs },
       async (call) => {
+        // Inside the call, so a country no proxy serves is logged with its code and 0 credits.
+        const { proxyCountry, egress } = this.route(params);
         const crawl = params.auto_crawling
           ? new AutoCrawl(this.dispatcher, call, {
               formats: formatsOf(params),
@@ -64,6 +67,7 @@ export class SearchService {
         const credits = fetched * COSTS.search + crawled * COSTS.crawlHttp;
         const response: SearchResponse = { query: params.query, pages_fetched: fetched, pages, credits };
         if (Object.keys(pageErrors).length) response.page_errors = pageErrors;
+        if (egress) response.egress = egress;
         if (crawl && params.chunks) {
           const crawledResults = crawl.chunks();
           const chunks = responseChunks(crawledResults.map((c) => c.chunks), params.chunks.maxTokens);
@@ -71,7 +75,7 @@ export class SearchService {
           response.tokens = chunks.tokens;
           response.token_encoding = chunks.token_encoding;
         }
-        return { body: response, charge: credits };
+        return { body: response, charge: credits, ...(egress ? { detail: { urls: [], egress } } : {}) };
       },
     );
     return body;
@@ -121,20 +125,22 @@ export class SearchService {
     return { pages, fetched, pageErrors };
   }
 
-  /** The proxy country for `geolocation`: `random` = one of the countries PROXIES names. 400 when no proxy serves it. */
-  private proxyCountry(geolocation: string | undefined): string | undefined {
-    if (!geolocation) return undefined;
+  /**
+   * The proxy country of the pages (and auto-crawls) for `geolocation`, and the `egress` reported, by `egressFor`'s
+   * rule: a named country goes through its proxy or fails (500 PROXY_UNAVAILABLE, 0 credits); `random` picks one of
+   * the countries PROXIES names, and with none takes the route a search without geolocation takes (the market's or a
+   * `*` proxy, else direct: a fresh install).
+   */
+  private route(params: Pick<SearchParams, 'geolocation' | 'cc'>): { proxyCountry?: string; egress?: Egress } {
+    const geolocation = params.geolocation;
+    if (!geolocation) return {};
     if (geolocation === 'random') {
       const countries = [...this.proxyCountries].filter((c) => c !== ANY_COUNTRY);
-      if (!countries.length) {
-        throw new TrawlError(ErrorCode.INVALID_PARAMETER, 'geolocation=random needs proxies of named countries in PROXIES; none is configured');
-      }
-      return countries[Math.floor(Math.random() * countries.length)];
+      if (!countries.length) return { egress: egressFor(this.coverage, params.cc ?? 'us', false) };
+      const country = countries[Math.floor(Math.random() * countries.length)];
+      return { proxyCountry: country, egress: { via: 'proxy', country } };
     }
-    if (!this.proxyCountries.has(geolocation) && !this.proxyCountries.has(ANY_COUNTRY)) {
-      throw new TrawlError(ErrorCode.INVALID_PARAMETER, `geolocation: no proxy is configured for "${geolocation}"`);
-    }
-    return geolocation;
+    return { proxyCountry: geolocation, egress: egressFor(this.coverage, geolocation, true) };
   }
 }
 

@@ -17,11 +17,12 @@ export class SerpSearchService {
     @Inject(TRAWL_CONFIG) private readonly config: TrawlConfig,
   ) {}
 
-  async search(principal: Caller, params: SerpSearchParams): Promise<SerpSearchBody> {
+  /** `endpoint`: the route the call is logged under (Firecrawl's search runs its news and images through here). */
+  async search(principal: Caller, params: SerpSearchParams, endpoint = '/serp-search'): Promise<SerpSearchBody> {
     const deadlineMs = this.config.SERP_TIMEOUT_MS + 10_000;
     const { body } = await this.lifecycle.run(
       principal,
-      { endpoint: '/serp-search', reserve: COSTS.serpSearch, insufficient: ErrorCode.INSUFFICIENT_CREDITS, deadlineMs },
+      { endpoint, reserve: COSTS.serpSearch, insufficient: ErrorCode.INSUFFICIENT_CREDITS, deadlineMs },
       async (call) => {
         const page = { q: params.q, gl: params.gl, hl: params.hl, tbs: params.tbs, page: params.page, num: params.num, type: params.type };
         const provider = this.config.SERP_ENGINE;

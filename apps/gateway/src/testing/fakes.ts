@@ -23,6 +23,8 @@ export function testConfig(env: Record<string, string> = {}): TrawlConfig {
 export function fakeLifecycle() {
   const settled: { callId: string; reserved: number; charged: number }[] = [];
   const refunded: string[] = [];
+  /** The request-log detail of each call, in the order the calls ended. */
+  const details: unknown[] = [];
   const lifecycle = new CallLifecycle(
     {
       gate: { acquire: async () => ({ id: 'lease', release: async () => undefined }) },
@@ -36,12 +38,12 @@ export function fakeLifecycle() {
       },
       periods: { resetPeriodIfEnded: async () => undefined },
       principals: { forgetAccount: () => undefined },
-      log: { write: () => undefined },
+      log: { write: (entry) => void details.push(entry.detail) },
       clock: { now: () => new Date() },
     },
     60_000,
   );
-  return { lifecycle, settled, refunded };
+  return { lifecycle, settled, refunded, details };
 }
 
 type AnyOutcome = JobOutcome<JobName>;

@@ -31,8 +31,8 @@ export const crawlEndpoint: ApiEndpoint = {
     enhanced_html: { description: 'Return cleaned HTML (scripts, styles, trackers, ads, cookie banners removed; links absolute).' },
     page_text: { description: 'Return plain text.' },
     markdown: { description: 'Return the main content as GitHub-flavoured Markdown (best for LLMs).' },
-    screenshot: { description: 'Return a base64 PNG of the viewport (1366×768); needs render_js=true.' },
-    screenshot_full_page: { description: 'Capture the whole page instead of the viewport (implies screenshot); needs render_js=true.' },
+    screenshot: { description: 'Return a base64 PNG of the viewport (1366×768); only effective with render_js=true, otherwise ignored (no screenshot, the plain price).' },
+    screenshot_full_page: { description: 'With screenshot=true and render_js=true: capture the whole page instead of the viewport. Does not ask for a screenshot by itself.' },
     query: {
       description:
         'Return, per page, the passages most relevant to this text (`chunks`: Markdown cut on headings, paragraphs, lists and tables, ranked with BM25) and the response\'s token total; no extra credits. Set markdown=false and enhanced_html=false to get the chunks alone.',

@@ -85,14 +85,9 @@ export function crawlParamsSchema(maxUrls: number, maxAgeS: number = DEFAULT_PAG
       max_age: maxAgeParam(maxAgeS).optional(),
     })
     .transform((params, ctx) => {
-      // A full-page screenshot is a screenshot: asking for one is enough. Only a rendered page can be captured, so a
-      // screenshot without rendering is refused (400, nothing charged) instead of being silently dropped.
-      const screenshot = params.screenshot || params.screenshot_full_page;
-      if (screenshot && !params.render_js) {
-        const name = params.screenshot ? 'screenshot' : 'screenshot_full_page';
-        ctx.addIssue({ code: 'custom', path: [name], message: `${name} needs render_js=true (only a rendered page can be captured)` });
-        return z.NEVER;
-      }
+      // The contract (§4.4): `screenshot` is "only effective when render_js=true, otherwise ignored", and
+      // `screenshot_full_page` only picks the full page over the viewport: it does not ask for a screenshot by itself.
+      const screenshot = params.screenshot && params.render_js;
       const size = givenSize(params);
       if (size && params.query === undefined) {
         ctx.addIssue({ code: 'custom', path: [size], message: `${size} needs query (the text the chunks are ranked against)` });

@@ -1,9 +1,9 @@
 /** `GET /headful-browser` parameters (spec §4.5), validated before anything is charged, and its response (§2.5). */
 import { z } from 'zod';
 import type { OutputFormat } from '../formats.js';
-import type { ProxyCoverage } from '../proxy.js';
+import type { Egress, ProxyCoverage } from '../proxy.js';
 import { countryCode } from './fields.js';
-import { flag } from './query.js';
+import { defaultedElsewhere, flag } from './query.js';
 import { urlListField } from './url-list.js';
 
 /** Which countries the operator's residential proxies serve (`residentialCoverage`, from the same config as the workers). */
@@ -12,11 +12,19 @@ export type ResidentialCoverage = ProxyCoverage;
 /** The formats `output_format` takes, in the contract's order (§4.5). */
 export const HEADFUL_OUTPUT_FORMATS = ['markdown', 'enhanced_html', 'raw_html', 'page_text'] as const satisfies readonly OutputFormat[];
 
-export function headfulBrowserParamsSchema(maxUrls: number, coverage: ResidentialCoverage) {
+/** `country` when none is given (spec §4.5). */
+export const DEFAULT_HEADFUL_COUNTRY = 'us';
+
+/**
+ * `countryNamed`: whether the caller gave `country`. Which countries the deployment serves is decided per call, not
+ * here (a well-formed request is never a 400 for it): see `egressFor`.
+ */
+export function headfulBrowserParamsSchema(maxUrls: number) {
   return z
     .object({
       urls: urlListField(maxUrls),
-      country: countryCode('country').default('us'),
+      // The contract's default (us) is applied below, where whether a country was named is kept; sent empty, none was.
+      country: defaultedElsewhere(countryCode('country').optional()),
       output_format: z
         .string()
         .default('markdown')
@@ -30,17 +38,7 @@ export function headfulBrowserParamsSchema(maxUrls: number, coverage: Residentia
         }),
       screenshot: flag(false),
     })
-    .transform((params, ctx) => {
-      if (!coverage.serves(params.country)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['country'],
-          message: `country "${params.country}" is not served: no residential proxy is configured for it on this server (configured: ${coverage.describe()})`,
-        });
-        return z.NEVER;
-      }
-      return params;
-    });
+    .transform(({ country, ...params }) => ({ ...params, country: country ?? DEFAULT_HEADFUL_COUNTRY, countryNamed: country !== undefined }));
 }
 
 export type HeadfulBrowserParams = z.output<ReturnType<typeof headfulBrowserParamsSchema>>;
@@ -57,6 +55,8 @@ export interface HeadfulBrowserItem {
   blocked: boolean;
   /** Trawl's addition: why this URL failed (`CODE: message`); it cost nothing. */
   error?: string;
+  /** Trawl's addition: through a residential proxy of `country`, or direct (no proxy serves the default country). */
+  egress: Egress;
 }
 
 export interface HeadfulBrowserResponse {

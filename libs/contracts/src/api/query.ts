@@ -27,8 +27,18 @@ function wireKind(field: z.ZodType): WireKind {
   return 'string';
 }
 
+/** Optional fields whose default the schema applies after the fact (in an object-level transform). */
+const DEFAULTED_ELSEWHERE = new WeakSet<z.ZodType>();
+
+/** Marks an optional field as having a default applied elsewhere in its schema: sent empty, it is absent. */
+export function defaultedElsewhere<T extends z.ZodType>(field: T): T {
+  DEFAULTED_ELSEWHERE.add(field);
+  return field;
+}
+
 /** Whether a schema field has a default (seen through optionals, transforms and pipes). */
 function hasDefault(field: z.ZodType): boolean {
+  if (DEFAULTED_ELSEWHERE.has(field)) return true;
   let t: z.ZodType | undefined = field;
   while (t) {
     const def = t.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };

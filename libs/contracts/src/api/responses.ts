@@ -150,12 +150,21 @@ const searchPageSchema = z
   })
   .describe('One result page; the enrichment blocks appear only when the page shows them and their toggle is on');
 
+/** Trawl's `egress` (see `egressFor`): where the call's traffic left from. */
+const egressSchema = z
+  .object({
+    via: z.enum(['proxy', 'direct']).describe('Through a proxy, or direct from the server (no proxy serves the country chosen for the caller)'),
+    country: z.string().optional().describe('With via=proxy: the country of the proxy (ISO 3166-1 alpha-2, lower case)'),
+  })
+  .describe("Trawl's addition: where the request left from");
+
 export const searchResponseSchema = z.object({
   query: z.string(),
   pages_fetched: int().describe('Result pages actually fetched (10 credits each)'),
   pages: z.record(z.string(), searchPageSchema).describe('Keyed by page number: "1", "2", …'),
   credits: int().describe('Credits consumed: 10 per page fetched + 1 per result crawled'),
   page_errors: z.record(z.string(), z.string()).optional().describe('A page after the first that failed (`CODE: message`), keyed like pages; pagination ended there'),
+  egress: egressSchema.optional().describe('With geolocation: the country picked (random) and whether a proxy carried the requests or they went direct'),
   ...chunkTotalsSchema,
 });
 
@@ -199,6 +208,7 @@ export const headfulBrowserResponseSchema = z.object({
         screenshot: z.string().optional().describe('A signed, expiring link to the full-page PNG (screenshot=true)'),
         blocked: z.boolean().describe('Every attempt was blocked'),
         error: z.string().optional().describe('`CODE: message` when this URL failed or was blocked (it then costs 0)'),
+        egress: egressSchema.describe("Trawl's addition: through a residential proxy of the country, or direct when country was not given and no proxy serves us"),
       }),
     )
     .describe('One per distinct URL, in request order; the content under the key of output_format'),

@@ -31,7 +31,7 @@ export const searchEndpoint: ApiEndpoint = {
     cc: { description: 'Country of the results, ISO 3166-1 alpha-2 (Bing mkt or cc, DuckDuckGo kl).', schema: { pattern: '^[A-Za-z]{2}$' } },
     geolocation: {
       description:
-        'Fetch the result pages (and auto-crawls) through a proxy of this ISO 3166-1 alpha-2 country, or `random` (one of the countries the configured proxies name). 400 when no proxy serves it.',
+        'Fetch the result pages (and auto-crawls) through a proxy of this ISO 3166-1 alpha-2 country (none serves it: 500 `PROXY_UNAVAILABLE`, nothing charged), or `random`: a country picked among those the configured proxies name, or, with none, the usual route (direct on a fresh install). The response\'s `egress` says which.',
       schema: { examples: ['us', 'de', 'random'] },
     },
     device: { description: 'The device the engine sees (user agent and client hints), so the layout it serves.', schema: { enum: [...SEARCH_DEVICES], default: 'desktop' } },
@@ -61,5 +61,6 @@ export const searchEndpoint: ApiEndpoint = {
     { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
     { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT, ErrorCode.CREDITS_EXHAUSTED], when: 'concurrent request limit reached, or the balance does not cover the worst case' },
     { status: 502, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the first result page was blocked or failed (0 credits); a later one ends pagination and is reported in page_errors' },
+    { status: 500, codes: [ErrorCode.PROXY_UNAVAILABLE], when: 'no proxy serves the geolocation country asked for (nothing fetched, 0 credits)' },
   ],
 };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { DeviceKind } from '../devices.js';
 import type { PageMetadata } from '../formats.js';
+import type { Egress } from '../proxy.js';
 import type { SearchPage } from './serp-results.js';
 import { chunkSelection, chunkSizeFields, givenSize, type ChunkSelection, type ResultChunk, type TOKEN_ENCODING } from './chunks.js';
 import { countryCode } from './fields.js';
@@ -37,7 +38,7 @@ const searchFields = z.object({
   max_pages: integer('max_pages', 1, MAX_SEARCH_PAGES, 1),
   setLang: languageTag('setLang').optional(),
   cc: countryCode('cc').optional(),
-  /** A country code, or `random` (a country among the configured proxies, chosen by the service). */
+  /** A country code, or `random` (a country among the configured proxies, chosen by the service; see `egressFor`). */
   geolocation: z
     .string()
     .transform((value, ctx) => {
@@ -139,6 +140,8 @@ export interface SearchResponse {
   credits: number;
   /** Trawl's addition: a page after the first that failed (blocked, unreachable), keyed like `pages`; absent when none did. */
   page_errors?: Record<string, string>;
+  /** Trawl's addition, with `geolocation`: the country picked (`random`) and whether a proxy carried the requests. */
+  egress?: Egress;
   /** With chunks asked for: tokens in every returned chunk, and the encoding they are counted in. */
   tokens?: number;
   token_encoding?: typeof TOKEN_ENCODING;

@@ -5,8 +5,6 @@ import { headfulBrowserParamsSchema } from './headful-browser.js';
 import { parseInput, parseQuery } from './query.js';
 import { withRejected } from './url-list.js';
 
-const everywhere = { serves: () => true, describe: () => 'all' };
-
 function messageOf(fn: () => unknown): string {
   try {
     fn();
@@ -29,7 +27,7 @@ describe('urls: one malformed entry fails that URL, not the call', () => {
   });
 
   it('the same on /headful-browser and from a JSON list (MCP)', () => {
-    const { urls } = parseInput(headfulBrowserParamsSchema(5, everywhere), { urls: ['nope', 'https://a.example/'] });
+    const { urls } = parseInput(headfulBrowserParamsSchema(5), { urls: ['nope', 'https://a.example/'] });
     expect([...urls]).toEqual(['https://a.example/']);
     expect(urls.rejected).toEqual([{ url: 'nope', error: expect.stringMatching(/^INVALID_URL: /), at: 0 }]);
   });
@@ -37,7 +35,7 @@ describe('urls: one malformed entry fails that URL, not the call', () => {
   it('no well-formed URL at all is still a 400 naming urls (nothing to crawl)', () => {
     expect(messageOf(() => parseQuery(crawlParamsSchema(10), { urls: 'not a url' }))).toMatch(/^urls: "not a url" is not a valid absolute URL/);
     expect(messageOf(() => parseQuery(crawlParamsSchema(10), { urls: 'nope,ftp://x.example/' }))).toMatch(/^urls: "nope"/);
-    expect(messageOf(() => parseQuery(headfulBrowserParamsSchema(5, everywhere), { urls: 'ftp://x.example/' }))).toBe('urls: "ftp://x.example/" must use http or https');
+    expect(messageOf(() => parseQuery(headfulBrowserParamsSchema(5), { urls: 'ftp://x.example/' }))).toBe('urls: "ftp://x.example/" must use http or https');
   });
 
   it('counts malformed entries towards the maximum, and a list with none carries no rejected entries', () => {

@@ -88,3 +88,22 @@ describe('a block named like chrome that holds the page heading', () => {
     expect(out).not.toContain('Pricing plans');
   });
 });
+
+describe('class words inside code', () => {
+  it("keeps a code block's comment tokens, which name chrome words", () => {
+    const out = cleanedBody(`<div class="doc">${STORY}<pre><span class="hljs-comment"># reapply your stashed changes</span>\ngit stash pop\n<span class="token comment related">// show the reference log</span></pre></div><div class="comments"><p>A reader's comment.</p></div>`);
+    expect(out).toContain('# reapply your stashed changes');
+    expect(out).toContain('// show the reference log');
+    expect(out).not.toContain("A reader's comment");
+  });
+});
+
+describe('ids that spell a heading', () => {
+  it("keeps a documentation section whose id is its long title's slug, with a comment word in it, and drops a short one", () => {
+    const section = `<section id="use-trimmed-interleaved-replies-in-email-discussions"><span id="interleaved-replies"></span><h2>Use trimmed interleaved replies in email discussions</h2>${STORY}</section>`;
+    const out = cleanedBody(`<div class="document">${STORY}${section}<div id="recent-replies"><h3>Recent replies</h3><p>Your email address will not be published, the required fields are marked.</p></div></div>`);
+    expect(out).toContain('Use trimmed interleaved replies');
+    expect(out.split('Paragraph 1 of the story').length - 1).toBe(2);
+    expect(out).not.toContain('Your email address will not be published');
+  });
+});

@@ -246,11 +246,18 @@ export interface DropRule {
 const drop = (yes: boolean): Verdict => (yes ? 'drop' : undefined);
 const keep = (yes: boolean): Verdict => (yes ? 'keep' : undefined);
 
+/**
+ * Inside a code block, class names are a syntax highlighter's token kinds (`hljs-comment`, Prism's `token comment`,
+ * `code-header`): the code's own text, never chrome or junk, whatever words they use. Asked last, of an element class
+ * words would drop.
+ */
+const insideCode = (el: Element): boolean => hasAncestor(el, (a) => a.name === 'pre' || a.name === 'code');
+
 /** Junk by its class words (JUNK_RE), once the names that only look like junk are taken out. */
 function isJunk(j: Judged): boolean {
   const { el, guard, words } = j;
   if (!words || !JUNK_RE.test(without(without(words, guard.aemComponents ? AEM_PREFIXED_RE : AEM_COMPONENT_RE, 'cmp-'), DRUPAL_PROMOTED_RE, 'promoted'))) return false;
-  return !MAYBE_CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard);
+  return !MAYBE_CONTENT_RE.test(words) && !guarded(el, guard) && !proseInAdSlot(el, words, guard) && !insideCode(el);
 }
 
 /**
@@ -260,7 +267,7 @@ function isJunk(j: Judged): boolean {
  */
 function isChrome(j: Judged): boolean {
   const { el, guard, chromeWords } = j;
-  return chromeWords !== '' && CHROME_RE.test(chromeWords) && !isFaq(el) && !MAYBE_CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_CHROME_RE.test(chromeWords)) && !holdsPageHeading(el, guard);
+  return chromeWords !== '' && CHROME_RE.test(chromeWords) && !isFaq(el) && !MAYBE_CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_CHROME_RE.test(chromeWords)) && !holdsPageHeading(el, guard) && !insideCode(el);
 }
 
 function isChromeRole(el: Element, guard: Guard): boolean {

@@ -204,3 +204,15 @@ describe('the date and author lines of an index of entries', () => {
     expect(out).not.toContain('Writer 5');
   });
 });
+
+describe('code inside the article container', () => {
+  it("keeps a code block's comments and tokens, whatever the highlighter names them", () => {
+    const code = `<pre><code class="hljs"><span class="hljs-comment"># see available branches and their authors</span>
+git branch -a
+<span class="token comment">// share the stash with the related branch</span></code></pre>`;
+    const out = removeInner(`${para(3)}${code}<div class="share-bar"><span>Share this on Facebook and Twitter please</span></div>`);
+    expect(out).toContain('# see available branches and their authors');
+    expect(out).toContain('// share the stash with the related branch');
+    expect(out).not.toContain('Share this on Facebook');
+  });
+});

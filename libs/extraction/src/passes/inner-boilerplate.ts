@@ -194,6 +194,8 @@ function smallJunk(el: Element, roots: Set<Element>, keepDates: boolean): Elemen
 }
 
 const CAPTION_KEYS = new Set(['figcaption', 'caption', 'captions']);
+/** Code blocks and spans: what they hold is code, never judged by its markup's names (see removeInnerBoilerplate). */
+const CODE_TAGS = new Set(['pre', 'code']);
 
 interface Candidate {
   el: Element;
@@ -254,6 +256,8 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
         found.push(f);
         if (!inRemovable && CAPTION_KEYS.has(f.key)) captionText += f.text;
       }
+      // Inside code, class names are a syntax highlighter's token kinds (`hljs-comment`): the code's own text.
+      if (CODE_TAGS.has(c.name)) continue;
       // Captions inside a candidate too large to remove (a <form> around a whole product grid) are counted: there
       // they are the cards' text.
       visit(c, f ?? outer, inRemovable || (f !== undefined && f.text <= total * MAX_SHARE));
@@ -269,7 +273,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
       if (!isTag(c)) continue;
       const junk = smallJunk(c, roots, keepComments);
       if (junk) small.add(junk);
-      else findSmall(c);
+      else if (!CODE_TAGS.has(c.name)) findSmall(c);
     }
   };
   for (const n of nodes) findSmall(n);

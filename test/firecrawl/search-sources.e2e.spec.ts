@@ -1,0 +1,145 @@
+/**
+ * Firecrawl's search `sources` through `@mendable/firecrawl-js` and raw, against the real gateway on loopback: web
+ * results from the web search (a Bing fixture), news and images from the search engine's verticals (a Google fixture
+ * serving captured `tbm=nws` and `tbm=isch` pages from ../shared/corpus), 10 credits a source as `/search` and
+ * `/serp-search` charge; a client's own source is ignored, a list of none known is a 400 naming `sources`, and a
+ * vertical that fails leaves the others' results with a warning.
+ */
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
+import { bingPage } from '#bench/support/bing-fixture.js';
+import { CORPUS_DIR } from '../support/env.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { corpusPresent } from '../support/requires.js';
+import { startSite } from './site.js';
+
+jest.setTimeout(120_000);
+
+const NEWS = `${CORPUS_DIR}/serp/google/bisohns-search-engine-parser/html/googlenews__googlenews-synopsis__3e39d1a.html.gz`;
+const IMAGES = `${CORPUS_DIR}/serp/google/abenassi-Google-Search-API/html/test_search_images.html.gz`;
+const hasCorpus = corpusPresent(NEWS, 'Firecrawl search sources') && corpusPresent(IMAGES, 'Firecrawl search sources');
+const CJR = 'https://www.cjr.org/business_of_news/to-save-itself-journalism-will-need-to-stop-preaching-to-the-choir.php';
+const page = (file: string) => gunzipSync(readFileSync(file)).toString('utf8');
+
+let trawl: Harness;
+let bing: FixtureServer;
+let google: FixtureServer;
+let site: FixtureServer;
+let apiKey: string;
+let accountId: string;
+let client: Firecrawl;
+const verticals: string[] = [];
+
+(hasCorpus ? describe : describe.skip)('POST /v2/search sources', () => {
+  beforeAll(async () => {
+    site = await startSite();
+    // The first news article, moved onto the loopback site for the scrape test (tests never reach the internet).
+    const pages = { nws: page(NEWS).replace(CJR, `${site.url}/article`), isch: page(IMAGES) };
+    bing = await startFixtureServer({
+      '/search': (req, res) => {
+        const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
+        const results = [1, 2, 3].map((i) => ({ title: `Web result ${i} on ${q}`, link: `https://web.example/${i}`, snippet: `Snippet ${i} on ${q}.` }));
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bingPage({ query: q, offset: 0, hasNext: false, results }));
+      },
+    });
+    google = await startFixtureServer({
+      '/search': (req, res) => {
+        const params = new URL(req.url!, 'http://x').searchParams;
+        const tbm = params.get('tbm') ?? '';
+        verticals.push(tbm);
+        if (params.get('q') === 'news down') return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>Unavailable</body></html>');
+        if (tbm !== 'nws' && tbm !== 'isch') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[tbm]);
+      },
+    });
+    trawl = await startHarness({ SEARCH_ENGINE: 'bing', BING_BASE_URL: bing.url, GOOGLE_BASE_URL: google.url, GOOGLE_TRANSPORT: 'http', SERP_PROXY_ATTEMPTS: '1' });
+    const account = await trawl.createAccount();
+    apiKey = account.apiKey;
+    accountId = account.accountId;
+    client = new Firecrawl({ apiKey, apiUrl: trawl.baseUrl });
+  });
+
+  afterAll(async () => {
+    await trawl?.close();
+    await bing?.close();
+    await google?.close();
+    await site?.close();
+  });
+
+  const balance = async () => (await trawl.admin.report(accountId)).account.balance;
+  const post = (body: unknown) =>
+    fetch(`${trawl.baseUrl}/v2/search`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+      async (r) => ({ status: r.status, body: (await r.json()) as any }),
+    );
+
+  it('answers web, news and images through the SDK, each in Firecrawl\'s fields; 10 credits a source', async () => {
+    const before = await balance();
+    const found = await client.search('preaching the choir', { sources: ['web', 'news', 'images'], limit: 4 });
+    expect(found.web).toHaveLength(3);
+    expect(found.web?.[0]).toEqual({ url: 'https://web.example/1', title: 'Web result 1 on preaching the choir', description: 'Snippet 1 on preaching the choir.', position: 1 });
+    expect(found.news).toHaveLength(4);
+    expect(found.news?.[0]).toMatchObject({
+      title: 'To save itself, journalism will need to stop preaching to the choir',
+      url: `${site.url}/article`,
+      date: '10 hours ago', source: 'Columbia Journalism Review', position: 1,
+    });
+    expect(found.news?.map((n) => (n as { position: number }).position)).toEqual([1, 2, 3, 4]);
+    for (const n of found.news ?? []) expect((n as { snippet: string }).snippet.length).toBeGreaterThan(10);
+    expect(found.images).toHaveLength(4);
+    expect(found.images?.[0]).toMatchObject({ url: 'https://www.apple.com/es/', imageWidth: 1200, imageHeight: 1200, position: 1 });
+    for (const image of found.images ?? []) expect((image as { imageUrl: string }).imageUrl).toMatch(/^https?:\/\//);
+    expect(verticals.slice(-2)).toEqual(['nws', 'isch']);
+    expect(await balance()).toBe(before - 30);
+  });
+
+  it('answers only the sources asked for, ignoring a client\'s own (firecrawl-mcp\'s alexandria)', async () => {
+    const before = await balance();
+    const news = await post({ query: 'preaching the choir', sources: [{ type: 'news' }, 'alexandria'], limit: 2 });
+    expect(news.status).toBe(200);
+    expect(Object.keys(news.body.data)).toEqual(['news']);
+    expect(news.body.data.news).toHaveLength(2);
+    expect(news.body.creditsUsed).toBe(10);
+    expect(await balance()).toBe(before - 10);
+  });
+
+  it('refuses a list naming no source it knows with a 400 naming sources, charging nothing', async () => {
+    const before = await balance();
+    const refused = await post({ query: 'x', sources: ['alexandria'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: "sources: must name at least one of web, news, images (a source of a client's own is ignored)" });
+    const viaSdk = await client.search('x', { sources: ['alexandria'] }).catch((e: unknown) => e);
+    expect(viaSdk).toBeInstanceOf(SdkError);
+    expect((viaSdk as SdkError).status).toBe(400);
+    expect(await balance()).toBe(before);
+  });
+
+  it('keeps the web results when the news vertical fails, saying so in warning; the failed search costs nothing', async () => {
+    const before = await balance();
+    const answer = await post({ query: 'news down', sources: ['web', 'news'] });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.web).toHaveLength(3);
+    expect(answer.body.data.news).toEqual([]);
+    expect(answer.body.warning).toMatch(/^news results could not be fetched/);
+    expect(answer.body.creditsUsed).toBe(10);
+    expect(await balance()).toBe(before - 10);
+    // The one source asked for failing is the search's error.
+    const alone = await post({ query: 'news down', sources: ['news'] });
+    expect(alone.status).toBeGreaterThanOrEqual(500);
+    expect(alone.body.success).toBe(false);
+    expect(await balance()).toBe(before - 10);
+  });
+
+  it('scrapes the news articles with scrapeOptions, keeping their news fields; 1 credit a page over plain HTTP', async () => {
+    const before = await balance();
+    const found = await client.search('preaching the choir', { sources: ['news'], limit: 1, scrapeOptions: { formats: ['markdown'] } });
+    expect(found.web).toBeUndefined();
+    const article = found.news?.[0] as { url: string; title: string; source: string; markdown?: string; metadata?: { sourceURL?: string; statusCode?: number } };
+    expect(article).toMatchObject({ url: `${site.url}/article`, source: 'Columbia Journalism Review', position: 1 });
+    expect(article.markdown).toContain('Trawling');
+    expect(article.metadata).toMatchObject({ sourceURL: `${site.url}/article`, statusCode: 200 });
+    expect(await balance()).toBe(before - 11);
+  });
+});
