@@ -27,11 +27,22 @@ describe('authentication', () => {
     expect((await trawl.get(crawlPath, { 'x-api-key': apiKey, authorization: `Bearer ${apiKey}` })).status).toBe(200);
   });
 
+  it("does not let an Authorization of another scheme (a proxy's Basic) hide a valid x-api-key", async () => {
+    const { apiKey } = await trawl.createAccount();
+    for (const authorization of ['Basic dXNlcjpwYXNz', 'Digest username="proxy"', 'Negotiate YIIB']) {
+      const res = await trawl.get(crawlPath, { 'x-api-key': apiKey, authorization });
+      expect(res.status).toBe(200);
+      expect(res.body.successful_pages).toBe(1);
+    }
+    // A Bearer that is not the same key stays a conflict (below); a Basic alone carries no key (401 in the table).
+  });
+
   const unauthorized: Array<[string, Record<string, string>]> = [
     ['no key', {}],
     ['wrong key in x-api-key', { 'x-api-key': 'trawl_wrongwrongwrongwrongwrongwrongwrongwrong' }],
     ['wrong key as Bearer', { authorization: 'Bearer trawl_wrongwrongwrongwrongwrongwrongwrongwrong' }],
-    ['malformed Authorization', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['Authorization of another scheme and no x-api-key', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['a Bearer with no key beside x-api-key', { 'x-api-key': 'trawl_wrongwrongwrongwrongwrongwrongwrongwrong', authorization: 'Bearer' }],
   ];
   it.each(unauthorized)('401 UNAUTHORIZED for %s', async (_name, headers) => {
     const res = await trawl.get(crawlPath, headers);

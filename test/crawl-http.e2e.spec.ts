@@ -128,6 +128,19 @@ describe('GET /crawl (render_js=false)', () => {
     expect(await trawl.ledger.ledgerSum(account.accountId)).toBe(after.balance);
   });
 
+  it('fails a malformed entry among several on its own (its error, no status_code, 0 credits), in request order', async () => {
+    const account = await trawl.createAccount();
+    const urls = [`${site.url}/article`, 'not a url', 'ftp://127.0.0.1/x', `${site.url}/gzip`];
+    const res = await trawl.get(`/crawl?urls=${encodeURIComponent(urls.join(','))}`, key(account.apiKey));
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: any) => r.url)).toEqual(urls);
+    expect(res.body.results[1]).toEqual({ url: 'not a url', error: expect.stringMatching(/^INVALID_URL: "not a url" is not a valid absolute URL/) });
+    expect(res.body.results[2]).toEqual({ url: 'ftp://127.0.0.1/x', error: 'INVALID_URL: "ftp://127.0.0.1/x" must use http or https' });
+    expect(res.body.results[3].markdown).toContain('Deep sea trawling');
+    expect(res.body).toMatchObject({ credits: 2, successful_pages: 2 });
+    expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 2);
+  });
+
   it('crawls duplicate URLs once', async () => {
     const account = await trawl.createAccount();
     const u = `${site.url}/once`;
@@ -142,7 +155,8 @@ describe('GET /crawl input validation (400, nothing charged)', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['missing urls', '', /urls/],
     ['empty urls', 'urls=', /urls/],
-    ['malformed URL', 'urls=not a url', /urls/],
+    ['malformed URL (the only one: nothing to crawl)', 'urls=not a url', /urls/],
+    ['every entry malformed', `urls=${encodeURIComponent('not a url,ftp://127.0.0.1/x')}`, /^urls: "not a url"/],
     ['non-http scheme', `urls=${encodeURIComponent('ftp://127.0.0.1/x')}`, /urls/],
     ['too many URLs', `urls=${encodeURIComponent(Array.from({ length: 11 }, (_, i) => `http://127.0.0.1/${i}`).join(','))}`, /maximum is 10/],
     ['non-boolean flag', 'urls=http://127.0.0.1/&render_js=yes', /render_js/],

@@ -121,6 +121,15 @@ describe('GET /headful-browser', () => {
     expect(site.hits.get('/always-blocked')).toBe(3);
   });
 
+  it('fails a malformed entry among the urls on its own (INVALID_URL, not blocked, 0 credits) next to a success', async () => {
+    const account = await trawl.createAccount();
+    const res = await trawl.get(`/headful-browser?urls=${q('not a url')},${q(`${site.url}/article`)}`, key(account.apiKey));
+    expect(res.status).toBe(200);
+    expect(res.body.data[0]).toEqual({ url: 'not a url', blocked: false, egress: expect.any(Object), error: expect.stringMatching(/^INVALID_URL: /) });
+    expect(res.body.data[1].markdown).toContain('Trawling is a method of fishing');
+    expect(res.body).toMatchObject({ status: 'success', credits_used: 50, credits_remaining: 10_000 - 50 });
+  });
+
   it('refuses a host name that does not resolve here instead of letting the residential proxy resolve it (0 credits)', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/headful-browser?urls=${q('http://trawl-unresolvable.invalid/')}&country=de`, key(account.apiKey));
@@ -255,6 +264,7 @@ describe('GET /headful-browser', () => {
       [`urls=${url}&screenshot=yes`, /^screenshot must be true or false$/],
       [`urls=${['a', 'b', 'c', 'd'].map((h) => q(`https://${h}.example/`)).join(',')}`, /^urls has 4 URLs; the maximum is 3 per request$/],
       ['urls=ftp%3A%2F%2Fx.example%2F', /^urls: "ftp:\/\/x.example\/" must use http or https$/],
+      [`urls=${q('not a url,ftp://x.example/')}`, /^urls: "not a url" is not a valid absolute URL/],
     ];
     for (const [query, message] of cases) {
       const res = await trawl.get(`/headful-browser?${query}`, key(account.apiKey));

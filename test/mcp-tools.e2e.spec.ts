@@ -128,7 +128,7 @@ describe('MCP tools over /search, /serp-maps and /headful-browser', () => {
     expect(await balance(account.accountId)).toBe(10_000 - 22);
   });
 
-  it('serp_maps: places as Markdown, 30 credits like REST; a lookup of no place is isError 404 at 0 credits', async () => {
+  it('serp_maps: places as Markdown, 30 credits like REST; a lookup of no place is an empty answer at 30 credits', async () => {
     const account = await trawl.createAccount();
     const client = await connect(account.apiKey);
     const result = await call(client, 'serp_maps', { q: 'coffee', ll: '@40.7455,-74.0083,14z' });
@@ -143,9 +143,10 @@ describe('MCP tools over /search, /serp-maps and /headful-browser', () => {
     expect(await balance(account.accountId)).toBe(10_000 - 30);
 
     const missing = await call(client, 'serp_maps', { q: 'nothing', placeId: 'N999' });
-    expect(errorOf(missing).code).toBe('PLACE_NOT_FOUND');
-    expect(missing._meta).toEqual({ 'trawl/status': 404, 'trawl/credits': 0 });
-    expect(await balance(account.accountId)).toBe(10_000 - 30);
+    expect(missing.isError).toBeFalsy();
+    expect(missing.structuredContent).toMatchObject({ serp_maps_results: [], credits: 30 });
+    expect(missing._meta?.['trawl/credits']).toBe(30);
+    expect(await balance(account.accountId)).toBe(10_000 - 60);
   });
 
   it('headful_browser: one url in a headed browser through the residential proxy, 50 credits, the page as Markdown', async () => {

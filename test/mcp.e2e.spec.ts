@@ -161,6 +161,20 @@ describe('MCP with the SDK client', () => {
     await expectLedgerAgrees(account.accountId, 1);
   });
 
+  it('crawl: a malformed entry among the urls fails that URL (INVALID_URL, 0 credits), not the call', async () => {
+    const account = await trawl.createAccount();
+    const client = await connect(key(account.apiKey));
+    const result = await call(client, 'crawl', { urls: ['nope', `${site.url}/a`] });
+    expect(result.isError).toBeFalsy();
+    const body = result.structuredContent as any;
+    expect(body.results).toEqual([
+      { url: 'nope', error: expect.stringMatching(/^INVALID_URL: "nope" is not a valid absolute URL/) },
+      expect.objectContaining({ url: `${site.url}/a`, status_code: 200, markdown: expect.stringMatching(/Deep sea trawling/) }),
+    ]);
+    expect(body).toMatchObject({ credits: 1, successful_pages: 1 });
+    await expectLedgerAgrees(account.accountId, 1);
+  });
+
   it('crawl: screenshot without render_js is ignored as on REST (spec §4.4): 1 credit, no screenshot', async () => {
     const account = await trawl.createAccount();
     const client = await connect(key(account.apiKey));

@@ -175,7 +175,9 @@ describe('GET /openapi.json', () => {
     expect(headful.output_format.schema).toMatchObject({ enum: ['markdown', 'enhanced_html', 'raw_html', 'page_text'], default: 'markdown' });
     for (const p of [...Object.values(search), ...Object.values(maps), ...Object.values(headful)] as any[]) expect(p.description).toBeTruthy();
     expect(Object.keys(doc.paths['/search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '502']));
-    expect(Object.keys(doc.paths['/serp-maps'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '429', '502']));
+    expect(Object.keys(doc.paths['/serp-maps'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429', '502']));
+    // The contract lists no 404 for /serp-maps: a lookup of no place is a 200 with no places.
+    expect(Object.keys(doc.paths['/serp-maps'].get.responses)).not.toContain('404');
     expect(doc.paths['/headful-browser'].get.responses['500'].description).toMatch(/HEADFUL_UNAVAILABLE/);
   });
 
@@ -343,7 +345,7 @@ describe('GET /openapi.json', () => {
     expectValid('/search', 500, unserved.body);
   });
 
-  it('real /serp-maps responses validate: a search, a lookup, 404, 400', async () => {
+  it('real /serp-maps responses validate: a search, a lookup, a lookup of no place, 400', async () => {
     const account = await trawl.createAccount();
     const search = await trawl.get('/serp-maps?q=coffee&ll=%4040.7455,-74.0083,14z&hl=de', key(account.apiKey));
     expect(search.status).toBe(200);
@@ -353,8 +355,9 @@ describe('GET /openapi.json', () => {
     expect(lookup.status).toBe(200);
     expectValid('/serp-maps', 200, lookup.body);
     const missing = await trawl.get('/serp-maps?q=x&placeId=N999', key(account.apiKey));
-    expect(missing.status).toBe(404);
-    expectValid('/serp-maps', 404, missing.body);
+    expect(missing.status).toBe(200);
+    expect(missing.body.serp_maps_results).toEqual([]);
+    expectValid('/serp-maps', 200, missing.body);
     const bad = await trawl.get('/serp-maps?q=x&ll=nowhere', key(account.apiKey));
     expect(bad.status).toBe(400);
     expectValid('/serp-maps', 400, bad.body);

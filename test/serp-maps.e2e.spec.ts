@@ -208,19 +208,19 @@ const KIPRIAKON = { cid: '16519582940102929223', placeId: 'ChIJDdnwdv0y5xQRRytw1
     ['a cid Google answers with another place for', 'cid=12345'],
     ['a placeId whose place does not carry the cid sent with it', `placeId=${KIPRIAKON.placeId}&cid=12345`],
     ['a placeId of a form with no HTTP lookup (no request made)', 'placeId=EiNPbGQgcG9ydCwgTGltYXNzb2w'],
-  ])('404 PLACE_NOT_FOUND for %s, charged 0', async (_what, ids) => {
+  ])('200 with no places for %s, 30 credits (the contract: per request, no 404)', async (_what, ids) => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/serp-maps?q=Kipriakon&${ids}`, key(account.apiKey));
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('PLACE_NOT_FOUND');
-    expect(res.body.error.message).toMatch(/placeId|cid/);
-    expect(await balance(trawl, account.accountId)).toBe(10_000);
+    expect(res.status).toBe(200);
+    expect(res.body.serp_maps_results).toEqual([]);
+    expect(res.body.credits).toBe(30);
+    expect(await balance(trawl, account.accountId)).toBe(10_000 - 30);
   });
 
-  it('writes one request-log row per call under /serp-maps with what was charged (30 for a search, 0 for a 404)', async () => {
+  it('writes one request-log row per call under /serp-maps with what was charged (30 for a search, 0 for a failure)', async () => {
     const account = await trawl.createAccount();
     expect((await trawl.get('/serp-maps?q=coffee', key(account.apiKey))).status).toBe(200);
-    expect((await trawl.get('/serp-maps?q=x&cid=12345', key(account.apiKey))).status).toBe(404);
+    expect((await trawl.get(`/serp-maps?q=${encodeURIComponent('upstream down')}`, key(account.apiKey))).status).toBe(502);
     // The request log is written in batches off the request path: poll until both rows land.
     const usage = await pollUntil(async () => {
       const { usage: u } = await trawl.admin.report(account.accountId);
@@ -469,14 +469,14 @@ describe('GET /serp-maps (OpenStreetMap via Nominatim)', () => {
     ['a placeId not of the N/W/R form (no request made)', 'placeId=ChIJDdnwdv0y5xQRRytw1ihZQeU', false],
     ['a cid: OSM has none (no request made)', 'cid=16519582940102929223', false],
     ['a cid with an hl (no request made)', 'cid=42&hl=en', false],
-  ])('404 PLACE_NOT_FOUND for %s, charged 0', async (_what, ids, asked) => {
+  ])('200 with no places for %s, 30 credits', async (_what, ids, asked) => {
     const account = await trawl.createAccount();
     const requests = seen.length;
     const res = await trawl.get(`/serp-maps?q=x&${ids}`, key(account.apiKey));
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('PLACE_NOT_FOUND');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ serp_maps_results: [], credits: 30 });
     expect(seen.length - requests).toBe(asked ? 1 : 0);
-    expect(await balance(trawl, account.accountId)).toBe(10_000);
+    expect(await balance(trawl, account.accountId)).toBe(10_000 - 30);
   });
 
   it('502 at 0 credits when Nominatim fails or refuses us, without retrying a refusal', async () => {

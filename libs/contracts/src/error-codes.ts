@@ -46,8 +46,6 @@ export const ErrorCode = {
   OUT_OF_SCOPE: 'OUT_OF_SCOPE',
   /** A site crawl's page that answered an HTTP error status (4xx, 5xx): not a page of the site, never charged. */
   HTTP_ERROR: 'HTTP_ERROR',
-  // /serp-maps: a placeId / cid lookup the maps provider has no place for (never charged)
-  PLACE_NOT_FOUND: 'PLACE_NOT_FOUND',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -18,7 +18,6 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.UPSTREAM_FAILED]: 502,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.TIMEOUT]: 504,
-  [ErrorCode.PLACE_NOT_FOUND]: 404,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

@@ -117,7 +117,7 @@ describe('SearXNG JSON', () => {
         { title: 'One', link: 'https://one.example/', snippet: 'First', position: 11, date: '2023-04-02T00:00:00' },
         { title: 'Two', link: 'https://two.example/', snippet: 'Second', position: 12 },
       ],
-      answerBox: { answer: '42' },
+      answerBox: { answer: '42', snippet: '42' },
       knowledgeGraph: { title: 'X', type: '', description: 'About X', attributes: { Born: '1990' } },
       relatedSearches: [{ query: 'x y' }],
       searchInformation: { totalResults: 1200 },

@@ -23,6 +23,7 @@ import {
   parseQuery,
   presentContent,
   selectEngine,
+  withRejected,
   type CrawlPagePayload,
   type CrawlPageResult,
   type CrawlParams,
@@ -101,7 +102,9 @@ export class CrawlService {
         let credits = 0;
         for (const [i, item] of results.entries()) if (item.error === undefined) credits += hits[i] ? COSTS.cacheHit : unitCost;
         const successful = results.filter((r) => r.error === undefined).length;
-        const body: CrawlResponse = { results, credits, successful_pages: successful };
+        // A malformed entry of urls fails on its own, at its place: its `error`, no status, 0 credits (url-list.ts).
+        const all = withRejected(results, params.urls, (rejected): CrawlResultItem => ({ url: rejected.url, error: rejected.error }));
+        const body: CrawlResponse = { results: all, credits, successful_pages: successful };
         if (params.chunks) {
           const chunks = responseChunks(outcomes.map((o) => (o.ok && o.result.ok ? o.result.chunks : undefined)), params.chunks.maxTokens);
           results.forEach((item, i) => {
@@ -110,7 +113,7 @@ export class CrawlService {
           body.tokens = chunks.tokens;
           body.token_encoding = chunks.token_encoding;
         }
-        const detail = callDetailOf(results);
+        const detail = callDetailOf(all);
         if (llm) {
           body.llm_usage = await this.runLlm(results, llm, call.deadline);
           if (!formats.markdown) for (const item of results) delete item.markdown;

@@ -17,6 +17,7 @@ import {
   headfulBrowserParamsSchema,
   type Egress,
   parseQuery,
+  withRejected,
   type HeadfulBrowserItem,
   type HeadfulBrowserParams,
   type HeadfulBrowserResponse,
@@ -85,7 +86,9 @@ export class HeadfulBrowserService {
         if (outcomes.every((o) => failureCode(o) === ErrorCode.HEADFUL_UNAVAILABLE)) {
           throw unavailable('its browser could not start (the virtual display or Chromium failed to launch; the worker log says why)');
         }
-        const data = outcomes.map((outcome, i) => this.toItem(params, params.urls[i], outcome, origin, egress));
+        // A malformed entry of urls fails on its own, at its place (url-list.ts): not blocked, 0 credits.
+        const fetched = outcomes.map((outcome, i) => this.toItem(params, params.urls[i], outcome, origin, egress));
+        const data = withRejected(fetched, params.urls, (rejected): HeadfulBrowserItem => ({ url: rejected.url, blocked: false, egress, error: rejected.error }));
         const successful = data.filter((item) => item.error === undefined).length;
         const detail = { ...callDetailOf(data), egress };
         return { body: { data, credits_used: successful * COSTS.headful }, charge: successful * COSTS.headful, detail };

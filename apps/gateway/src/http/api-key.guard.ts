@@ -1,6 +1,7 @@
 /**
  * Authenticates by `x-api-key` or `Authorization: Bearer`. When both are sent they must carry the same key:
- * two different keys are refused (401) rather than silently preferring one.
+ * two different keys are refused (401) rather than silently preferring one. An `Authorization` of another scheme
+ * (a proxy's or gateway's `Basic …`) carries no API key: beside an `x-api-key` it is left alone; alone it is a 401.
  */
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -14,8 +15,9 @@ export function apiKeyFrom(headers: FastifyRequest['headers']): string | undefin
   const fromHeader = header?.trim() || undefined;
   const authorization = headers.authorization;
   let fromBearer: string | undefined;
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const bearer = authorization !== undefined && /^\s*Bearer(\s|$)/i.test(authorization);
+  if (authorization && (bearer || !fromHeader)) {
+    const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new TrawlError(ErrorCode.UNAUTHORIZED, 'Authorization header must be "Bearer <API_KEY>"');
     fromBearer = match[1];
   }

@@ -38,13 +38,12 @@ describe('SerpMapsService', () => {
     expect(jobs[0].payload).toMatchObject({ provider: 'osm', params: { q: 'x', placeId: 'N123', cid: '42' } });
   });
 
-  it('a lookup the provider has no place for is 404 PLACE_NOT_FOUND, refunded in full', async () => {
+  it('a lookup the provider has no place for is 200 with no places at 30 credits (spec: per request, no 404 listed)', async () => {
     const { service, settled, refunded } = setup(() => ({ ok: true, result: { ok: true, verdict: 'not_found', reason: 'Google Maps has no place with cid 42' } }));
-    const error = await service.search(principal, service.parse({ q: 'x', cid: '42' })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TrawlError);
-    expect(error).toMatchObject({ code: ErrorCode.PLACE_NOT_FOUND, message: expect.stringMatching(/cid 42/) });
-    expect(settled).toEqual([]);
-    expect(refunded).toHaveLength(1);
+    const body = await service.search(principal, service.parse({ q: 'x', cid: '42' }));
+    expect(body).toEqual({ parameters: { q: 'x', cid: '42' }, serp_maps_results: [], credits: 30 });
+    expect(settled).toEqual([{ callId: expect.any(String), reserved: 30, charged: 30 }]);
+    expect(refunded).toEqual([]);
   });
 
   it('maps a block to UPSTREAM_BLOCKED and a lost job to UPSTREAM_FAILED, refunding both', async () => {

@@ -1,8 +1,9 @@
 /**
  * `/serp-maps`: one queued maps job on the http engine (the provider's JSON endpoints need no browser): a search,
- * or a direct `placeId` / `cid` lookup. 30 credits per answered request whatever the number of places; 0 when the
- * provider failed or blocked us (502 UPSTREAM_FAILED / UPSTREAM_BLOCKED) and 0 for a lookup it has no place for
- * (404 PLACE_NOT_FOUND). `search(principal, params)` is the one entry point, for REST and for MCP tools alike.
+ * or a direct `placeId` / `cid` lookup. 30 credits per answered request whatever the number of places (spec §4.3) —
+ * a lookup the provider has no place for is answered too: 200 with an empty `serp_maps_results` (the contract lists
+ * no 404 for this endpoint); 0 when the provider failed or blocked us (502 UPSTREAM_FAILED / UPSTREAM_BLOCKED).
+ * `search(principal, params)` is the one entry point, for REST and for MCP tools alike.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CallLifecycle, COSTS, type Caller } from '#billing';
@@ -55,10 +56,9 @@ export class SerpMapsService {
         if (!outcome.ok) throw new TrawlError(ErrorCode.UPSTREAM_FAILED, `The maps request failed: ${outcome.error.message}`);
         const result = outcome.result;
         if (!result.ok) throw new TrawlError(result.error.code, result.error.message, result.error.kind);
-        if (result.verdict === 'not_found') {
-          throw new TrawlError(ErrorCode.PLACE_NOT_FOUND, `No place matches ${lookupText(params)}: ${result.reason}`);
-        }
-        const body: SerpMapsResponse = { parameters: echo(params), serp_maps_results: result.places, credits: COSTS.serpMaps };
+        // The provider answered: no place has the identifier (a lookup never passes off another place as the one asked for).
+        const places = result.verdict === 'not_found' ? [] : result.places;
+        const body: SerpMapsResponse = { parameters: echo(params), serp_maps_results: places, credits: COSTS.serpMaps };
         return { body, charge: COSTS.serpMaps };
       },
     );
@@ -83,8 +83,4 @@ function echo(params: SerpMapsParams): SerpMapsResponse['parameters'] {
   if (params.placeId) parameters.placeId = params.placeId;
   if (params.cid) parameters.cid = params.cid;
   return parameters;
-}
-
-function lookupText(params: SerpMapsParams): string {
-  return [params.placeId && `placeId ${params.placeId}`, params.cid && `cid ${params.cid}`].filter(Boolean).join(' and ');
 }

@@ -4,8 +4,10 @@ import type { PageMetadata } from '../formats.js';
 import { chunkSelection, chunkSizeFields, givenSize, type ChunkSelection, type ResultChunk, type TOKEN_ENCODING } from './chunks.js';
 import { countryCode } from './fields.js';
 import { flag } from './query.js';
+import { urlListField } from './url-list.js';
 
-export const MAX_URL_LENGTH = 2048;
+export { MAX_URL_LENGTH, normaliseUrl } from './url-list.js';
+
 /** `query` of `/crawl`: the text chunks are ranked against (as long as a `/search` query). */
 export const MAX_CRAWL_QUERY_LENGTH = 2048;
 /** `json_prompt`: what to extract, in words. */
@@ -58,32 +60,7 @@ export const maxAgeParam = (maxAgeS: number) =>
 export function crawlParamsSchema(maxUrls: number, maxAgeS: number = DEFAULT_PAGE_CACHE_MAX_AGE_S) {
   return z
     .object({
-      urls: z
-        .array(z.string(), { error: 'urls is required: one URL or a comma-separated list' })
-        .transform((parts, ctx) => {
-          if (parts.length === 0) {
-            ctx.addIssue({ code: 'custom', message: 'urls is required: one URL or a comma-separated list' });
-            return z.NEVER;
-          }
-          const unique: string[] = [];
-          const seen = new Set<string>();
-          for (const part of parts) {
-            const url = normaliseUrl(part.trim());
-            if (typeof url !== 'string') {
-              ctx.addIssue({ code: 'custom', message: `urls: ${url.error}` });
-              return z.NEVER;
-            }
-            if (!seen.has(url)) {
-              seen.add(url);
-              unique.push(url);
-            }
-          }
-          if (unique.length > maxUrls) {
-            ctx.addIssue({ code: 'custom', message: `urls has ${unique.length} URLs; the maximum is ${maxUrls} per request` });
-            return z.NEVER;
-          }
-          return unique;
-        }),
+      urls: urlListField(maxUrls),
       render_js: flag(false),
       geolocation: countryCode('geolocation').optional(),
       raw_html: flag(false),
@@ -125,23 +102,6 @@ export function crawlParamsSchema(maxUrls: number, maxAgeS: number = DEFAULT_PAG
 }
 
 export type CrawlParams = z.output<ReturnType<typeof crawlParamsSchema>>;
-
-/** An absolute http(s) URL, normalised by WHATWG URL (so duplicates compare equal), or why it is not one. */
-export function normaliseUrl(input: string): string | { error: string } {
-  const shown = input.length > 80 ? `${input.slice(0, 80)}…` : input;
-  if (input.length > MAX_URL_LENGTH) return { error: `a URL is longer than ${MAX_URL_LENGTH} characters` };
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return { error: `"${shown}" is not a valid absolute URL (include http:// or https://; encode commas inside a URL as %2C)` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: `"${shown}" must use http or https` };
-  if (!url.hostname) return { error: `"${shown}" has no host` };
-  if (url.username || url.password) return { error: `"${shown}" must not carry credentials` };
-  url.hash = '';
-  return url.toString();
-}
 
 /** One crawled URL in the `/crawl` response (§2.4); `metadata` is Trawl's addition (title, author, … when present). */
 export interface CrawlResultItem {

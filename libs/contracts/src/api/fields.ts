@@ -2,10 +2,17 @@
 import { z } from 'zod';
 import { isCountryCode } from '../countries.js';
 
-/** An ISO 3166-1 alpha-2 country code, any case in, lower case out. */
+/**
+ * `uk` is not an ISO 3166-1 code but is reserved for the United Kingdom, and the engines read `gl=uk` as `gb`
+ * (Google takes both): it is taken as `gb`, so a country written the way engines accept it works everywhere.
+ */
+const ALIASES: Readonly<Record<string, string>> = { uk: 'gb' };
+
+/** An ISO 3166-1 alpha-2 country code, any case in, lower case out (`uk` → `gb`). */
 export const countryCode = (name: string) =>
   z.string().transform((value, ctx) => {
-    const code = value.trim().toLowerCase();
+    const given = value.trim().toLowerCase();
+    const code = ALIASES[given] ?? given;
     if (!/^[a-z]{2}$/.test(code) || !isCountryCode(code)) {
       ctx.addIssue({ code: 'custom', message: `${name} must be an ISO 3166-1 alpha-2 country code such as us, gb or de` });
       return z.NEVER;

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import type { OutputFormat } from '../formats.js';
 import type { Egress, ProxyCoverage } from '../proxy.js';
-import { normaliseUrl } from './crawl.js';
 import { countryCode } from './fields.js';
-import { flag } from './query.js';
+import { defaultedElsewhere, flag } from './query.js';
+import { urlListField } from './url-list.js';
 
 /** Which countries the operator's residential proxies serve (`residentialCoverage`, from the same config as the workers). */
 export type ResidentialCoverage = ProxyCoverage;
@@ -22,29 +22,9 @@ export const DEFAULT_HEADFUL_COUNTRY = 'us';
 export function headfulBrowserParamsSchema(maxUrls: number) {
   return z
     .object({
-      urls: z
-        .array(z.string(), { error: 'urls is required: one URL or a comma-separated list' })
-        .transform((parts, ctx) => {
-          const unique: string[] = [];
-          for (const part of parts) {
-            const url = normaliseUrl(part.trim());
-            if (typeof url !== 'string') {
-              ctx.addIssue({ code: 'custom', message: `urls: ${url.error}` });
-              return z.NEVER;
-            }
-            if (!unique.includes(url)) unique.push(url);
-          }
-          if (unique.length === 0) {
-            ctx.addIssue({ code: 'custom', message: 'urls is required: one URL or a comma-separated list' });
-            return z.NEVER;
-          }
-          if (unique.length > maxUrls) {
-            ctx.addIssue({ code: 'custom', message: `urls has ${unique.length} URLs; the maximum is ${maxUrls} per request` });
-            return z.NEVER;
-          }
-          return unique;
-        }),
-      country: countryCode('country').optional(),
+      urls: urlListField(maxUrls),
+      // The contract's default (us) is applied below, where whether a country was named is kept; sent empty, none was.
+      country: defaultedElsewhere(countryCode('country').optional()),
       output_format: z
         .string()
         .default('markdown')

@@ -6,6 +6,7 @@ export * from './query.js';
 export * from './fields.js';
 export * from './chunks.js';
 export * from './crawl.js';
+export * from './url-list.js';
 export * from './serp-search.js';
 export * from './serp-results.js';
 export * from './serp-maps.js';

@@ -30,7 +30,7 @@ describe('parseQuery: the query-string layer over typed schemas', () => {
   });
 
   it('takes booleans exactly as true or false, nothing else', () => {
-    for (const value of ['TRUE', ' True ', 'yes', '1', '']) {
+    for (const value of ['TRUE', ' True ', 'yes', '1']) {
       expect(errorOf(() => parseQuery(schema, { on: value }))).toEqual({ code: 'INVALID_PARAMETER', message: 'on must be true or false' });
     }
   });
@@ -40,6 +40,25 @@ describe('parseQuery: the query-string layer over typed schemas', () => {
     expect(errorOf(() => parseQuery(schema, { n: '2.5' })).message).toBe('n must be an integer from 1 to 10');
     expect(errorOf(() => parseQuery(schema, { n: ['1', '2'] })).message).toBe('n was given more than once');
     expect(errorOf(() => parseQuery(schema, { names: 'a,,b' })).message).toMatch(/^names has an empty entry/);
+  });
+
+  it('takes an empty value of a parameter with a default as that default (the contract is silent: do not refuse)', () => {
+    expect(parseQuery(schema, { on: '', n: '', names: 'a' })).toEqual({ on: false, n: 3, names: ['a'] });
+    expect(parseQuery(schema, { on: '  ', n: ' ' })).toEqual({ on: false, n: 3, names: [] });
+    expect(parseQuery(serpSearchParamsSchema, { q: 'coffee', gl: '', hl: '', type: '', page: '', num: '', tbs: '' })).toEqual({
+      q: 'coffee', gl: 'us', hl: 'en', page: 1, num: 10, type: 'search',
+    });
+    const crawl = parseQuery(crawlParamsSchema(3), { urls: 'https://a.example/', render_js: '', markdown: '', enhanced_html: '' });
+    expect(crawl).toMatchObject({ render_js: false, markdown: true, enhanced_html: true });
+    // A required parameter has no default: empty is still missing.
+    expect(errorOf(() => parseQuery(serpSearchParamsSchema, { q: '' })).message).toBe('q is required');
+    expect(errorOf(() => parseQuery(crawlParamsSchema(3), { urls: '' })).message).toMatch(/^urls is required/);
+  });
+
+  it('reads gl=uk as gb, as the engines do (uk is reserved for the United Kingdom, not assigned)', () => {
+    expect(parseQuery(serpSearchParamsSchema, { q: 'x', gl: 'uk' }).gl).toBe('gb');
+    expect(parseQuery(serpSearchParamsSchema, { q: 'x', gl: 'UK' }).gl).toBe('gb');
+    expect(parseQuery(crawlParamsSchema(3), { urls: 'https://a.example/', geolocation: 'uk' }).geolocation).toBe('gb');
   });
 
   it('validates typed input (MCP arguments) with the same schema and messages', () => {

@@ -2,7 +2,9 @@
  * The query-string layer over the API schemas. Each endpoint's parameters are one zod object with real types
  * (booleans, integers, lists of strings) — the same schema MCP tool inputs and the OpenAPI document use. A REST
  * request's parameters all arrive as strings; `parseQuery` coerces them by the type the schema declares, strictly:
- * a boolean is exactly `true` or `false`, an integer is digits, a list is comma-separated. Every failure is a 400
+ * a boolean is exactly `true` or `false`, an integer is digits, a list is comma-separated. An empty value (`gl=`,
+ * `page=`, `markdown=`) of a parameter that has a default means that default, as if it were not sent: the contract is
+ * silent on empty values, and a well-formed request is not refused for form's sake. Every failure is a 400
  * INVALID_PARAMETER whose message names the parameter, before anything is charged.
  */
 import { z } from 'zod';
@@ -23,6 +25,44 @@ function wireKind(field: z.ZodType): WireKind {
     t = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
   }
   return 'string';
+}
+
+/** Optional fields whose default the schema applies after the fact (in an object-level transform). */
+const DEFAULTED_ELSEWHERE = new WeakSet<z.ZodType>();
+
+/** Marks an optional field as having a default applied elsewhere in its schema: sent empty, it is absent. */
+export function defaultedElsewhere<T extends z.ZodType>(field: T): T {
+  DEFAULTED_ELSEWHERE.add(field);
+  return field;
+}
+
+/** Whether a schema field has a default (seen through optionals, transforms and pipes). */
+function hasDefault(field: z.ZodType): boolean {
+  if (DEFAULTED_ELSEWHERE.has(field)) return true;
+  let t: z.ZodType | undefined = field;
+  while (t) {
+    const def = t.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (def.type === 'default' || def.type === 'prefault') return true;
+    t = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+  }
+  return false;
+}
+
+/**
+ * A query string's values without the empty ones (blank strings) of fields that have a default: those fields take
+ * their default. Typed input (MCP arguments, JSON bodies) keeps its schema: there `""` is a value of its own.
+ */
+function withoutEmptyDefaults(schema: z.ZodType, input: unknown): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  const shape = schemaShape(schema);
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input as Record<string, unknown>)) {
+    const blank = typeof value === 'string' && value.trim() === '';
+    const field = Object.hasOwn(shape, name) ? shape[name] : undefined;
+    if (blank && field && hasDefault(field)) continue;
+    kept[name] = value;
+  }
+  return kept;
 }
 
 function invalid(message: string): never {
@@ -78,7 +118,7 @@ export function schemaShape(schema: z.ZodType): Record<string, z.ZodType> {
 
 /** Parses a raw query object (every value a string) with an endpoint schema. */
 export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  const query = (raw ?? {}) as Record<string, unknown>;
+  const query = withoutEmptyDefaults(schema, raw ?? {}) as Record<string, unknown>;
   const shape = schemaShape(schema);
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {

@@ -101,7 +101,7 @@ export const serpSearchResponseSchema = z
       .array(z.looseObject({ question: z.string(), snippet: z.string().optional(), link: z.string().optional(), title: z.string().optional() }))
       .optional(),
     relatedSearches: z.array(z.looseObject({ query: z.string() })).optional(),
-    answerBox: z.looseObject({ answer: z.string().optional(), snippet: z.string().optional() }).optional(),
+    answerBox: z.looseObject({ answer: z.string(), snippet: z.string() }).optional(),
   })
   .describe('Enriched blocks (knowledgeGraph, peopleAlsoAsk, relatedSearches, answerBox, topStories, places, …) appear only when the page shows them');
 

@@ -9,8 +9,8 @@ export const serpMapsEndpoint: ApiEndpoint = {
   operationId: 'serpMaps',
   summary: 'Places from a maps search, or one place by placeId or cid: address, rating, phone, website, coordinates, opening hours',
   description:
-    '30 credits per answered request, whatever the number of places (an empty search costs 30 too); 0 when the provider ' +
-    'fails or blocks us (502) and 0 for a lookup with no such place (404). Use it for local businesses and points of ' +
+    '30 credits per answered request, whatever the number of places (an empty search, or a lookup with no such place, ' +
+    'is 200 with no places and costs 30 too); 0 when the provider fails or blocks us (502). Use it for local businesses and points of ' +
     'interest; /serp-search with type=places gives a search page\'s local pack instead.',
   params: () => serpMapsParamsSchema,
   paramDocs: {
@@ -30,7 +30,6 @@ export const serpMapsEndpoint: ApiEndpoint = {
   errors: [
     { status: 400, codes: [ErrorCode.INVALID_PARAMETER], when: 'a parameter fails validation, e.g. missing q or a malformed ll (nothing is charged)' },
     { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
-    { status: 404, codes: [ErrorCode.PLACE_NOT_FOUND], when: 'a placeId / cid lookup found no such place (0 credits)' },
     { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT, ErrorCode.CREDITS_EXHAUSTED], when: 'concurrent request limit reached, or fewer than 30 credits left' },
     { status: 502, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the maps provider failed or kept blocking us (0 credits)' },
   ],

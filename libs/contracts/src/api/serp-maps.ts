@@ -4,7 +4,8 @@
  * Decisions the contract leaves open (libs/serp/src/maps/README.md):
  * - `q` stays required in a lookup but is not sent upstream: `placeId` / `cid` alone name the place; `q` is echoed.
  * - `placeId` and `cid` together: the lookup goes by `placeId`, and the place found must also carry that `cid`,
- *   otherwise 404 PLACE_NOT_FOUND. A lookup never answers with a different place than the one asked for.
+ *   otherwise no place (200, empty `serp_maps_results`, 30 credits: the contract charges per request and lists no 404).
+ *   A lookup never answers with a different place than the one asked for.
  * - `ll` with a lookup is accepted; it only sets the map viewport of the upstream request.
  */
 import { z } from 'zod';

@@ -48,9 +48,13 @@ export interface RelatedSearch {
   query: string;
 }
 
+/**
+ * The contract (§2.2): answerBox "carries `answer` and `snippet` (strings)" — both, always. A featured snippet with no
+ * short answer of its own answers with its snippet; a direct answer (calculator, conversion, fact) is its own snippet.
+ */
 export interface AnswerBox {
-  answer?: string;
-  snippet?: string;
+  answer: string;
+  snippet: string;
   title?: string;
   link?: string;
 }

@@ -38,9 +38,9 @@ export const serpSearchParamsSchema = z.object({
   num: integer('num', 1, 100, 10),
   type: z
     .string()
-    .optional()
+    .default('search')
     .transform((value, ctx) => {
-      const type = (value ?? 'search').trim();
+      const type = value.trim();
       if (!(SERP_TYPES as readonly string[]).includes(type)) {
         ctx.addIssue({ code: 'custom', message: `type must be one of ${SERP_TYPES.join(', ')}` });
         return z.NEVER;

@@ -243,7 +243,7 @@ export function parseAnswerBox(dom: SerpDom): AnswerBox | undefined {
       const box = closest(answer, (e) => hasAnyClass(e, ['ifM9O', 'xpdopen', 'c2xzTb', 'kp-blk']) || e.name === 'block-component');
       const snippet = textOf(answer);
       if (!snippet) continue;
-      const out: AnswerBox = { snippet };
+      const out: AnswerBox = { answer: snippet, snippet };
       const a = box && findFirst(box, (e) => e.name === 'a' && !!findFirst(e, (h) => h.name === 'h3'));
       const titleEl = a && findFirst(a, (h) => h.name === 'h3');
       if (a) out.link = unwrapGoogleLink(attr(a, 'href'));
@@ -255,10 +255,10 @@ export function parseAnswerBox(dom: SerpDom): AnswerBox | undefined {
   }
   // Direct answers: calculator, conversions, dates, short facts.
   const calc = dom.byId('cwos');
-  if (calc && textOf(calc)) return { answer: textOf(calc) };
+  if (calc && textOf(calc)) return { answer: textOf(calc), snippet: textOf(calc) };
   for (const cls of DIRECT_ANSWER_CLASSES) {
     const el = dom.byClass(cls)[0];
-    if (el && textOf(el) && !closest(el, (e) => e.attribs.id === 'rhs')) return { answer: textOf(el) };
+    if (el && textOf(el) && !closest(el, (e) => e.attribs.id === 'rhs')) return { answer: textOf(el), snippet: textOf(el) };
   }
   return undefined;
 }

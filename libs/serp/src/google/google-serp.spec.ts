@@ -57,13 +57,18 @@ describe('Google result page', () => {
     expect(Object.keys(r ?? {})).toEqual(['serp_search_results']);
   });
 
-  it('turns a featured snippet into an answer box and keeps its source as an organic result', () => {
+  it('turns a featured snippet into an answer box (answer and snippet both strings, §2.2) and keeps its source as an organic result', () => {
     const html = `<div id="main"><block-component><div class="xpdopen"><div class="ifM9O">
       <span class="hgKElc">Coffee is a drink.</span><div class="g"><div class="yuRUbf"><a href="https://c.example/"><h3>Coffee</h3></a></div></div>
       </div></div></block-component><div id="rso">${result('https://d.example/', 'D', 'd text')}</div></div>`;
     const { result: r } = parseGoogleSerp(html, q);
-    expect(r?.answerBox).toEqual({ snippet: 'Coffee is a drink.', link: 'https://c.example/', title: 'Coffee' });
+    expect(r?.answerBox).toEqual({ answer: 'Coffee is a drink.', snippet: 'Coffee is a drink.', link: 'https://c.example/', title: 'Coffee' });
     expect((r?.serp_search_results as OrganicResult[])[0]).toMatchObject({ link: 'https://c.example/', snippet: 'Coffee is a drink.' });
+  });
+
+  it('gives a direct answer (calculator) a snippet too: the contract says answerBox carries both strings', () => {
+    const { result: r } = parseGoogleSerp(`<div id="main"><span id="cwos">42</span><div id="rso">${result('https://d.example/', 'D', 'd')}</div></div>`, q);
+    expect(r?.answerBox).toEqual({ answer: '42', snippet: '42' });
   });
 });
 

@@ -97,8 +97,9 @@ function verdictFor(data: SearxResponse | null, body: string, count: number): Se
 function answerOf(data: SearxResponse): AnswerBox | undefined {
   const a = data.answers?.[0];
   if (!a) return undefined;
-  if (typeof a === 'string') return { answer: a };
-  return a.answer ? { answer: a.answer, ...(a.url ? { link: a.url } : {}) } : undefined;
+  // A SearXNG answer is a direct answer: it is its own snippet (the contract wants both strings).
+  if (typeof a === 'string') return a ? { answer: a, snippet: a } : undefined;
+  return a.answer ? { answer: a.answer, snippet: a.answer, ...(a.url ? { link: a.url } : {}) } : undefined;
 }
 
 function infoboxOf(data: SearxResponse): KnowledgeGraph | undefined {
