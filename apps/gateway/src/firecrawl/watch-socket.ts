@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocket, WebSocketServer } from 'ws';
+import { ErrorCode } from '#contracts';
 import { apiKeyFrom } from '../http/api-key.guard.js';
 import { CLOSE, type WatchPeer } from './watch-feed.js';
 import { FirecrawlWatchService } from './firecrawl-watch.service.js';
@@ -56,7 +57,9 @@ export class FirecrawlWatchSocket implements OnApplicationBootstrap, OnApplicati
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const match = WATCH_PATH.exec(request.url ?? '');
     if (!match || !this.watchers.enabled || !this.wss) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      // In the API's error shape, as any route that does not exist.
+      const body = JSON.stringify({ error: { code: ErrorCode.NOT_FOUND, message: 'No WebSocket is served at this path (the Firecrawl watcher is /v2/crawl/{id} and /v2/batch/scrape/{id})' } });
+      socket.end(`HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
     const id = decodeURIComponent(match[1]);
