@@ -8,7 +8,8 @@ import {
 } from '../dom/serp-dom.js';
 import type { OrganicResult, SearchPageParse, SearchProvider, Sidebar, UpstreamResponseMeta, SearchPageParams } from '../types.js';
 import { splitLeadingDate } from '../util/dates.js';
-import { normalizeUrl, unwrapBingLink } from '../util/urls.js';
+import { hostOf, normalizeUrl, unwrapBingLink } from '../util/urls.js';
+import { fallbackOrganicEntries, type StructuralProfile } from '../google/google-fallback.js';
 import { searchPageVerdict } from '../web/page-verdict.js';
 import { NO_PAGINATION, buildSearchPage, toSearchResult } from '../web/search-page.js';
 import {
@@ -66,7 +67,7 @@ function snippetAndDate(item: Element): { snippet: string; date?: string } {
   return date ? { snippet: rest, date } : { snippet: rest };
 }
 
-export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
+function layoutBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
   const out: BingOrganicResult[] = [];
   const seen = new Set<string>();
   for (const item of resultCards(dom)) {
@@ -94,6 +95,36 @@ export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] 
     out.push(r);
   }
   return out;
+}
+
+/** Bing's own endpoints (searches, verticals, ad and click redirects, account pages): never results. */
+const BING_OWN_PATH = /^\/(search|images|videos|maps|news|shop|travel|aclk|aclick|ck\/|account|rewards|fd\/|th\b|profile|translator|copilot|chat|settings|sa\/|spotlight|academic|local|alink|\?)/i;
+
+/**
+ * Bing pages read by structure when no card of a known layout is found (older `sa_wr`/`sb_tlst` pages, newer
+ * builds, renamed classes): a result is an outside link in a heading (h2, or h3 on older pages) whose block shows
+ * the URL; links through `ck/a?u=a1…` are unwrapped, Bing's own pages and ad clicks left out.
+ */
+export const BING_STRUCTURE: StructuralProfile = {
+  linkOf: (a) => unwrapBingLink(attr(a, 'href')),
+  ownOrAd: (href, link) => {
+    const host = hostOf(link);
+    if (!/(^|\.)bing\.com$/.test(host)) return /(^|\.)(bingads\.microsoft\.com|doubleclick\.net)$/.test(host);
+    const path = link.replace(/^https?:\/\/[^/?#]+/i, '') || '/';
+    return BING_OWN_PATH.test(path) || /\/ck\/a\?/.test(href);
+  },
+  headings: new Set(['h2', 'h3']),
+  root: (dom) => dom.byTag('main')[0] ?? dom.byId('b_results') ?? dom.byId('results') ?? dom.byTag('body')[0] ?? null,
+};
+
+/**
+ * Organic results: the cards of the known layouts (`li.b_algo` and the promoted rank-1 card), or, on a page where
+ * none is found, the structural reader's results (google/google-fallback.ts with BING_STRUCTURE).
+ */
+export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
+  const layout = layoutBingOrganic(dom, offset);
+  if (layout.length) return layout;
+  return fallbackOrganicEntries(dom, offset, BING_STRUCTURE).map((e) => e.result);
 }
 
 /** The knowledge panel with the local pack attached, or a panel made of the local pack alone. */
