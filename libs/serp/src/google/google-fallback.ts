@@ -166,7 +166,11 @@ function candidatesOf(dom: SerpDom, root: Element, knownContainers: boolean, pro
     if (!closest(a, (e) => e === root)) continue;
     if (closest(a, (e) => chrome(e) || features.has(e), root) || (knownContainers && excluded(a, root))) continue;
     if (!hasText(a)) continue;
-    out.push({ anchor: a, link, heading: headingOf(a, profile) });
+    const heading = headingOf(a, profile);
+    // A second link to the same page in the same heading (a "visited" marker, an icon) is part of that title.
+    const prev = out[out.length - 1];
+    if (heading && prev && prev.heading === heading && prev.link === link) continue;
+    out.push({ anchor: a, link, heading });
   }
   return out;
 }
@@ -199,7 +203,9 @@ function plainTitle(a: Element): string {
 }
 
 function titleText(c: Candidate): string {
-  return c.heading ? textOf(c.heading) : plainTitle(c.anchor);
+  if (!c.heading) return plainTitle(c.anchor);
+  // A link inside its heading is the title; the heading may hold more (a "visited" marker, a second link).
+  return closest(c.anchor, (e) => e === c.heading) ? textOf(c.anchor) || textOf(c.heading) : textOf(c.heading);
 }
 
 /**
@@ -274,8 +280,42 @@ export function fallbackOrganicEntries(dom: SerpDom, offset = 0, profile: Struct
   return entries.map((e, i) => ({ ...e, result: { ...e.result, position: offset + i + 1 } }));
 }
 
+const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+/**
+ * Sitelinks titled by a lower heading level inside a result (Bing: an h2 result with h3 deep links): a candidate
+ * whose nearest ancestor holding a higher-level heading link holds exactly one, before it and to the same site,
+ * belongs to that result and is not one of its own.
+ */
+function withoutSubheadings(cands: Candidate[], root: Element): Candidate[] {
+  const level = (c: Candidate) => (c.heading ? HEADING_LEVEL[c.heading.name] ?? 9 : 9);
+  const levels = new Set(cands.map(level));
+  if (levels.size < 2) return cands;
+  const top = Math.min(...levels);
+  const holders = new Map<Element, Candidate[]>();
+  for (const c of cands) {
+    if (level(c) !== top) continue;
+    for (let p = parentEl(c.anchor); p && p !== root; p = parentEl(p)) {
+      const l = holders.get(p);
+      if (l) l.push(c);
+      else holders.set(p, [c]);
+    }
+  }
+  const site = (c: Candidate) => hostOf(c.link).replace(/^www\./, '');
+  return cands.filter((c) => {
+    if (level(c) === top) return true;
+    for (let p = parentEl(c.anchor); p && p !== root; p = parentEl(p)) {
+      const h = holders.get(p);
+      if (!h) continue;
+      return !(h.length === 1 && (h[0].anchor.startIndex ?? 0) < (c.anchor.startIndex ?? 0) && site(h[0]) === site(c));
+    }
+    return true;
+  });
+}
+
 function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean, profile: StructuralProfile): FallbackEntry[] {
-  const titles = titleLinks(candidatesOf(dom, root, knownContainers, profile), root);
+  const cands = candidatesOf(dom, root, knownContainers, profile);
+  const titles = titleLinks(profile.headings.size > 1 ? withoutSubheadings(cands, root) : cands, root);
   const blocks = blocksOf(titles, root);
   const siteOf = siteBlocks(titles, root);
   const consumed = new Set<Candidate>();
