@@ -31,9 +31,11 @@ describeCorpus('SERP parsers on perturbed dev pages', () => {
       const pages = rs.reduce((n, r) => n + r.pages, 0);
       expect({ engine, blocked: rs.reduce((n, r) => n + r.blocked, 0) }).toEqual({ engine, blocked: 0 });
       expect(complete / pages).toBeGreaterThanOrEqual(0.97);
-      // Renamed class names (a new build of the engine's CSS) must not lose a page on any engine.
-      const renamed = rs.find((r) => r.perturbation === 'renamed');
-      expect({ engine, renamed: renamed?.complete }).toEqual({ engine, renamed: renamed?.pages });
+      // Class names renamed or gone (a new build of the engine's CSS) must not lose a page on any engine.
+      for (const p of ['renamed', 'stripped'] as const) {
+        const r = rs.find((x) => x.perturbation === p);
+        expect({ engine, p, complete: r?.complete }).toEqual({ engine, p, complete: r?.pages });
+      }
     }
   }, 120_000);
 
@@ -41,8 +43,8 @@ describeCorpus('SERP parsers on perturbed dev pages', () => {
     const byPerturbation = Object.fromEntries(verdictRobustness(corpus).map((v) => [v.perturbation, v]));
     for (const p of ['intact', 'wrapped', 'redirected'] as const) expect(byPerturbation[p].kept).toBe(byPerturbation[p].cases);
     expect(byPerturbation.renamed.kept).toBeGreaterThanOrEqual(16);
-    expect(byPerturbation.translated.kept).toBeGreaterThanOrEqual(12);
-    expect(byPerturbation.all.kept).toBeGreaterThanOrEqual(11);
+    expect(byPerturbation.translated.kept).toBeGreaterThanOrEqual(14);
+    expect(byPerturbation.all.kept).toBeGreaterThanOrEqual(13);
     // Every captcha stays a block, whatever the perturbation.
     for (const v of Object.values(byPerturbation)) expect(v.misses.filter((m) => m.includes('expected blocked'))).toEqual([]);
   }, 120_000);

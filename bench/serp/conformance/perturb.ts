@@ -26,7 +26,8 @@ export function renameClassesAndIds(html: string): string {
 }
 
 export function stripClassesAndIds(html: string): string {
-  return html.replace(ATTR, '');
+  // The whitespace before the attribute stays: the next attribute may follow the value with no space of its own.
+  return html.replace(ATTR, '$1');
 }
 
 /** Every `div` and `li` gets an extra `div` inside it, around its content (one more level in every card). */

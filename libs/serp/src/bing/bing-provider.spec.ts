@@ -126,5 +126,8 @@ describe('Bing pages of an unknown layout (classes renamed)', () => {
       ['Result 1 title', 'https://site1.example/page'], ['Result 2 title', 'https://site2.example/page'], ['Result 3 title', 'https://site3.example/page'],
     ]);
     expect(page?.search_results[1].snippet).toContain('Snippet of result 2');
+    // A saved fragment (no html/body element) is read the same way.
+    const fragment = parseBingSearchPage(`<ol>${ad}${card(1)}${card(2)}${card(3)}</ol>`, { page: 1 });
+    expect(fragment.page?.search_results.map((r) => r.link)).toEqual(page?.search_results.map((r) => r.link));
   });
 });

@@ -108,15 +108,18 @@ function markupPattern(q: string): string {
 /**
  * The engines' "no results" statement by its shape rather than its words: on a page that shows no result URL
  * (no `cite`), the query the page was asked for, as a whole, set in emphasis (`em`, `b`, `strong`, possibly
- * inside a span) once or twice — "Your search - <em>q</em> - did not match…", "There are no results for
+ * inside a span, or a span of its own inside a sentence of spans) once or twice — "Your search - <em>q</em> - did not match…", "There are no results for
  * <strong>q</strong>", in whatever language the page is in. Result pages bold the query too, but in snippets under
  * URLs; a captcha or consent wall does not repeat the query.
  */
 export function statesNoResultsByShape(html: string): boolean {
   if (/<cite\b/i.test(html)) return false;
   for (const q of queriesOf(html)) {
-    const re = new RegExp(`<(em|b|strong)\\b[^>]*>(?:\\s*<span\\b[^>]*>)*\\s*${markupPattern(q)}\\s*(?:<\\/span>\\s*)*<\\/(em|b|strong)>`, 'gi');
-    const n = html.match(re)?.length ?? 0;
+    const pat = markupPattern(q);
+    const emphasis = new RegExp(`<(em|b|strong)\\b[^>]*>(?:\\s*<span\\b[^>]*>)*\\s*${pat}\\s*(?:<\\/span>\\s*)*<\\/(em|b|strong)>`, 'gi');
+    // The no-JavaScript layout sets the query apart by style: a span of its own between the sentence's spans.
+    const styled = new RegExp(`<\\/span>\\s*<span\\b[^>]*>\\s*${pat}\\s*<\\/span>\\s*<span\\b`, 'gi');
+    const n = (html.match(emphasis)?.length ?? 0) + (html.match(styled)?.length ?? 0);
     if (n >= 1 && n <= 2) return true;
   }
   return false;

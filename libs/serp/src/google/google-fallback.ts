@@ -7,7 +7,7 @@
  * (`parser: 'fallback'`) so that the gateway can log which pages need a layout of their own.
  */
 import type { AnyNode } from 'domhandler';
-import { attr, closest, findAll, findFirst, isElement, parentEl, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
+import { attr, closest, findAll, findFirst, isElement, loadDom, parentEl, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
 import type { OrganicResult, SerpParser } from '../types.js';
 import { textLines } from '../util/card-text.js';
 import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
@@ -273,7 +273,13 @@ function siteBlocks(titles: Candidate[], root: Element): (c: Candidate, block: E
  * carousels or panels are left out first; a page with nothing else (a news-only page) is read without that rule.
  */
 export function fallbackOrganicEntries(dom: SerpDom, offset = 0, profile: StructuralProfile = GOOGLE_STRUCTURE): FallbackEntry[] {
-  const root = profile.root(dom);
+  let root = profile.root(dom);
+  // A saved fragment (no html/body element, results column unknown) is read as the body of a page. Not for Google,
+  // whose caller merges these entries with the layout reader's by position in the same tree.
+  if (!root && profile !== GOOGLE_STRUCTURE) {
+    dom = loadDom(`<body>${dom.source}</body>`);
+    root = profile.root(dom);
+  }
   if (!root) return [];
   const first = blocksToEntries(dom, root, true, profile);
   const entries = first.length ? first : blocksToEntries(dom, root, false, profile);
