@@ -15,6 +15,7 @@ import { scoreSpiderCase } from '#bench/serp/conformance/serp-spider-score.js';
 import { bingReferenceFigures, duckDuckGoFigures } from '#bench/serp/conformance/search-figures.js';
 import { fallbackAloneScore, googleGenerationReport } from '#bench/serp/conformance/google-generations.js';
 import { robustnessReport, verdictRobustness } from '#bench/serp/conformance/robustness.js';
+import { STRESS } from '#bench/serp/conformance/perturb.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -120,6 +121,9 @@ for (const engine of ['google', 'bing', 'duckduckgo'] as const) {
   console.log(`${engine} over all perturbations: ${c}/${t} pages complete in order (${pct(c, t)}), ${b} reported blocked`);
 }
 if (verbose) for (const r of pert) for (const m of r.misses) console.log(`   ${r.engine}/${r.perturbation} not complete: ${m}`);
+const stress = robustnessReport(root, STRESS).filter((r) => r.perturbation !== 'intact');
+console.log(`stress (not in the figures above), titles without heading tags: ${stress.map((r) => `${r.engine} ${r.complete}/${r.pages}`).join(', ')}`);
+if (verbose) for (const r of stress) for (const m of r.misses) console.log(`   ${r.engine}/${r.perturbation} not complete: ${m}`);
 const vr = verdictRobustness(root);
 console.log(`no-results / block verdicts kept: ${vr.map((v) => `${v.perturbation} ${v.kept}/${v.cases}`).join(', ')}`);
 if (verbose) for (const v of vr) for (const m of v.misses) console.log(`   ${v.perturbation}: ${m}`);

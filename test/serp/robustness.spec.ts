@@ -39,6 +39,15 @@ describeCorpus('SERP parsers on perturbed dev pages', () => {
     }
   }, 120_000);
 
+  it('stress, titles without heading tags: floors that must not fall (Google 76/111, Bing 14/15, DuckDuckGo 8/8)', () => {
+    const rows = robustnessReport(corpus, ['headingless']).filter((r) => r.perturbation !== 'intact');
+    const complete = Object.fromEntries(rows.map((r) => [r.engine, r.complete]));
+    expect(complete.google).toBeGreaterThanOrEqual(76);
+    expect(complete.bing).toBeGreaterThanOrEqual(14);
+    expect(complete.duckduckgo).toBe(8);
+    expect(rows.every((r) => r.blocked === 0)).toBe(true);
+  }, 120_000);
+
   it('no-results and block pages keep their verdict: all of them intact, wrapped or redirected; most translated', () => {
     const byPerturbation = Object.fromEntries(verdictRobustness(corpus).map((v) => [v.perturbation, v]));
     for (const p of ['intact', 'wrapped', 'redirected'] as const) expect(byPerturbation[p].kept).toBe(byPerturbation[p].cases);

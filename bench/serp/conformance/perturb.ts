@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 export type Engine = 'google' | 'bing' | 'duckduckgo';
 
 export const PERTURBATIONS = ['renamed', 'stripped', 'wrapped', 'redirected', 'translated', 'all'] as const;
-export type Perturbation = (typeof PERTURBATIONS)[number];
+/** Harder than any layout seen so far, reported apart: titles without heading tags (h2/h3 and role=heading gone). */
+export const STRESS = ['headingless'] as const;
+export type Perturbation = (typeof PERTURBATIONS)[number] | (typeof STRESS)[number];
 
 const ATTR = /(\s)(class|id)=("([^"]*)"|'([^']*)'|([^\s>"']+))/gi;
 
@@ -108,6 +110,7 @@ export function perturb(html: string, engine: Engine, p: Perturbation): string {
     case 'wrapped': return addWrappers(html);
     case 'redirected': return redirectLinks(html, engine);
     case 'translated': return translateLabels(html);
+    case 'headingless': return html.replace(/<(\/?)h[23]\b/gi, '<$1div').replace(/\srole=["']heading["']/gi, '').replace(/\saria-level=["']\d["']/gi, '');
     case 'all': return translateLabels(redirectLinks(addWrappers(renameClassesAndIds(html)), engine));
   }
 }

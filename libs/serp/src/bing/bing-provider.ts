@@ -67,13 +67,28 @@ function snippetAndDate(item: Element): { snippet: string; date?: string } {
   return date ? { snippet: rest, date } : { snippet: rest };
 }
 
+/**
+ * The card's title link: the link in (or around) its `h2` (or `h3`, `role=heading` on older cards); on a page whose
+ * cards have no heading at all (a build that titles with a styled div), the first link to an outside page whose text
+ * is not the URL line.
+ */
+function titleLink(item: Element, headed: boolean): Element | null {
+  const h = findFirst(item, (e) => e.name === 'h2') ?? findFirst(item, (e) => e.name === 'h3' || attr(e, 'role') === 'heading');
+  const inHeading = h && (findFirst(h, (e) => e.name === 'a') ?? closest(h, (e) => e.name === 'a'));
+  // On a page whose cards have heading titles, a card without one is no result (the cards "People also ask" quotes).
+  if (inHeading || headed) return inHeading;
+  return findFirst(item, (e) => e.name === 'a' && /^https?:/.test(unwrapBingLink(attr(e, 'href'))) && !closest(e, (x) => x.name === 'cite', item)
+    && !!textOf(e) && !/^(https?:\/\/|www\.)\S+$/.test(textOf(e)));
+}
+
 function layoutBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
   const out: BingOrganicResult[] = [];
   const seen = new Set<string>();
-  for (const item of resultCards(dom)) {
+  const cards = resultCards(dom);
+  const headed = cards.some((c) => !!findFirst(c, (e) => e.name === 'h2' || e.name === 'h3'));
+  for (const item of cards) {
     if (closest(item, (e) => hasAnyClass(e, ['b_ad', 'b_adTop', 'b_adBottom'])) || item.name === 'div' && closest(item, (e) => hasClass(e, 'b_algo') && e !== item)) continue;
-    const h2 = findFirst(item, (e) => e.name === 'h2');
-    const a = h2 && (findFirst(h2, (e) => e.name === 'a') ?? closest(h2, (e) => e.name === 'a'));
+    const a = titleLink(item, headed);
     if (!a) continue;
     const link = unwrapBingLink(attr(a, 'href'));
     if (!/^https?:/.test(link) || /^https?:\/\/(www\.)?bing\.com\/(aclick|aclk)\b/i.test(link)) continue;
