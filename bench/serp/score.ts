@@ -14,6 +14,8 @@ import { scoreReferenceCase, totalsBySource } from '#bench/serp/conformance/refe
 import { scoreSpiderCase } from '#bench/serp/conformance/serp-spider-score.js';
 import { bingReferenceFigures, duckDuckGoFigures } from '#bench/serp/conformance/search-figures.js';
 import { fallbackAloneScore, googleGenerationReport } from '#bench/serp/conformance/google-generations.js';
+import { robustnessReport, verdictRobustness } from '#bench/serp/conformance/robustness.js';
+import { STRESS } from '#bench/serp/conformance/perturb.js';
 
 const verbose = process.argv.includes('--verbose');
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -97,6 +99,34 @@ for (const c of VERDICT_CASES) {
   else console.log(`   verdict ${c.file}: ${JSON.stringify(v)}, expected ${c.expect}`);
 }
 console.log(`== no-results / block pages classified as such: ${verdictOk}/${VERDICT_CASES.length}`);
+
+// Robustness: dev pages perturbed as other years and markets differ (conformance/perturb.ts)
+console.log('\n== robustness: pages with every result of the intact page, in order, not blocked (perturbed dev pages)');
+const robust = robustnessReport(root);
+const perts = [...new Set(robust.map((r) => r.perturbation))];
+console.log(`${'engine'.padEnd(11)} ${perts.map((p) => p.padStart(11)).join(' ')}`);
+for (const engine of ['google', 'bing', 'duckduckgo'] as const) {
+  const cells = perts.map((p) => {
+    const r = robust.find((x) => x.engine === engine && x.perturbation === p);
+    return (r ? `${r.complete}/${r.pages}` : '-').padStart(11);
+  });
+  console.log(`${engine.padEnd(11)} ${cells.join(' ')}`);
+}
+const pert = robust.filter((r) => r.perturbation !== 'intact');
+for (const engine of ['google', 'bing', 'duckduckgo'] as const) {
+  const rs = pert.filter((r) => r.engine === engine);
+  const c = rs.reduce((n, r) => n + r.complete, 0);
+  const t = rs.reduce((n, r) => n + r.pages, 0);
+  const b = rs.reduce((n, r) => n + r.blocked, 0);
+  console.log(`${engine} over all perturbations: ${c}/${t} pages complete in order (${pct(c, t)}), ${b} reported blocked`);
+}
+if (verbose) for (const r of pert) for (const m of r.misses) console.log(`   ${r.engine}/${r.perturbation} not complete: ${m}`);
+const stress = robustnessReport(root, STRESS).filter((r) => r.perturbation !== 'intact');
+console.log(`stress (not in the figures above), titles without heading tags: ${stress.map((r) => `${r.engine} ${r.complete}/${r.pages}`).join(', ')}`);
+if (verbose) for (const r of stress) for (const m of r.misses) console.log(`   ${r.engine}/${r.perturbation} not complete: ${m}`);
+const vr = verdictRobustness(root);
+console.log(`no-results / block verdicts kept: ${vr.map((v) => `${v.perturbation} ${v.kept}/${v.cases}`).join(', ')}`);
+if (verbose) for (const v of vr) for (const m of v.misses) console.log(`   ${v.perturbation}: ${m}`);
 
 // Parse time: every page, after warm-up, median of 5 runs per page; then the median over pages.
 const pages = allPages(root).map((p) => ({ ...p, html: readPage(p.file) }));

@@ -60,6 +60,31 @@ export const DUCKDUCKGO_PINNED_COUNTS: Record<string, number> = {
   'bisohns-search-engine-parser/html/duckduckgo__duckduckgo-synopsis__40fb138.html.gz': 25,
 };
 
+/**
+ * Bing organic results per page, counted by hand (the counts first pinned in test/serp/search-corpus.spec.ts, the
+ * GoogleScraper "some words" page added): the results column's title cards; ads, answer cards, and the cards that
+ * "People also ask" answers quote (same markup as a result, inside the question list) left out. Pinned as count +
+ * first + last title. Every Bing result page of the corpus is here; its no-results pages are in VERDICT_CASES (the
+ * folder's Bing home page, NikolaiT-se-scraper/html/index.html, is no result page).
+ */
+export const BING_PINNED_PAGES: Array<[file: string, count: number, first: string, last: string]> = [
+  ["NikolaiT-GoogleScraper/html/bing__page_number_selector__bing_5.html.gz",10,"asdf | Know Your Meme","Asdf - Erfahrungen, Tests und Preise …"],
+  ["NikolaiT-GoogleScraper/html/bing__csv_tests__8d42d88f9360553c.html.gz",10,"Spaces are missing between some words when you open a Word …","Difficult Words and Their Usages - English : The best …"],
+  ["NikolaiT-GoogleScraper/html/bing__csv_tests__05ec16d55a2624eb.html.gz",10,"some - Thesaurus.com | Find Synonyms and Antonyms of Words …","Poe Stories: SOME WORDS WITH A MUMMY"],
+  ["NikolaiT-se-scraper/html/test_keyword_page1.html.gz",6,"Keyword Tests | TestComplete Documentation","Outil d'Analyse de Site et Test SEO"],
+  ["NikolaiT-se-scraper/html/test_keyword_page2.html.gz",10,"Keywords - TestLink","Keyword Density Checker | Online Keyword Density Tool Free"],
+  ["NikolaiT-se-scraper/html/test_keyword_page3.html.gz",10,"Keyword Driven Testing | TestComplete","Take the SEO Expert Quiz - Moz"],
+  ["bisohns-search-engine-parser/html/bing__bing-Hello-synopsis__fbc376e.html.gz",9,"HELLO! - Daily royal, celebrity, fashion, beauty ...","Hello - Wikipedia"],
+  ["bisohns-search-engine-parser/html/bing__bing-synopsis__3e39d1a.html.gz",10,"Preach to the choir - Idioms by The Free Dictionary","[Easy Chair] | Preaching to The Choir, by Rebecca Solnit ..."],
+  ["bisohns-search-engine-parser/html/bing__bing-synopsis__40fb138.html.gz",10,"Fake and free Bypass-on-Cookie, with CloudFlare edge cache ...","What does cf-cache-status: BYPASS mean? - Performance ..."],
+  ["zlurad-serp-parser/nojs-2021/html/bing-nojs.html.gz",10,"Bing","SEM con Microsoft Advertising - Microsoft …"],
+  ["zlurad-serp-parser/nojs-2021/html/bing50-nojs.html.gz",32,"Bing","ANINE BING (@aninebing) • Instagram photos and videos"],
+  ["zlurad-serp-parser/nojs-2021/html/coffee-nojs.html.gz",4,"coffee - English-Spanish Dictionary - …","The best cafés and coffee shops in Barcelona"],
+  ["zlurad-serp-parser/nojs-2021/html/domain-nojs.html.gz",4,"Website Domains Names & Hosting | Domain.com","Dominio de Internet - Wikipedia, la enciclopedia libre"],
+  ["zlurad-serp-parser/nojs-2021/html/hotels-nojs.html.gz",4,"THE 10 BEST Hotels in New York City for 2021 (from $83 ...","LOS 10 MEJORES hoteles en Nueva York de 2021. …"],
+  ["zlurad-serp-parser/nojs-2021/html/matrix-nojs.html.gz",5,"The Matrix - Wikipedia, la enciclopedia libre","The Matrix 4 - Wikipedia, la enciclopedia libre"],
+];
+
 export interface VerdictCase {
   engine: 'google' | 'bing' | 'duckduckgo';
   file: string;

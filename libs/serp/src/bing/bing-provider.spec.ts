@@ -112,3 +112,22 @@ describe('Bing /search page', () => {
       .toEqual({ kind: 'no_results' });
   });
 });
+
+describe('Bing pages of an unknown layout (classes renamed)', () => {
+  it('reads results by structure: heading links whose block shows the URL, deep links kept as sitelinks, ads left out', () => {
+    const card = (n: number) => `<li class="q${n}"><h2><a href="https://site${n}.example/page">Result ${n} title</a></h2>`
+      + `<div><cite>https://site${n}.example/page</cite></div><p>Snippet of result ${n}, long enough to read as a snippet.</p>`
+      + (n === 1 ? '<ul><li><h3><a href="https://site1.example/deep">Deep link</a></h3></li></ul>' : '') + '</li>';
+    const ad = '<li class="zz"><h2><a href="https://www.bing.com/aclk?ld=x">Sponsored thing</a></h2><cite>ad.example</cite></li>';
+    const html = `<html><body><header><a href="https://www.bing.com/images">Images</a></header><main><ol>${ad}${card(1)}${card(2)}${card(3)}</ol></main></body></html>`;
+    const { verdict, page } = parseBingSearchPage(html, { page: 1 });
+    expect(verdict).toEqual({ kind: 'ok' });
+    expect(page?.search_results.map((r) => [r.title, r.link])).toEqual([
+      ['Result 1 title', 'https://site1.example/page'], ['Result 2 title', 'https://site2.example/page'], ['Result 3 title', 'https://site3.example/page'],
+    ]);
+    expect(page?.search_results[1].snippet).toContain('Snippet of result 2');
+    // A saved fragment (no html/body element) is read the same way.
+    const fragment = parseBingSearchPage(`<ol>${ad}${card(1)}${card(2)}${card(3)}</ol>`, { page: 1 });
+    expect(fragment.page?.search_results.map((r) => r.link)).toEqual(page?.search_results.map((r) => r.link));
+  });
+});

@@ -8,7 +8,8 @@ import {
 } from '../dom/serp-dom.js';
 import type { OrganicResult, SearchPageParse, SearchProvider, Sidebar, UpstreamResponseMeta, SearchPageParams } from '../types.js';
 import { splitLeadingDate } from '../util/dates.js';
-import { normalizeUrl, unwrapBingLink } from '../util/urls.js';
+import { hostOf, normalizeUrl, unwrapBingLink } from '../util/urls.js';
+import { fallbackOrganicEntries, type StructuralProfile } from '../google/google-fallback.js';
 import { searchPageVerdict } from '../web/page-verdict.js';
 import { NO_PAGINATION, buildSearchPage, toSearchResult } from '../web/search-page.js';
 import {
@@ -66,13 +67,28 @@ function snippetAndDate(item: Element): { snippet: string; date?: string } {
   return date ? { snippet: rest, date } : { snippet: rest };
 }
 
-export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
+/**
+ * The card's title link: the link in (or around) its `h2` (or `h3`, `role=heading` on older cards); on a page whose
+ * cards have no heading at all (a build that titles with a styled div), the first link to an outside page whose text
+ * is not the URL line.
+ */
+function titleLink(item: Element, headed: boolean): Element | null {
+  const h = findFirst(item, (e) => e.name === 'h2') ?? findFirst(item, (e) => e.name === 'h3' || attr(e, 'role') === 'heading');
+  const inHeading = h && (findFirst(h, (e) => e.name === 'a') ?? closest(h, (e) => e.name === 'a'));
+  // On a page whose cards have heading titles, a card without one is no result (the cards "People also ask" quotes).
+  if (inHeading || headed) return inHeading;
+  return findFirst(item, (e) => e.name === 'a' && /^https?:/.test(unwrapBingLink(attr(e, 'href'))) && !closest(e, (x) => x.name === 'cite', item)
+    && !!textOf(e) && !/^(https?:\/\/|www\.)\S+$/.test(textOf(e)));
+}
+
+function layoutBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
   const out: BingOrganicResult[] = [];
   const seen = new Set<string>();
-  for (const item of resultCards(dom)) {
+  const cards = resultCards(dom);
+  const headed = cards.some((c) => !!findFirst(c, (e) => e.name === 'h2' || e.name === 'h3'));
+  for (const item of cards) {
     if (closest(item, (e) => hasAnyClass(e, ['b_ad', 'b_adTop', 'b_adBottom'])) || item.name === 'div' && closest(item, (e) => hasClass(e, 'b_algo') && e !== item)) continue;
-    const h2 = findFirst(item, (e) => e.name === 'h2');
-    const a = h2 && (findFirst(h2, (e) => e.name === 'a') ?? closest(h2, (e) => e.name === 'a'));
+    const a = titleLink(item, headed);
     if (!a) continue;
     const link = unwrapBingLink(attr(a, 'href'));
     if (!/^https?:/.test(link) || /^https?:\/\/(www\.)?bing\.com\/(aclick|aclk)\b/i.test(link)) continue;
@@ -94,6 +110,36 @@ export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] 
     out.push(r);
   }
   return out;
+}
+
+/** Bing's own endpoints (searches, verticals, ad and click redirects, account pages): never results. */
+const BING_OWN_PATH = /^\/(search|images|videos|maps|news|shop|travel|aclk|aclick|ck\/|account|rewards|fd\/|th\b|profile|translator|copilot|chat|settings|sa\/|spotlight|academic|local|alink|\?)/i;
+
+/**
+ * Bing pages read by structure when no card of a known layout is found (older `sa_wr`/`sb_tlst` pages, newer
+ * builds, renamed classes): a result is an outside link in a heading (h2, or h3 on older pages) whose block shows
+ * the URL; links through `ck/a?u=a1…` are unwrapped, Bing's own pages and ad clicks left out.
+ */
+export const BING_STRUCTURE: StructuralProfile = {
+  linkOf: (a) => unwrapBingLink(attr(a, 'href')),
+  ownOrAd: (href, link) => {
+    const host = hostOf(link);
+    if (!/(^|\.)bing\.com$/.test(host)) return /(^|\.)(bingads\.microsoft\.com|doubleclick\.net)$/.test(host);
+    const path = link.replace(/^https?:\/\/[^/?#]+/i, '') || '/';
+    return BING_OWN_PATH.test(path) || /\/ck\/a\?/.test(href);
+  },
+  headings: new Set(['h2', 'h3']),
+  root: (dom) => dom.byTag('main')[0] ?? dom.byId('b_results') ?? dom.byId('results') ?? dom.byTag('body')[0] ?? null,
+};
+
+/**
+ * Organic results: the cards of the known layouts (`li.b_algo` and the promoted rank-1 card), or, on a page where
+ * none is found, the structural reader's results (google/google-fallback.ts with BING_STRUCTURE).
+ */
+export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
+  const layout = layoutBingOrganic(dom, offset);
+  if (layout.length) return layout;
+  return fallbackOrganicEntries(dom, offset, BING_STRUCTURE).map((e) => e.result);
 }
 
 /** The knowledge panel with the local pack attached, or a panel made of the local pack alone. */

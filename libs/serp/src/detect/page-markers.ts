@@ -72,6 +72,59 @@ const EMPTY_STATE_MARKERS: Record<string, RegExp> = {
   bing: /class=["'][^"']*\bb_no\b/i,
 };
 
+/** The query as the page shows it: its search box (`name=q`, input or textarea) and its title before the engine's name. */
+function queriesOf(html: string): string[] {
+  const out = new Set<string>();
+  for (const m of html.matchAll(/<input\b[^>]*>/gi)) {
+    if (!/\sname=["']?q["'\s>]/i.test(m[0])) continue;
+    const v = /\svalue=(?:"([^"]*)"|'([^']*)')/i.exec(m[0]);
+    if (v && (v[1] ?? v[2])) out.add(v[1] ?? v[2]);
+  }
+  const ta = /<textarea\b[^>]*\sname=["']?q["'\s>][^>]*>([^<]+)<\/textarea>/i.exec(html);
+  if (ta) out.add(ta[1]);
+  const title = /<title[^>]*>([^<]+)<\/title>/i.exec(html)?.[1];
+  const head = title && /^(.+?)\s+[-–—|·]\s+[^-–—|·]+$/.exec(title.trim())?.[1];
+  if (head) out.add(head);
+  return [...out].map(decodeBasicEntities).map((q) => q.trim()).filter((q) => q.length >= 2);
+}
+
+function decodeBasicEntities(s: string): string {
+  return s.replace(/&quot;|&#34;/g, '"').replace(/&#39;|&#x27;|&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** A pattern for `q` as markup writes it: entities or not, any whitespace. */
+function markupPattern(q: string): string {
+  return q.split('').map((ch) => {
+    if (/\s/.test(ch)) return '\\s+';
+    if (ch === '"') return '(?:"|&quot;|&#34;)';
+    if (ch === "'") return "(?:'|&#39;|&#x27;|&apos;)";
+    if (ch === '&') return '(?:&|&amp;)';
+    if (ch === '<') return '(?:<|&lt;)';
+    if (ch === '>') return '(?:>|&gt;)';
+    return ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  }).join('');
+}
+
+/**
+ * The engines' "no results" statement by its shape rather than its words: on a page that shows no result URL
+ * (no `cite`), the query the page was asked for, as a whole, set in emphasis (`em`, `b`, `strong`, possibly
+ * inside a span, or a span of its own inside a sentence of spans) once or twice — "Your search - <em>q</em> - did not match…", "There are no results for
+ * <strong>q</strong>", in whatever language the page is in. Result pages bold the query too, but in snippets under
+ * URLs; a captcha or consent wall does not repeat the query.
+ */
+export function statesNoResultsByShape(html: string): boolean {
+  if (/<cite\b/i.test(html)) return false;
+  for (const q of queriesOf(html)) {
+    const pat = markupPattern(q);
+    const emphasis = new RegExp(`<(em|b|strong)\\b[^>]*>(?:\\s*<span\\b[^>]*>)*\\s*${pat}\\s*(?:<\\/span>\\s*)*<\\/(em|b|strong)>`, 'gi');
+    // The no-JavaScript layout sets the query apart by style: a span of its own between the sentence's spans.
+    const styled = new RegExp(`<\\/span>\\s*<span\\b[^>]*>\\s*${pat}\\s*<\\/span>\\s*<span\\b`, 'gi');
+    const n = (html.match(emphasis)?.length ?? 0) + (html.match(styled)?.length ?? 0);
+    if (n >= 1 && n <= 2) return true;
+  }
+  return false;
+}
+
 /** Block reason from the page markup, if it is a block page. */
 export function blockReason(html: string): BlockReason | null {
   for (const m of BLOCK_MARKERS) if (m.pattern.test(html)) return m.reason;
@@ -100,6 +153,8 @@ export function pageVerdict(provider: string, html: string, resultCount: number,
   }
   if (saysNoResults(provider, text)) return { kind: 'no_results' };
   const reason = blockReason(html);
+  // A consent dialog can sit over a real result page; the page's own statement of no results wins over it.
+  if ((!reason || reason === 'consent') && statesNoResultsByShape(html)) return { kind: 'no_results' };
   if (!reason && EMPTY_STATE_MARKERS[provider]?.test(html)) return { kind: 'no_results' };
   if (!reason && UNMARKED_EMPTY_PAGE_IS_OK.has(provider)) return { kind: 'ok' };
   return { kind: 'blocked', reason: reason ?? 'unknown' };

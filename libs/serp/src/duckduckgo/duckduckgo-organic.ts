@@ -6,7 +6,8 @@
 import { attr, closest, findFirst, hasAnyClass, hasClass, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
 import type { OrganicResult } from '../types.js';
 import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
-import { unwrapDuckDuckGoLink } from '../util/urls.js';
+import { hostOf, unwrapDuckDuckGoLink } from '../util/urls.js';
+import { fallbackOrganicEntries, type StructuralProfile } from '../google/google-fallback.js';
 
 const AD_CLASSES = ['result--ad', 'result--sponsored', 'sponsored', 'result-sponsored'];
 
@@ -82,5 +83,23 @@ export function parseDuckDuckGoOrganic(dom: SerpDom): DuckDuckGoResults {
   classic(dom, out, seen);
   if (!out.length) lite(dom, out, seen);
   if (!out.length) react(dom, out, seen);
+  if (!out.length) {
+    for (const e of fallbackOrganicEntries(dom, 0, DUCKDUCKGO_STRUCTURE)) push(out, seen, null, e.result);
+  }
   return out;
 }
+
+/**
+ * DuckDuckGo pages read by structure when none of the three known markups is found: a result is an outside link in
+ * a heading, or a plain title link (the lite page's rows), whose block shows the URL; `l/?uddg=` links unwrapped,
+ * DuckDuckGo's own pages and `y.js` ad clicks left out.
+ */
+export const DUCKDUCKGO_STRUCTURE: StructuralProfile = {
+  linkOf: (a) => {
+    const l = unwrapDuckDuckGoLink(attr(a, 'href'));
+    return /^https?:\/\//i.test(l) ? l : '';
+  },
+  ownOrAd: (href, link) => isAdLink(href) || /(^|\.)duckduckgo\.com$/.test(hostOf(link)),
+  headings: new Set(['h2', 'h3']),
+  root: (dom) => dom.byTag('body')[0] ?? null,
+};

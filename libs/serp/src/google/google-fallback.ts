@@ -7,7 +7,7 @@
  * (`parser: 'fallback'`) so that the gateway can log which pages need a layout of their own.
  */
 import type { AnyNode } from 'domhandler';
-import { attr, closest, findAll, findFirst, isElement, parentEl, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
+import { attr, closest, findAll, findFirst, isElement, loadDom, parentEl, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
 import type { OrganicResult, SerpParser } from '../types.js';
 import { textLines } from '../util/card-text.js';
 import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
@@ -30,6 +30,42 @@ export interface FallbackEntry extends OrganicEntry {
 
 /** Google's own pages, caches, ad and tracking hosts: never organic results of the fallback reader. */
 const OWN_HOST = /(^|\.)(google\.[a-z.]+|googleusercontent\.com|googleadservices\.com|doubleclick\.net|gstatic\.com|googlesyndication\.com)$/;
+
+/**
+ * What the structural reader needs to know about an engine, and nothing about its markup: how its result links are
+ * wrapped (redirects), which hosts are its own (navigation, ads, its other verticals) and which tags title a result.
+ * Google's is the default; Bing and DuckDuckGo read pages of layouts they do not know with their own.
+ */
+export interface StructuralProfile {
+  /** The target of a link as the engine writes it ('' when it is none). */
+  linkOf(a: Element): string;
+  /** Ad clicks and the engine's own pages, by href and target. */
+  ownOrAd(href: string, link: string): boolean;
+  /** Tags that title a result when a link sits in one or holds one (besides `role=heading`). */
+  headings: ReadonlySet<string>;
+  /** The element holding the results column (the page's body when the engine has no such element). */
+  root(dom: SerpDom): Element | null;
+}
+
+export const GOOGLE_STRUCTURE: StructuralProfile = {
+  linkOf: (a) => resultLink(a),
+  ownOrAd: (href, link) => isOwnOrAd(href, link),
+  headings: new Set(['h3']),
+  root: mainContainer,
+};
+
+/** The heading that titles `a`: a heading tag or `[role=heading]` inside it, or one around it. */
+function headingOf(a: Element, profile: StructuralProfile): Element | null {
+  if (profile === GOOGLE_STRUCTURE) return titleOf(a);
+  const tags = profile.headings;
+  const inner = findFirst(a, (e) => tags.has(e.name) || (attr(e, 'role') === 'heading' && e.name !== 'a'));
+  if (inner) return inner;
+  const p = parentEl(a);
+  if (p && (tags.has(p.name) || attr(p, 'role') === 'heading')) return p;
+  const gp = p && parentEl(p);
+  if (gp && tags.has(gp.name) && p?.name !== 'div') return gp;
+  return null;
+}
 
 /** Containers that are never results, whatever the layout: page chrome, forms, dialogs and ad slots. */
 function chrome(e: Element): boolean {
@@ -119,18 +155,22 @@ function isOwnOrAd(href: string, link: string): boolean {
  * Outside links in `root`, page chrome left out. `knownContainers`: also leave out what the layout reader knows
  * is not organic (carousels, knowledge panel, question lists by their class names).
  */
-function candidatesOf(dom: SerpDom, root: Element, knownContainers: boolean): Candidate[] {
+function candidatesOf(dom: SerpDom, root: Element, knownContainers: boolean, profile: StructuralProfile): Candidate[] {
   const out: Candidate[] = [];
   const features = featureSections(dom, root);
   for (const a of dom.byTag('a')) {
     const href = attr(a, 'href');
     if (!href) continue;
-    const link = resultLink(a);
-    if (!/^https?:\/\//i.test(link) || isOwnOrAd(href, link)) continue;
+    const link = profile.linkOf(a);
+    if (!/^https?:\/\//i.test(link) || profile.ownOrAd(href, link)) continue;
     if (!closest(a, (e) => e === root)) continue;
     if (closest(a, (e) => chrome(e) || features.has(e), root) || (knownContainers && excluded(a, root))) continue;
     if (!hasText(a)) continue;
-    out.push({ anchor: a, link, heading: titleOf(a) });
+    const heading = headingOf(a, profile);
+    // A second link to the same page in the same heading (a "visited" marker, an icon) is part of that title.
+    const prev = out[out.length - 1];
+    if (heading && prev && prev.heading === heading && prev.link === link) continue;
+    out.push({ anchor: a, link, heading });
   }
   return out;
 }
@@ -163,18 +203,20 @@ function plainTitle(a: Element): string {
 }
 
 function titleText(c: Candidate): string {
-  return c.heading ? textOf(c.heading) : plainTitle(c.anchor);
+  if (!c.heading) return plainTitle(c.anchor);
+  // A link inside its heading is the title; the heading may hold more (a "visited" marker, a second link).
+  return closest(c.anchor, (e) => e === c.heading) ? textOf(c.anchor) || textOf(c.heading) : textOf(c.heading);
 }
 
 /**
  * The text lines of a block without the title: the title link, or only its heading when the link wraps a whole
  * card (news cards put source, heading and snippet inside one link). Other links to the same page are left out.
  */
-function blockLines(block: Element, c: Candidate): string[] {
+function blockLines(block: Element, c: Candidate, profile: StructuralProfile): string[] {
   const key = normalizeUrl(c.link);
   const titleEl = c.heading && closest(c.heading, (e) => e === c.anchor) ? c.heading : c.anchor;
   return textLines(block, (e) => e === titleEl || e.name === 'cite' || attr(e, 'role') === 'button'
-    || attr(e, 'role') === 'menu' || (e !== c.anchor && e.name === 'a' && normalizeUrl(resultLink(e)) === key));
+    || attr(e, 'role') === 'menu' || (e !== c.anchor && e.name === 'a' && normalizeUrl(profile.linkOf(e)) === key));
 }
 
 /** True when one of the block's lines (title link included) shows the result's URL: a cite, breadcrumb or host. */
@@ -230,16 +272,56 @@ function siteBlocks(titles: Candidate[], root: Element): (c: Candidate, block: E
  * Result blocks found by structure, in page order, one per target URL. Containers the layout reader knows to be
  * carousels or panels are left out first; a page with nothing else (a news-only page) is read without that rule.
  */
-export function fallbackOrganicEntries(dom: SerpDom, offset = 0): FallbackEntry[] {
-  const root = mainContainer(dom);
+export function fallbackOrganicEntries(dom: SerpDom, offset = 0, profile: StructuralProfile = GOOGLE_STRUCTURE): FallbackEntry[] {
+  let root = profile.root(dom);
+  // A saved fragment (no html/body element, results column unknown) is read as the body of a page. Not for Google,
+  // whose caller merges these entries with the layout reader's by position in the same tree.
+  if (!root && profile !== GOOGLE_STRUCTURE) {
+    dom = loadDom(`<body>${dom.source}</body>`);
+    root = profile.root(dom);
+  }
   if (!root) return [];
-  const first = blocksToEntries(dom, root, true);
-  const entries = first.length ? first : blocksToEntries(dom, root, false);
+  const first = blocksToEntries(dom, root, true, profile);
+  const entries = first.length ? first : blocksToEntries(dom, root, false, profile);
   return entries.map((e, i) => ({ ...e, result: { ...e.result, position: offset + i + 1 } }));
 }
 
-function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean): FallbackEntry[] {
-  const titles = titleLinks(candidatesOf(dom, root, knownContainers), root);
+const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+/**
+ * Sitelinks titled by a lower heading level inside a result (Bing: an h2 result with h3 deep links): a candidate
+ * whose nearest ancestor holding a higher-level heading link holds exactly one, before it and to the same site,
+ * belongs to that result and is not one of its own.
+ */
+function withoutSubheadings(cands: Candidate[], root: Element): Candidate[] {
+  const level = (c: Candidate) => (c.heading ? HEADING_LEVEL[c.heading.name] ?? 9 : 9);
+  const levels = new Set(cands.map(level));
+  if (levels.size < 2) return cands;
+  const top = Math.min(...levels);
+  const holders = new Map<Element, Candidate[]>();
+  for (const c of cands) {
+    if (level(c) !== top) continue;
+    for (let p = parentEl(c.anchor); p && p !== root; p = parentEl(p)) {
+      const l = holders.get(p);
+      if (l) l.push(c);
+      else holders.set(p, [c]);
+    }
+  }
+  const site = (c: Candidate) => hostOf(c.link).replace(/^www\./, '');
+  return cands.filter((c) => {
+    if (level(c) === top) return true;
+    for (let p = parentEl(c.anchor); p && p !== root; p = parentEl(p)) {
+      const h = holders.get(p);
+      if (!h) continue;
+      return !(h.length === 1 && (h[0].anchor.startIndex ?? 0) < (c.anchor.startIndex ?? 0) && site(h[0]) === site(c));
+    }
+    return true;
+  });
+}
+
+function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean, profile: StructuralProfile): FallbackEntry[] {
+  const cands = candidatesOf(dom, root, knownContainers, profile);
+  const titles = titleLinks(profile.headings.size > 1 ? withoutSubheadings(cands, root) : cands, root);
   const blocks = blocksOf(titles, root);
   const siteOf = siteBlocks(titles, root);
   const consumed = new Set<Candidate>();
@@ -265,7 +347,7 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean):
     if (allLines.length > MAX_BLOCK_LINES || isAdBlock(block, allLines)) continue;
     // "People also ask" answers cite their source with a link under the question.
     if (allLines[0] && allLines[0] !== title && allLines[0].endsWith('?')) continue;
-    const lines = blockLines(block, c).filter((l) => l !== title);
+    const lines = blockLines(block, c, profile).filter((l) => l !== title);
     const url = showsUrl(block, c, allLines);
     const snippetLines = lines.filter((l) => !URL_LINE.test(l) && !MENU_LINE.test(l) && !l.includes('›') && l.length > 1);
     // News cards print the date as a line of its own, after the snippet.
