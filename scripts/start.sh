@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# Chromium (rendered pages start it on their first job) and Xvfb (worker-headful's display), when missing.
+bash scripts/browsers.sh start
 exec node dist/apps/standalone/src/main.js "$@"

@@ -4,21 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-# Xvfb too: the /headful-browser tests run headed Chromium on a display the worker starts itself.
-if { ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; } || ! command -v Xvfb >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "test: installing Chromium and Xvfb (apt) …" >&2
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium xvfb) >/dev/null
-  else
-    echo "test: Chromium is missing; install it (apt-get install chromium xvfb) or set CHROMIUM_PATH" >&2
-  fi
-fi
-# The headless shell worker-render prefers (RENDER_CHROMIUM_PATH); without it, rendering runs on CHROMIUM_PATH.
-if [ -z "${RENDER_CHROMIUM_PATH:-}" ] && [ ! -x /usr/lib/chromium/chromium-headless-shell ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "test: installing chromium-headless-shell (apt) …" >&2
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell) >/dev/null \
-    || echo "test: chromium-headless-shell could not be installed: rendering runs on CHROMIUM_PATH" >&2
-fi
+# Chromium, its headless shell and Xvfb (the /headful-browser tests run headed Chromium on a display the worker
+# starts itself).
+bash scripts/browsers.sh test
 
 # The reliability suite runs a private Postgres it can stop and restart: it needs the server binaries (initdb).
 if [ -z "${PG_BIN:-}" ] && ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
