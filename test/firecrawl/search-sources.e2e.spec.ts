@@ -13,6 +13,7 @@ import { bingPage } from '#bench/support/bing-fixture.js';
 import { CORPUS_DIR } from '../support/env.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { tableResolver } from '../support/offline.js';
 import { corpusPresent } from '../support/requires.js';
 import { startSite } from './site.js';
 
@@ -32,6 +33,8 @@ let apiKey: string;
 let accountId: string;
 let client: Firecrawl;
 const verticals: string[] = [];
+/** The workers' DNS: it knows no name, so a public host a result names (cjr.org, apple.com) could never be fetched. */
+const dns = tableResolver({});
 
 (hasCorpus ? describe : describe.skip)('POST /v2/search sources', () => {
   beforeAll(async () => {
@@ -55,7 +58,7 @@ const verticals: string[] = [];
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[tbm]);
       },
     });
-    trawl = await startHarness({ SEARCH_ENGINE: 'bing', BING_BASE_URL: bing.url, GOOGLE_BASE_URL: google.url, GOOGLE_TRANSPORT: 'http', SERP_PROXY_ATTEMPTS: '1' });
+    trawl = await startHarness({ SEARCH_ENGINE: 'bing', BING_BASE_URL: bing.url, GOOGLE_BASE_URL: google.url, GOOGLE_TRANSPORT: 'http', SERP_PROXY_ATTEMPTS: '1' }, { resolve: dns });
     const account = await trawl.createAccount();
     apiKey = account.apiKey;
     accountId = account.accountId;
@@ -152,5 +155,9 @@ const verticals: string[] = [];
     expect(article.markdown).toContain('Trawling');
     expect(article.metadata).toMatchObject({ sourceURL: `${site.url}/article`, statusCode: 200 });
     expect(await balance()).toBe(before - 11);
+  });
+
+  it('never looked up a public host that a result names: only the loopback article was scraped', () => {
+    expect(dns.asked).toEqual([]);
   });
 });
