@@ -14,7 +14,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanDocument, extractMetadataFromDocument, pageProfile, renderText, runPasses, selectMainContent } from '#extraction';
-import { findAll, parseHtmlWithin, removeNode, textContent, type Element, type ParentNode } from '#extraction/dom.js';
+import { titleHeading } from '#extraction/format-page.js';
+import { parseHtmlWithin, removeNode, type Element, type ParentNode } from '#extraction/dom.js';
 import { shapeForMarkdown } from '#extraction/markdown/structure.js';
 import { MAX_NESTING_DEPTH } from '#extraction/nesting-depth.js';
 import { pageAddress } from '#extraction/page-address.js';
@@ -58,28 +59,6 @@ interface PageData {
   /** Tokens of the output outside the judged blocks. */
   rest: Bag;
   blocks: PageBlock[];
-}
-
-/** A heading that repeats the title, as format-page.ts leaves it out of page_text. */
-function titleHeading(nodes: ParentNode[], title: string | undefined): Element | undefined {
-  if (!title) return undefined;
-  const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  const words = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const titleWords = new Set(words(title));
-  const titleLength = squash(title).length;
-  let best: Element | undefined;
-  let bestScore = 0;
-  for (const h of nodes.flatMap((n) => findAll(n, (e) => e.name === 'h1' || e.name === 'h2'))) {
-    const hw = words(textContent(h));
-    const chars = hw.reduce((a, w) => a + w.length, 0);
-    if (chars === 0 || squash(textContent(h)).length < titleLength * 0.3) continue;
-    const shared = hw.filter((w) => titleWords.has(w)).reduce((a, w) => a + w.length, 0) / chars;
-    if (shared >= 0.75 && shared > bestScore) {
-      best = h;
-      bestScore = shared;
-    }
-  }
-  return best;
 }
 
 function attached(el: Element, roots: Set<ParentNode>): boolean {

@@ -51,7 +51,14 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase(
  * of the heading's words are in the title, and it is not a short heading that merely shares a word with it.
  */
 function withoutTitleHeading(nodes: ParentNode[], title: string | undefined): ParentNode[] {
-  if (!title) return nodes;
+  const best = titleHeading(nodes, title);
+  if (best) removeNode(best); // the tree is ours; detaching the heading only affects text rendering now
+  return nodes;
+}
+
+/** The <h1>/<h2> that repeats the title (most of its words are in it; not a short heading sharing a word), if any. */
+export function titleHeading(nodes: ParentNode[], title: string | undefined): Element | undefined {
+  if (!title) return undefined;
   const titleWords = new Set(words(title));
   const titleLength = squash(title).length;
   let best: Element | undefined;
@@ -66,8 +73,7 @@ function withoutTitleHeading(nodes: ParentNode[], title: string | undefined): Pa
       bestScore = shared;
     }
   }
-  if (best) removeNode(best); // the tree is ours; detaching the heading only affects text rendering now
-  return nodes;
+  return best;
 }
 
 /** Share of a heading's word characters found in the title from which it repeats the title. */
