@@ -7,61 +7,20 @@
  * the reconciler and crash recovery see exactly what they saw before.
  */
 import type { LedgerRepository, ReserveOutcome, SettleOutcome } from '#db';
+import { GroupCommit } from '#platform/group-commit.js';
 
 type Ledger = Pick<LedgerRepository, 'reserveMany' | 'settleFullMany' | 'settlePartly'>;
-
-interface Pending<I, O> {
-  item: I;
-  resolve: (outcome: O) => void;
-  reject: (error: unknown) => void;
-}
-
-/** Runs `flush` on everything queued under a key, one batch at a time per key. */
-class Batches<I, O> {
-  private readonly queues = new Map<string, Pending<I, O>[]>();
-
-  constructor(
-    private readonly flush: (key: string, items: I[]) => Promise<O[]>,
-    private readonly maxBatch: number,
-  ) {}
-
-  add(key: string, item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      const queue = this.queues.get(key);
-      if (queue) {
-        queue.push({ item, resolve, reject });
-        return;
-      }
-      this.queues.set(key, [{ item, resolve, reject }]);
-      void this.drain(key);
-    });
-  }
-
-  private async drain(key: string): Promise<void> {
-    const queue = this.queues.get(key)!;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, this.maxBatch);
-      try {
-        const outcomes = await this.flush(key, batch.map((p) => p.item));
-        batch.forEach((p, i) => p.resolve(outcomes[i]!));
-      } catch (error) {
-        for (const p of batch) p.reject(error);
-      }
-    }
-    this.queues.delete(key);
-  }
-}
 
 const ALL = '';
 
 export class LedgerBatches {
-  private readonly reserves: Batches<{ requestId: string; amount: number }, ReserveOutcome>;
-  private readonly settles: Batches<{ requestId: string; charged: number }, SettleOutcome | null>;
+  private readonly reserves: GroupCommit<{ requestId: string; amount: number }, ReserveOutcome>;
+  private readonly settles: GroupCommit<{ requestId: string; charged: number }, SettleOutcome | null>;
 
   /** `reservationTtlMs`: how long a reservation may stay open before the reconciler refunds it. */
   constructor(ledger: Ledger, reservationTtlMs: number, maxBatch = 100) {
-    this.reserves = new Batches((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), maxBatch);
-    this.settles = new Batches(async (_all, items) => {
+    this.reserves = new GroupCommit((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), maxBatch);
+    this.settles = new GroupCommit(async (_all, items) => {
       const settled = await ledger.settleFullMany(items);
       // Partly used or already closed: one by one, returning the rest (or nothing when closed already).
       return Promise.all(items.map((i) => settled.get(i.requestId) ?? ledger.settlePartly(i.requestId, i.charged)));
