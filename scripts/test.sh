@@ -4,6 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
+# LangChain JS's Firecrawl loader lives in its own tree (its peers conflict with Trawl's): test/clients/langchain.
+langchain=test/clients/langchain
+if [ ! -d "$langchain/node_modules" ] || [ "$langchain/package-lock.json" -nt "$langchain/node_modules/.package-lock.json" ]; then
+  echo "test: installing LangChain's client for its test (npm ci in $langchain) …" >&2
+  (cd "$langchain" && npm ci --no-audit --no-fund --loglevel=error >&2)
+fi
+
 # Chromium, its headless shell and Xvfb (the /headful-browser tests run headed Chromium on a display the worker
 # starts itself).
 bash scripts/browsers.sh test
