@@ -1,11 +1,11 @@
 /**
- * The Firecrawl watcher (WebSocket on `/v2/crawl/{id}` and `/v2/batch/scrape/{id}`, the API key as subprotocol)
- * through the SDK's own Watcher and a raw client, against the real gateway on loopback: documents arrive and then
+ * The Firecrawl watcher (WebSocket on `/v2/crawl/{id}` and `/v2/batch/scrape/{id}`, and `/v1/crawl/{id}` for the v1
+ * client's crawls and batches; the API key as subprotocol) through the SDK's own watchers (v2 and v1) and a raw client, against the real gateway on loopback: documents arrive and then
  * done, a late watcher gets the pages in its catchup, a cancelled crawl ends cancelled, one poller serves every
  * connection of a job, and a bad key, another account's job and one connection too many are closed with a reason.
  */
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import Firecrawl, { FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { WebSocket as UndiciWebSocket } from 'undici';
 import WebSocket from 'ws';
 import { FirecrawlWatchService } from '#apps/gateway/src/firecrawl/firecrawl-watch.service.js';
@@ -126,11 +126,64 @@ describe('the SDK watcher', () => {
   });
 });
 
+interface WatchedV1 {
+  documents: Array<{ markdown?: string; metadata?: { sourceURL?: string } }>;
+  done: { status: string; data: unknown[] };
+}
+
+/** Runs the v1 client's CrawlWatcher (a WebSocket on /v1/crawl/{id}, for crawls and batches alike) to its `done`. */
+async function watchV1ToDone(watcher: EventTarget & { close(): void }): Promise<WatchedV1> {
+  const documents: WatchedV1['documents'] = [];
+  watcher.addEventListener('document', (event) => documents.push((event as CustomEvent).detail));
+  const done = new Promise<WatchedV1['done']>((resolve, reject) => {
+    watcher.addEventListener('done', (event) => resolve((event as CustomEvent).detail));
+    watcher.addEventListener('error', (event) => reject(new Error(String((event as CustomEvent).detail.error))));
+  });
+  try {
+    return { documents, done: await done };
+  } finally {
+    watcher.close();
+  }
+}
+
+describe('the v1 client\'s watcher', () => {
+  const v1 = () => new FirecrawlAppV1({ apiKey, apiUrl: trawl.baseUrl });
+  // The v1 watcher reads the close reason as a message in JSON, as Firecrawl's server writes it, and logs what it cannot parse.
+  let logged: ReturnType<typeof jest.spyOn>;
+  beforeEach(() => void (logged = jest.spyOn(console, 'error')));
+  afterEach(() => {
+    expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([]);
+    logged.mockRestore();
+  });
+
+  it('crawlUrlAndWatch: every page as a document event over /v1/crawl/{id}, then done', async () => {
+    const before = received.length;
+    const watcher = await v1().crawlUrlAndWatch(`${site.url}/tree/`, { limit: 5, ignoreSitemap: true, delay: 1 } as never);
+    const { documents, done } = await watchV1ToDone(watcher);
+    expect(done.status).toBe('completed');
+    expect(documents).toHaveLength(5);
+    expect(new Set(documents.map((d) => d.metadata?.sourceURL)).size).toBe(5);
+    expect(documents.every((d) => d.markdown?.includes('Tree'))).toBe(true);
+    const types = received.slice(before);
+    expect(types).toHaveLength(1);
+    expect(types[0][types[0].length - 1]).toBe('done');
+  });
+
+  it('batchScrapeUrlsAndWatch: a batch watched on /v1/crawl/{id}, as the v1 client watches it', async () => {
+    const urls = [`${site.url}/article`, `${site.url}/scoped`, `${site.url}/guide`];
+    const watcher = await v1().batchScrapeUrlsAndWatch(urls, { formats: ['markdown'] });
+    const { documents, done } = await watchV1ToDone(watcher);
+    expect(done.status).toBe('completed');
+    expect(documents.map((d) => d.metadata?.sourceURL).sort()).toEqual([...urls].sort());
+    expect(documents.every((d) => (d.markdown?.length ?? 0) > 0)).toBe(true);
+  });
+});
+
 describe('the WebSocket as any client sees it', () => {
   it('gives a watcher that joins after the crawl finished every page in its catchup, with the status, then closes 1000', async () => {
     const crawled = await client.crawl(`${site.url}/tree/`, { sitemap: 'skip', limit: 12, pollInterval: 1, timeout: 60 });
     const late = open(`/v2/crawl/${crawled.id}`, apiKey);
-    expect(await late.closed).toMatchObject({ code: 1000 });
+    expect(await late.closed).toEqual({ code: 1000, reason: '{"type":"done"}' });
     expect(late.messages).toHaveLength(1);
     expect(late.messages[0]).toMatchObject({ type: 'catchup', data: { status: 'completed', completed: 12, total: 12 } });
     expect(late.messages[0].data.data).toHaveLength(12);
@@ -147,7 +200,7 @@ describe('the WebSocket as any client sees it', () => {
     const third = open(`/v2/crawl/${started.id}`, apiKey);
     await pollUntil(() => third.messages.length > 0, 'the third watcher\'s catchup');
     const fourth = open(`/v2/crawl/${started.id}`, apiKey);
-    expect(await fourth.closed).toEqual({ code: 4429, reason: 'Too many watchers: this account may hold 3 open at once' });
+    expect(await fourth.closed).toEqual({ code: 4429, reason: JSON.stringify({ type: 'error', error: 'Too many watchers: this account may hold 3 open at once' }) });
     expect(fourth.messages).toEqual([{ type: 'error', error: 'Too many watchers: this account may hold 3 open at once' }]);
     third.socket.close();
     await third.closed;
@@ -166,7 +219,7 @@ describe('the WebSocket as any client sees it', () => {
     expect(wrong.messages[0]).toMatchObject({ type: 'error', error: expect.stringMatching(/^Unauthorized/) });
     const other = await trawl.createAccount();
     const foreign = open(`/v2/batch/scrape/${started.id}`, other.apiKey);
-    expect(await foreign.closed).toEqual({ code: 1008, reason: 'Job not found' });
+    expect(await foreign.closed).toEqual({ code: 1008, reason: JSON.stringify({ type: 'error', error: 'Job not found' }) });
     const unknown = open('/v2/crawl/00000000-0000-4000-8000-000000000000', apiKey);
     expect((await unknown.closed).code).toBe(1008);
     // The REST route is unchanged beside it.

@@ -115,21 +115,29 @@ function peerOf(ws: WebSocket): WatchPeer {
     send(text) {
       if (ws.readyState !== WebSocket.OPEN) return false;
       if (ws.bufferedAmount > MAX_BUFFERED) {
-        ws.close(CLOSE.tooSlow, 'too slow: messages are not being read; poll the status pages');
+        ws.close(CLOSE.tooSlow, closeReason(CLOSE.tooSlow, 'too slow: messages are not being read; poll the status pages'));
         return false;
       }
       ws.send(text);
       return true;
     },
     close(code, reason) {
-      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, closeReason(reason));
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, closeReason(code, reason));
     },
   };
 }
 
-/** A close reason holds 123 bytes at most. */
-function closeReason(reason: string): string {
-  let text = reason;
-  while (Buffer.byteLength(text) > 123) text = text.slice(0, -1);
+/**
+ * The close reason as Firecrawl's server writes it, a message in JSON (`{"type":"done"}`, or `{"type":"error","error"}`):
+ * the v1 client reads it as one. A close reason holds 123 bytes at most, so a long error is cut inside the JSON.
+ */
+export function closeReason(code: number, reason: string): string {
+  if (code === CLOSE.done) return JSON.stringify({ type: 'done' });
+  let error = reason;
+  let text = JSON.stringify({ type: 'error', error });
+  while (Buffer.byteLength(text) > 123) {
+    error = error.slice(0, -1);
+    text = JSON.stringify({ type: 'error', error });
+  }
   return text;
 }
