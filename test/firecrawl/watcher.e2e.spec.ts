@@ -149,10 +149,10 @@ async function watchV1ToDone(watcher: EventTarget & { close(): void }): Promise<
 describe('the v1 client\'s watcher', () => {
   const v1 = () => new FirecrawlAppV1({ apiKey, apiUrl: trawl.baseUrl });
   // The v1 watcher reads the close reason as a message in JSON, as Firecrawl's server writes it, and logs what it cannot parse.
-  let logged: ReturnType<typeof jest.spyOn>;
+  let logged: jest.SpiedFunction<typeof console.error>;
   beforeEach(() => void (logged = jest.spyOn(console, 'error')));
   afterEach(() => {
-    expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([]);
+    expect(logged.mock.calls.map((call) => String(call[0]))).toEqual([]);
     logged.mockRestore();
   });
 
