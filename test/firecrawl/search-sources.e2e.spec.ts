@@ -33,6 +33,8 @@ let apiKey: string;
 let accountId: string;
 let client: Firecrawl;
 const verticals: string[] = [];
+/** The query parameters of every request each engine fixture received. */
+const asked: { bing: URLSearchParams[]; google: URLSearchParams[] } = { bing: [], google: [] };
 /** The workers' DNS: it knows no name, so a public host a result names (cjr.org, apple.com) could never be fetched. */
 const dns = tableResolver({});
 
@@ -43,6 +45,7 @@ const dns = tableResolver({});
     const pages = { nws: page(NEWS).replace(CJR, `${site.url}/article`), isch: page(IMAGES) };
     bing = await startFixtureServer({
       '/search': (req, res) => {
+        asked.bing.push(new URL(req.url!, 'http://x').searchParams);
         const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
         const results = [1, 2, 3].map((i) => ({ title: `Web result ${i} on ${q}`, link: `https://web.example/${i}`, snippet: `Snippet ${i} on ${q}.` }));
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bingPage({ query: q, offset: 0, hasNext: false, results }));
@@ -53,6 +56,7 @@ const dns = tableResolver({});
         const params = new URL(req.url!, 'http://x').searchParams;
         const tbm = params.get('tbm') ?? '';
         verticals.push(tbm);
+        asked.google.push(params);
         if (params.get('q') === 'news down') return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body>Unavailable</body></html>');
         if (tbm !== 'nws' && tbm !== 'isch') return void res.writeHead(404).end();
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[tbm]);
@@ -127,6 +131,36 @@ const dns = tableResolver({});
       expect(refused.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringMatching(/^country: /) });
       expect(refused.body.details).toEqual([expect.objectContaining({ path: ['country'] })]);
     }
+    expect(await balance()).toBe(before);
+  });
+
+  it('honours tbs (freshness) and location (its country) on every source, through the SDK', async () => {
+    const found = await client.search('fresh catch', { sources: ['web', 'news'], limit: 2, tbs: 'qdr:w', location: 'San Francisco,California,United States' });
+    expect(found.web).toHaveLength(2);
+    expect(found.news).toHaveLength(2);
+    // Bing's past-week filter and the United States market; Google's vertical the same filter and country.
+    const web = asked.bing[asked.bing.length - 1];
+    expect(web.get('q')).toBe('fresh catch');
+    expect(web.get('filters')).toBe('ex1:"ez2"');
+    expect(web.get('cc')).toBe('US');
+    const news = asked.google[asked.google.length - 1];
+    expect(Object.fromEntries(news)).toMatchObject({ q: 'fresh catch', tbm: 'nws', tbs: 'qdr:w', gl: 'us' });
+    // country wins over location; a country's name is read without its accents and punctuation.
+    await client.search('fresh catch', { sources: ['web'], location: 'Germany', country: 'fr' });
+    expect(asked.bing[asked.bing.length - 1].get('cc')).toBe('FR');
+    await client.search('fresh catch', { sources: ['web'], location: "Abidjan,Côte d'Ivoire" });
+    expect(asked.bing[asked.bing.length - 1].get('cc')).toBe('CI');
+    expect(asked.bing[asked.bing.length - 1].get('filters')).toBeNull();
+  });
+
+  it('refuses a date range or a location naming no country with a 400 naming the field, charging nothing', async () => {
+    const before = await balance();
+    const range = await post({ query: 'x', tbs: 'cdr:1,cd_min:1/1/2024,cd_max:2/1/2024' });
+    expect(range.status).toBe(400);
+    expect(range.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: 'tbs must be one of qdr:h, qdr:d, qdr:w, qdr:m, qdr:y' });
+    const nowhere = await post({ query: 'x', location: 'Atlantis' });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body.error).toMatch(/^location must end with a country named in English/);
     expect(await balance()).toBe(before);
   });
 

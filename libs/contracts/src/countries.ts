@@ -36,3 +36,33 @@ const PRIMARY_LANGUAGE: Readonly<Record<string, string>> = {
 export function primaryLanguage(country: string): string {
   return PRIMARY_LANGUAGE[country.toLowerCase()] ?? 'en';
 }
+
+/** Other names people write for a country (English names come from ICU). */
+const NAME_ALIASES: Readonly<Record<string, string>> = {
+  usa: 'us', 'united states of america': 'us', america: 'us', uk: 'gb', 'great britain': 'gb', britain: 'gb',
+  england: 'gb', scotland: 'gb', wales: 'gb', 'northern ireland': 'gb', korea: 'kr', 'republic of korea': 'kr',
+  'czech republic': 'cz', turkey: 'tr', holland: 'nl', 'ivory coast': 'ci', 'russian federation': 'ru', uae: 'ae',
+};
+
+const folded = (name: string): string =>
+  name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, ' ').trim().replace(/^the /, '');
+
+let byName: Map<string, string> | undefined;
+
+/**
+ * The ISO 3166-1 alpha-2 code of a country named in English ("Germany", "United States", "Côte d'Ivoire", "USA") or
+ * by its code; undefined when the name is no country.
+ */
+export function countryNamed(name: string): string | undefined {
+  const key = folded(name);
+  if (/^[a-z]{2}$/.test(key)) return key === 'uk' ? 'gb' : COUNTRY_SET.has(key) ? key : undefined;
+  if (!byName) {
+    const names = new Intl.DisplayNames(['en'], { type: 'region' });
+    byName = new Map(Object.entries(NAME_ALIASES).map(([alias, code]) => [folded(alias), code]));
+    for (const code of CODES) {
+      const english = names.of(code.toUpperCase());
+      if (english && !byName.has(folded(english))) byName.set(folded(english), code);
+    }
+  }
+  return byName.get(key);
+}

@@ -8,6 +8,7 @@ import type { SearchPage, SerpSearchResponse } from './api/serp-results.js';
 import type { SerializedError } from './trawl-error.js';
 import type { MapsParams, Place } from './api/maps-place.js';
 import type { PageAction, PageActionsOutcome } from './page-actions.js';
+import type { Freshness } from './api/fields.js';
 
 /** One queue per worker kind, and the crawl coordinator's (consumed by gateways: it meters and stores). */
 export const QueueName = {
@@ -281,6 +282,8 @@ export interface WebSearchPayload {
     cc?: string;
     device: DeviceKind;
     count?: number;
+    /** Results of the past hour, day, week, month or year only, written as Google's `tbs` (each engine maps it). */
+    tbs?: Freshness;
     /** The previous page's next-page parameters (DuckDuckGo's form with its `vqd`). */
     nextParams?: Record<string, string>;
   };

@@ -4,7 +4,7 @@
  * fields clients add for bookkeeping (IGNORED_CLIENT_FIELDS), which are accepted and ignored.
  */
 import { z } from 'zod';
-import { SITEMAP_MODES } from '#contracts';
+import { SITEMAP_MODES, countryNamed, freshness } from '#contracts';
 import { IGNORED_CLIENT_FIELDS, SCRAPE_OPTION_FIELDS, scrapeOptionsSchema } from './scrape-options.js';
 
 const BODY = { error: (issue: { code: string }) => (issue.code === 'invalid_type' ? 'the body must be a JSON object' : undefined) };
@@ -90,6 +90,20 @@ export const mapBodySchema = z.strictObject(
 );
 export type MapBody = z.output<typeof mapBodySchema>;
 
+/**
+ * Search's `location` ("Germany", "San Francisco,California,United States"), read for the country its last part names
+ * (results are targeted by country, not by city); empty means none.
+ */
+const searchLocation = z.string({ error: 'location must be a string' }).transform((value, ctx) => {
+  if (value.trim() === '') return undefined;
+  const country = countryNamed(value.split(',').pop() ?? '');
+  if (!country) {
+    ctx.addIssue({ code: 'custom', message: `location must end with a country named in English, such as "Berlin,Germany" or "United States" (got "${value.slice(0, 80)}")` });
+    return z.NEVER;
+  }
+  return country;
+});
+
 export const searchBodySchema = z.strictObject(
   {
     query: z.string({ error: 'query is required' }).trim().min(1, 'query is required').max(2048, 'query is longer than 2048 characters'),
@@ -97,8 +111,9 @@ export const searchBodySchema = z.strictObject(
     sources: z.array(z.union([z.string(), z.looseObject({ type: z.string() })]), { error: 'sources must be a list' }).optional(),
     categories: z.unknown().optional(),
     limit: int('limit', 1, 100),
-    tbs: z.undefined({ error: 'tbs (time filters) is not supported by this server' }).optional(),
-    location: z.string({ error: 'location must be a string' }).optional(),
+    /** Freshness, Google's `qdr:h` … `qdr:y` (date ranges, `cdr:1,…`, are not offered). */
+    tbs: freshness('tbs').optional(),
+    location: searchLocation.optional(),
     country: z.string({ error: 'country must be a country code' }).optional(),
     /** v1 */
     lang: z.string({ error: 'lang must be a language code' }).optional(),

@@ -44,6 +44,18 @@ describe('request builders', () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ q: 'x', kl: 'de-de', s: '10', dc: '11' });
   });
 
+  it('freshness (tbs) on /search pages: each engine its own filter, at its finest where it has no hour', () => {
+    const page = (provider: 'google' | 'bing' | 'duckduckgo' | 'searxng', tbs: 'qdr:h' | 'qdr:w' | 'qdr:y') =>
+      Object.fromEntries(new URL(providers[provider]?.buildSearchPageRequest?.({ query: 'x', page: 1, tbs }).url ?? '').searchParams);
+    expect(page('google', 'qdr:h').tbs).toBe('qdr:h');
+    expect(page('bing', 'qdr:h').filters).toBe('ex1:"ez1"');
+    expect(page('bing', 'qdr:w').filters).toBe('ex1:"ez2"');
+    expect(page('duckduckgo', 'qdr:h').df).toBe('d');
+    expect(page('duckduckgo', 'qdr:y').df).toBe('y');
+    expect(page('searxng', 'qdr:w').time_range).toBe('week');
+    expect(page('bing', 'qdr:w')).not.toHaveProperty('tbs');
+  });
+
   it('SearXNG: format=json, language, pageno, category and time range under the instance path', () => {
     const url = new URL(providers.searxng.buildSerpRequest?.(serpQuery).url ?? '');
     expect(url.pathname).toBe('/searx/search');

@@ -83,17 +83,19 @@ export class FirecrawlLookupService {
     const sources = version === 'v1' ? (['web'] as const) : searchSources(body.sources);
     if ('path' in sources) refuse(sources.path, sources.message);
     const limit = body.limit ?? 5;
+    // `country` names the country; else `location`'s (its last part, "Berlin,Germany").
+    const country = body.country ?? body.location;
     const endpoint = `/${version}/search`;
     // Every parameter is checked before the first search runs (a refusal charges nothing).
     const webParams = asFirecrawl(searchParamsSchema, {
       query: body.query,
       max_pages: Math.min(MAX_SEARCH_PAGES, Math.ceil(limit / RESULTS_PER_PAGE)),
-      ...(body.country ? { cc: body.country.toLowerCase() } : {}),
+      ...(country ? { cc: country.toLowerCase() } : {}),
       ...(body.lang ? { setLang: body.lang } : {}),
       ai_answer: false, questions_answers: false, related_queries: false, sidebar: false, direct_answer: false,
     });
     const verticalParams = (type: 'news' | 'images') =>
-      asFirecrawl(serpSearchParamsSchema, { q: body.query, ...(body.country ? { gl: body.country.toLowerCase() } : {}), ...(body.lang ? { hl: body.lang } : {}), num: limit, type });
+      asFirecrawl(serpSearchParamsSchema, { q: body.query, ...(country ? { gl: country.toLowerCase() } : {}), ...(body.lang ? { hl: body.lang } : {}), ...(body.tbs ? { tbs: body.tbs } : {}), num: limit, type });
     if (sources.some((s) => s !== 'web')) verticalParams('news');
 
     const data: SearchData = {};
@@ -102,7 +104,7 @@ export class FirecrawlLookupService {
     for (const source of sources) {
       try {
         if (source === 'web') {
-          const found = await this.searches.search(caller, webParams, endpoint);
+          const found = await this.searches.search(caller, webParams, endpoint, body.tbs ? { tbs: body.tbs } : {});
           credits += found.credits;
           data.web = Object.keys(found.pages)
             .sort((a, b) => Number(a) - Number(b))

@@ -11,7 +11,7 @@ import { CallLifecycle, COSTS, type CallContext, type Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import {
   ANY_COUNTRY, ErrorCode, egressFor, formatsOf, JobName, TrawlError, parseProxyList, parseQuery, proxyCoverage, searchEngineNeeds, searchParamsSchema, selectEngine,
-  type Egress, type ProxyCoverage, type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
+  type Egress, type Freshness, type ProxyCoverage, type SearchResponsePage, type SearchParams, type SearchResponse, type WebSearchPayload, type WebSearchJobResult,
 } from '#contracts';
 import { JobDispatcher } from '#queue';
 import { responseChunks } from '../chunks/result-chunks.js';
@@ -43,7 +43,11 @@ export class SearchService {
     return params.max_pages * (COSTS.search + (params.auto_crawling ? AUTO_CRAWL_MAX_PER_PAGE * COSTS.crawlHttp : 0));
   }
 
-  async search(principal: Caller, params: SearchParams, endpoint = '/search'): Promise<SearchResponse> {
+  /**
+   * `options.tbs`: only results of the past hour … year (Google's freshness, each engine maps it); the contract's
+   * `/search` has no such parameter, Firecrawl's search does.
+   */
+  async search(principal: Caller, params: SearchParams, endpoint = '/search', options: { tbs?: Freshness } = {}): Promise<SearchResponse> {
     const deadlineMs = params.max_pages * (this.config.SERP_TIMEOUT_MS + 1_000) + (params.auto_crawling ? this.config.SEARCH_CRAWL_DEADLINE_MS : 0) + 5_000;
     const { body } = await this.lifecycle.run(
       principal,
@@ -61,7 +65,7 @@ export class SearchService {
               ...(params.chunks ? { chunks: { query: params.chunks.query, perPage: params.chunks.perPage } } : {}),
             })
           : null;
-        const { pages, fetched, pageErrors } = await this.fetchPages(call, params, proxyCountry, (page) => crawl?.add(page));
+        const { pages, fetched, pageErrors } = await this.fetchPages(call, params, options.tbs, proxyCountry, (page) => crawl?.add(page));
         // One deadline for every result, counted from when the last page is in.
         const crawled = crawl ? await crawl.finish(Date.now() + this.config.SEARCH_CRAWL_DEADLINE_MS) : 0;
         const credits = fetched * COSTS.search + crawled * COSTS.crawlHttp;
@@ -82,7 +86,7 @@ export class SearchService {
   }
 
   /** Pages 1..max_pages in order; each page's next-page facts and links go into the next page's job; `onPage` as each is in. */
-  private async fetchPages(call: CallContext, params: SearchParams, proxyCountry: string | undefined, onPage: (page: SearchResponsePage) => void) {
+  private async fetchPages(call: CallContext, params: SearchParams, tbs: Freshness | undefined, proxyCountry: string | undefined, onPage: (page: SearchResponsePage) => void) {
     const queue = selectEngine(searchEngineNeeds(this.config.SEARCH_ENGINE, this.config.GOOGLE_TRANSPORT)).queue;
     const formats = formatsOf(params);
     const pages: Record<string, SearchResponsePage> = {};
@@ -100,6 +104,7 @@ export class SearchService {
           ...(params.setLang ? { setLang: params.setLang } : {}),
           ...(params.cc ? { cc: params.cc.toUpperCase() } : {}),
           ...(params.count !== undefined ? { count: params.count } : {}),
+          ...(tbs ? { tbs } : {}),
           ...(previous?.pagination.nextParams ? { nextParams: previous.pagination.nextParams } : {}),
         },
         ...(previous ? { previousLinks: previous.page.search_results.map((r) => r.link) } : {}),

@@ -19,3 +19,19 @@ export const countryCode = (name: string) =>
     }
     return code;
   });
+
+/** Google's freshness filters (`tbs=qdr:…`): the past hour, day, week, month or year. */
+export const FRESHNESS = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'] as const;
+export type Freshness = (typeof FRESHNESS)[number];
+
+/** A freshness filter as Google writes it (`qdr:w`); empty means none. */
+export const freshness = (name: string) =>
+  z.string().transform((value, ctx): Freshness | undefined => {
+    const given = value.trim();
+    if (given === '') return undefined;
+    if (!(FRESHNESS as readonly string[]).includes(given)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be one of ${FRESHNESS.join(', ')}` });
+      return z.NEVER;
+    }
+    return given as Freshness;
+  });

@@ -1,6 +1,6 @@
 /** `GET /serp-search` parameters (spec §4.2), validated before anything is charged. */
 import { z } from 'zod';
-import { countryCode } from './fields.js';
+import { countryCode, freshness } from './fields.js';
 import { integer } from './query.js';
 import { SERP_TYPES, type SerpSearchResponseBody } from '../jobs.js';
 
@@ -23,17 +23,7 @@ export const serpSearchParamsSchema = z.object({
       }
       return tag;
     }),
-  tbs: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      if (!/^qdr:[hdwmy]$/.test(value.trim())) {
-        ctx.addIssue({ code: 'custom', message: 'tbs must be one of qdr:h, qdr:d, qdr:w, qdr:m, qdr:y' });
-        return z.NEVER;
-      }
-      return value.trim();
-    }),
+  tbs: freshness('tbs').optional(),
   page: integer('page', 1, MAX_SERP_PAGE, 1),
   num: integer('num', 1, 100, 10),
   type: z

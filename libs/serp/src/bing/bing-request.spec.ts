@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEVICE_PROFILES } from '#contracts';
-import { buildBingWebRequest } from './bing-request.js';
+import { bingFreshness, buildBingWebRequest } from './bing-request.js';
 
 const build = (q: Parameters<typeof buildBingWebRequest>[1]) => {
   const r = buildBingWebRequest({ baseUrl: 'http://127.0.0.1:8082/' }, q);
@@ -46,5 +46,15 @@ describe('Bing request builder', () => {
     expect(mobile.headers['user-agent']).toBe(DEVICE_PROFILES.mobile.userAgent);
     expect(mobile.headers['sec-ch-ua-mobile']).toBe('?1');
     expect(build({ query: 'q', page: 1, device: 'tablet' }).r.headers['user-agent']).toBe(DEVICE_PROFILES.tablet.userAgent);
+  });
+
+  it('freshness: ez1 for a day (and an hour, its finest), ez2 a week, ez3 a month, a year as a range of day numbers', () => {
+    const now = Date.UTC(2026, 10, 29, 12);
+    const today = Math.floor(now / 86_400_000);
+    expect(bingFreshness('qdr:h', now)).toBe('ex1:"ez1"');
+    expect(bingFreshness('qdr:d', now)).toBe('ex1:"ez1"');
+    expect(bingFreshness('qdr:m', now)).toBe('ex1:"ez3"');
+    expect(bingFreshness('qdr:y', now)).toBe(`ex1:"ez5_${today - 365}_${today}"`);
+    expect(buildBingWebRequest({ baseUrl: 'http://127.0.0.1:8082/' }, { query: 'q', page: 1, tbs: 'qdr:y' }, now).url).toContain(`filters=ex1%3A%22ez5_${today - 365}_${today}%22`);
   });
 });

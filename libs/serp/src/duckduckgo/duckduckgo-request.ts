@@ -5,6 +5,7 @@
  * as `SearchPageParams.nextParams`. Without them the offsets are derived (s=10 for page 2, +15 after, dc=s+1).
  * GET by default (what worker-http sends today); `form: 'post'` sends the form as a browser and SearXNG do, and
  * needs a fetcher that sends `UpstreamRequest.body`. No results-per-page parameter exists: `count` is ignored.
+ * Freshness is `df`.
  */
 import { DEVICE_PROFILES, acceptLanguage, primaryLanguage } from '#contracts';
 import type { UpstreamRequest, SearchPageParams } from '../types.js';
@@ -65,6 +66,8 @@ export function buildDuckDuckGoWebRequest(opts: DuckDuckGoProviderOptions, q: Se
     for (const [k, v] of Object.entries({ q: q.query, s: String(s), nextParams: '', v: 'l', o: 'json', dc: String(s + 1), api: 'd.js' })) form.set(k, v);
   }
   if (!form.get('kl')) form.set('kl', duckDuckGoRegion(cc, lang));
+  // Freshness: `df` d, w, m or y (its finest is the day, so the past hour is the past day).
+  if (q.tbs) form.set('df', q.tbs === 'qdr:h' ? 'd' : q.tbs.slice(4));
   const profile = DEVICE_PROFILES[q.device ?? 'desktop'];
   const headers: Record<string, string> = {
     ...profile.headers,

@@ -61,6 +61,7 @@ export function buildGoogleWebRequest(opts: GoogleProviderOptions, q: SearchPage
     hl: q.setLang,
     gl: q.cc?.toLowerCase(),
     start: (page - 1) * 10 || undefined,
+    tbs: q.tbs,
   });
   return { url, headers: headersFor(q.device, q.setLang ?? 'en', q.cc), browserTls: true };
 }

@@ -64,7 +64,7 @@ export function buildSearxngSerpRequest(opts: SearxngProviderOptions, q: SerpPag
 
 export function buildSearxngWebRequest(opts: SearxngProviderOptions, q: SearchPageParams): UpstreamRequest {
   const language = q.setLang ? (q.cc ? `${q.setLang}-${q.cc.toUpperCase()}` : q.setLang) : undefined;
-  return { url: buildUrl(opts.baseUrl, { q: q.query, language, pageno: String(Math.max(q.page, 1)) }), headers: headers(q.device) };
+  return { url: buildUrl(opts.baseUrl, { q: q.query, language, pageno: String(Math.max(q.page, 1)), time_range: timeRange(q.tbs) }), headers: headers(q.device) };
 }
 
 /** Google's `tbs=qdr:d` freshness maps onto SearXNG's `time_range` (no hour granularity: hour → day). */
