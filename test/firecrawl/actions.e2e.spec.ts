@@ -130,6 +130,35 @@ describe('scrape with actions', () => {
   });
 });
 
+describe('the pdf action', () => {
+  it('prints the page, A4 landscape as asked or Letter by default, each as a signed link to a PDF; a rendered page\'s 10 credits', async () => {
+    const before = await balance();
+    const doc = await client.scrape(`${site.url}/playground`, {
+      formats: ['markdown'],
+      actions: [{ type: 'click', selector: '#reveal' }, { type: 'wait', selector: '#answer:not(:empty)' }, { type: 'pdf', format: 'A4', landscape: true }, { type: 'pdf' }],
+    });
+    const actions = doc.actions as { pdfs: string[]; screenshots: string[] };
+    expect(actions.screenshots).toEqual([]);
+    expect(actions.pdfs).toHaveLength(2);
+    const printed = [];
+    for (const link of actions.pdfs) {
+      expect(link).toMatch(new RegExp(`^${trawl.baseUrl}/screenshots/[0-9a-f-]{36}\\.pdf\\?`));
+      const res = await fetch(link);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      printed.push(Buffer.from(await res.arrayBuffer()));
+    }
+    for (const pdf of printed) expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // A4 landscape is 842 × 595 points, Letter portrait (the default) 612 × 792.
+    expect(printed[0].toString('latin1')).toMatch(/\/MediaBox \[0 0 84\d\.\d+ 59\d\.\d+\]/);
+    expect(printed[1].toString('latin1')).toMatch(/\/MediaBox \[0 0 612 792\]/);
+    expect(doc.metadata).toMatchObject({ engine: 'chromium', creditsUsed: 10 });
+    expect(await balance()).toBe(before - 10);
+    // A link to a PDF that is tampered with is refused, as a screenshot's is.
+    expect((await fetch(actions.pdfs[0].replace(/signature=[0-9a-f]/, 'signature=0'))).status).toBe(403);
+  });
+});
+
 describe('actions and the page cache', () => {
   it('a scrape with actions is never answered from the page cache: maxAge is ignored, the actions run each time', async () => {
     const before = await balance();
@@ -179,10 +208,11 @@ describe('bad actions are 400s naming the field, nothing charged', () => {
     const before = await balance();
     const url = `${site.url}/playground`;
     const cases: Array<[unknown[], string]> = [
-      [[{ type: 'wait', milliseconds: 5 }, { type: 'hover', selector: 'a' }], 'actions.1.type: "hover" is not an action (offered: wait, click, write, press, scroll, screenshot, scrape, executeJavascript)'],
+      [[{ type: 'wait', milliseconds: 5 }, { type: 'hover', selector: 'a' }], 'actions.1.type: "hover" is not an action (offered: wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf)'],
       [[{ type: 'wait', milliseconds: 5 }, { type: 'scrape' }, { type: 'scrape' }, { type: 'click' }], 'actions.3.selector: a CSS selector is required'],
       [[{ type: 'wait' }], 'actions.0: wait takes either milliseconds or selector (one of them)'],
-      [[{ type: 'pdf' }], 'actions.0.type: the pdf action is not offered by this server'],
+      [[{ type: 'pdf', format: 'A7' }], 'actions.0.format: format must be one of A0, A1, A2, A3, A4, A5, A6, Letter, Legal, Tabloid, Ledger'],
+      [[{ type: 'pdf', scale: 3 }], 'actions.0.scale: scale must be a number from 0.1 to 2'],
       [[{ type: 'scroll', direction: 'left' }], 'actions.0.direction: direction must be up or down'],
       [[{ type: 'executeJavascript', script: 'x'.repeat(50_001) }], 'actions.0.script: script must be at most 50000 characters'],
       [[{ type: 'click', selector: 'a', force: true }], 'actions.0.force: force is not an option of the click action'],
@@ -205,6 +235,8 @@ describe('bad actions are 400s naming the field, nothing charged', () => {
     expect(crawl.message).toMatch(/^scrapeOptions\.actions: actions are offered by scrape only/);
     const batch = await refusal(() => client.startBatchScrape([url], { options: { actions: [{ type: 'scrape' }] } }));
     expect(batch.message).toMatch(/^actions: actions are offered by scrape only/);
+    const stealthPdf = await refusal(() => client.scrape(url, { proxy: 'stealth', actions: [{ type: 'click', selector: '#reveal' }, { type: 'pdf' }] }));
+    expect(stealthPdf.message).toBe('actions.1.type: printing a PDF needs headless Chromium: not with proxy stealth (the headed browser)');
     const headers = await refusal(() => client.scrape(url, { headers: { 'x-token': 'a' }, actions: [{ type: 'scrape' }] }));
     expect(headers.message).toMatch(/^headers: headers are sent by the plain-HTTP engine only/);
     expect(await balance()).toBe(before);

@@ -1,5 +1,5 @@
 /**
- * A render job's page actions — wait, click, write, press, scroll, screenshot, scrape, executeJavascript — run on the
+ * A render job's page actions — wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf — run on the
  * settled page in order, each within what is left of the job's budget before its capture. Every request the actions
  * set off (a click's navigation, a form sent with Enter, a script's fetch) leaves through the job's SSRF guard proxy,
  * as the page's own requests do. An action that cannot be done — no element matches its selector, an unknown key, a
@@ -41,12 +41,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/^[a-zA-Z.]+: /, '').split('\n')[0].slice(0, 300);
 
 export async function runActions(actions: readonly PageAction[], stage: ActionStage): Promise<PageActionsOutcome> {
-  const out: PageActionsOutcome = { screenshots: [], scrapes: [], javascriptReturns: [] };
+  const out: PageActionsOutcome = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
   let bytes = 0;
   const count = (n: number, i: number) => {
     bytes += n;
     if (bytes > MAX_ACTION_OUTPUT_BYTES) {
-      throw new TrawlError(ErrorCode.TOO_LARGE, `actions.${i}: the actions' screenshots, scrapes and script returns exceed ${MAX_ACTION_OUTPUT_BYTES} bytes`, 'permanent');
+      throw new TrawlError(ErrorCode.TOO_LARGE, `actions.${i}: the actions' screenshots, PDFs, scrapes and script returns exceed ${MAX_ACTION_OUTPUT_BYTES} bytes`, 'permanent');
     }
   };
   for (const [i, action] of actions.entries()) {
@@ -120,6 +120,16 @@ async function runOne(action: PageAction, run: ActionRun, out: PageActionsOutcom
       const html = await run.step(run.stage.capture());
       count(Buffer.byteLength(html), run.index);
       out.scrapes.push({ url: page.url(), html });
+      return;
+    }
+    case 'pdf': {
+      // Printing lays the page out for paper; the page itself is left as it was for the actions after.
+      const pdf = await run.step(page.pdf({ format: action.format, landscape: action.landscape, scale: action.scale, printBackground: true })).catch((error: unknown) => {
+        if (/headless/i.test((error as Error).message)) throw failed(`actions.${run.index}.type: printing a PDF needs headless Chromium, not the headed browser (proxy stealth)`);
+        throw error;
+      });
+      count(pdf.length, run.index);
+      (out.pdfs ??= []).push(pdf.toString('base64'));
       return;
     }
     case 'executeJavascript': {

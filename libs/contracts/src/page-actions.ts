@@ -1,7 +1,7 @@
 /**
  * Page actions: what a rendered page job does to the page after it settled and before its formats are captured —
- * wait, click, write, press, scroll, screenshot, scrape, executeJavascript (Firecrawl's scrape `actions`, run by any
- * browser engine). Bounded here, once, for the gateway that checks a request and the worker that runs it.
+ * wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf (Firecrawl's scrape `actions`, run by
+ * any browser engine; pdf by headless Chromium only). Bounded here, once, for the gateway that checks a request and the worker that runs it.
  */
 
 /** Actions one page job may run (Firecrawl's limit). */
@@ -25,6 +25,12 @@ export const MAX_CLICK_ALL = 100;
 /** A screenshot action's viewport bounds (CSS pixels). */
 export const ACTION_VIEWPORT = { minWidth: 200, maxWidth: 3_840, minHeight: 200, maxHeight: 4_320 } as const;
 
+/** Paper sizes of the pdf action (Firecrawl's, as Chromium names them). */
+export const PDF_FORMATS = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'] as const;
+export type PdfFormat = (typeof PDF_FORMATS)[number];
+/** The pdf action's scale bounds (Chromium's). */
+export const PDF_SCALE = { min: 0.1, max: 2 } as const;
+
 export type PageAction =
   | { type: 'wait'; milliseconds: number }
   | { type: 'wait'; selector: string }
@@ -34,7 +40,8 @@ export type PageAction =
   | { type: 'scroll'; direction: 'up' | 'down'; selector?: string }
   | { type: 'screenshot'; fullPage: boolean; viewport?: { width: number; height: number } }
   | { type: 'scrape' }
-  | { type: 'executeJavascript'; script: string };
+  | { type: 'executeJavascript'; script: string }
+  | { type: 'pdf'; format: PdfFormat; landscape: boolean; scale: number };
 
 export type PageActionType = PageAction['type'];
 
@@ -46,6 +53,8 @@ export interface PageActionsOutcome {
   scrapes: Array<{ url: string; html: string }>;
   /** Each executeJavascript action's return value: its `typeof` and its JSON value (null when not representable). */
   javascriptReturns: Array<{ type: string; value: unknown }>;
+  /** Base64 PDFs of the pdf actions (absent from a worker that predates them). */
+  pdfs?: string[];
 }
 
 /** The total of the `wait` actions' milliseconds. */

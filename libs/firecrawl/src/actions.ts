@@ -2,15 +2,15 @@
  * Firecrawl's scrape `actions` onto Trawl's page actions (#contracts PageAction): each checked here, before anything is
  * charged, with the refusal naming its field as the client sent it (`actions.3.selector`). At most MAX_PAGE_ACTIONS;
  * `wait` takes milliseconds or a selector; `scroll` goes down unless told `up`; a screenshot's `quality` is accepted
- * and ignored (screenshots are PNG); the `pdf` action is not offered.
+ * and ignored (screenshots are PNG); `pdf` prints the page (headless Chromium only: not with proxy stealth).
  */
 import { z } from 'zod';
 import {
   ACTION_VIEWPORT, MAX_ACTION_KEY_CHARS, MAX_ACTION_SCRIPT_CHARS, MAX_ACTION_SELECTOR_CHARS, MAX_ACTION_TEXT_CHARS,
-  MAX_ACTION_WAIT_MS, MAX_PAGE_ACTIONS, type PageAction,
+  MAX_ACTION_WAIT_MS, MAX_PAGE_ACTIONS, PDF_FORMATS, PDF_SCALE, type PageAction,
 } from '#contracts';
 
-export const OFFERED_ACTIONS = ['wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript'] as const;
+export const OFFERED_ACTIONS = ['wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf'] as const;
 
 const selector = z
   .string({ error: 'a CSS selector is required' })
@@ -44,6 +44,12 @@ const SCHEMAS = {
       .optional(),
   }),
   scrape: z.strictObject({ type }),
+  pdf: z.strictObject({
+    type,
+    format: z.enum(PDF_FORMATS, { error: `format must be one of ${PDF_FORMATS.join(', ')}` }).optional(),
+    landscape: z.boolean({ error: 'landscape must be true or false' }).optional(),
+    scale: z.number({ error: `scale must be a number from ${PDF_SCALE.min} to ${PDF_SCALE.max}` }).min(PDF_SCALE.min, `scale must be a number from ${PDF_SCALE.min} to ${PDF_SCALE.max}`).max(PDF_SCALE.max, `scale must be a number from ${PDF_SCALE.min} to ${PDF_SCALE.max}`).optional(),
+  }),
   executeJavascript: z.strictObject({
     type,
     script: z.string({ error: 'a script is required' }).trim().min(1, 'a script is required').max(MAX_ACTION_SCRIPT_CHARS, `script must be at most ${MAX_ACTION_SCRIPT_CHARS} characters`),
@@ -57,7 +63,6 @@ type Parsed = { [K in keyof Schemas]: z.output<Schemas[K]> }[keyof Schemas];
 function pageAction(raw: unknown): PageAction | Array<{ path: Array<string | number>; message: string }> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [{ path: [], message: 'each action must be an object { type, ... }' }];
   const name = (raw as { type?: unknown }).type;
-  if (name === 'pdf') return [{ path: ['type'], message: 'the pdf action is not offered by this server' }];
   if (typeof name !== 'string' || !(OFFERED_ACTIONS as readonly string[]).includes(name)) {
     return [{ path: ['type'], message: `${typeof name === 'string' ? `"${name.slice(0, 40)}" is not an action` : 'an action type is required'} (offered: ${OFFERED_ACTIONS.join(', ')})` }];
   }
@@ -99,6 +104,10 @@ function toPageAction(a: Parsed & { type: (typeof OFFERED_ACTIONS)[number] }): P
       return { type: 'scrape' };
     case 'executeJavascript':
       return { type: 'executeJavascript', script: (a as z.output<Schemas['executeJavascript']>).script };
+    case 'pdf': {
+      const p = a as z.output<Schemas['pdf']>;
+      return { type: 'pdf', format: p.format ?? 'Letter', landscape: p.landscape ?? false, scale: p.scale ?? 1 };
+    }
   }
 }
 
@@ -111,6 +120,7 @@ const ACTION_DOCS: Record<(typeof OFFERED_ACTIONS)[number], string> = {
   screenshot: 'A PNG of the viewport (or `fullPage`), at `viewport` size when given; `quality` is accepted and ignored. Returned as a signed link in actions.screenshots',
   scrape: "The page's URL and HTML at this point, in actions.scrapes",
   executeJavascript: "Run `script` (an expression, or a function body with `return`) in the page; its value in actions.javascriptReturns as { type, value }",
+  pdf: 'Print the page as a PDF (`format` Letter by default, A0–A6, Legal, Tabloid, Ledger; `landscape`; `scale` 0.1–2), backgrounds included. Returned as a signed link in actions.pdfs. Headless Chromium only: refused with proxy stealth',
 };
 
 /** The items of `actions` as the OpenAPI document shows them (the checks above say the same in their messages). */

@@ -43,7 +43,7 @@ export const firecrawlDocumentSchema = z.object({
       screenshots: z.array(z.string()).describe('Signed links to the PNGs of the screenshot actions, in order, expiring after SCREENSHOT_URL_TTL_MS'),
       scrapes: z.array(z.object({ url: z.string(), html: z.string() })).describe("The page's URL and HTML at each scrape action"),
       javascriptReturns: z.array(z.object({ type: z.string(), value: z.unknown() })).describe("Each executeJavascript action's return value: its typeof and its JSON value (null when it has none)"),
-      pdfs: z.array(z.string()).describe('Always empty: the pdf action is not offered'),
+      pdfs: z.array(z.string()).describe('Signed links to the PDFs of the pdf actions, in order, expiring after SCREENSHOT_URL_TTL_MS'),
     })
     .optional()
     .describe("What the scrape's actions produced (only with actions)"),

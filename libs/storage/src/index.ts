@@ -3,6 +3,6 @@
  * served by the gateway), the S3-compatible store (presigned links), and the signed, expiring links of the local one.
  * No browser code: the gateway serves and signs screenshots without loading a browser, workers store them.
  */
-export { LocalScreenshotStore, SCREENSHOT_STORE, screenshotDir, type ScreenshotStore } from './screenshot-store.js';
+export { CAPTURE_TYPES, LocalScreenshotStore, SCREENSHOT_STORE, captureType, screenshotDir, type CaptureKind, type ScreenshotStore } from './screenshot-store.js';
 export { S3ScreenshotStore, presignS3Url, s3StoreFromConfig, type S3Options } from './s3-screenshot-store.js';
 export { ScreenshotLinks } from './screenshot-links.js';

@@ -5,7 +5,7 @@
  * at their expiry either way).
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import type { ScreenshotStore } from './screenshot-store.js';
+import { CAPTURE_TYPES, type CaptureKind, type ScreenshotStore } from './screenshot-store.js';
 
 export interface S3Options {
   endpoint: string;
@@ -63,12 +63,12 @@ export class S3ScreenshotStore implements ScreenshotStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async put(png: Buffer): Promise<string> {
-    const key = `${randomUUID()}.png`;
+  async put(bytes: Buffer, kind: CaptureKind = 'png'): Promise<string> {
+    const key = `${randomUUID()}.${kind}`;
     const response = await fetch(this.presign('PUT', key, 300), {
       method: 'PUT',
-      body: new Uint8Array(png),
-      headers: { 'content-type': 'image/png' },
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': CAPTURE_TYPES[kind] },
       signal: AbortSignal.timeout(30_000),
     });
     await response.arrayBuffer().catch(() => undefined);

@@ -27,7 +27,7 @@ import {
 import { FirecrawlInputError, FormatFailedError, plansRendering, toDocument, type DocumentActions, type FirecrawlDocument, type ScrapePlan } from '#firecrawl';
 import type { LlmPage } from '#llm';
 import { JobDispatcher, WorkerRegistry, type JobOutcome } from '#queue';
-import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig } from '#storage';
+import { LocalScreenshotStore, ScreenshotLinks, s3StoreFromConfig, type CaptureKind } from '#storage';
 import { responseChunks } from '../chunks/result-chunks.js';
 import { PageCache } from '../page-cache/page-cache.js';
 import { pageCacheKey } from '../page-cache/page-cache-key.js';
@@ -172,7 +172,9 @@ export class FirecrawlScrapeService {
     // Headers are sent over plain HTTP only: no escalation to a browser that would drop them.
     if (plan.proxy === 'basic' || plan.headers) return [first];
     const ladder = renders ? [first] : [first, engineRow(EngineId.chromium)];
-    if (await headful()) ladder.push(engineRow(EngineId.headful));
+    // A pdf action prints in headless Chromium only: such a scrape never climbs to the headed browser.
+    const prints = plan.actions?.some((a) => a.type === 'pdf') ?? false;
+    if (!prints && (await headful())) ladder.push(engineRow(EngineId.headful));
     return ladder;
   }
 
@@ -215,9 +217,13 @@ export class FirecrawlScrapeService {
     if (!outcome.ok) return { url, error: outcome.error };
     const result: CrawlPageResult = outcome.result;
     if (!result.ok) return { url, error: new TrawlError(result.error.code, result.error.message, result.error.kind) };
-    const screenshotUrl = result.screenshot ? await this.publish(result.screenshot, base) : undefined;
+    const screenshotUrl = result.screenshot ? await this.publish(result.screenshot, base, 'png') : undefined;
     const actions: DocumentActions | undefined = result.actions
-      ? { ...result.actions, screenshots: await Promise.all(result.actions.screenshots.map((png) => this.publish(png, base))), pdfs: [] }
+      ? {
+          ...result.actions,
+          screenshots: await Promise.all(result.actions.screenshots.map((png) => this.publish(png, base, 'png'))),
+          pdfs: await Promise.all((result.actions.pdfs ?? []).map((pdf) => this.publish(pdf, base, 'pdf'))),
+        }
       : undefined;
     const document = toDocument(
       {
@@ -240,13 +246,13 @@ export class FirecrawlScrapeService {
   }
 
   /** Stores a screenshot and links to it (signed, expiring), as /headful-browser does. */
-  private async publish(base64: string, origin: string): Promise<string> {
-    const png = Buffer.from(base64, 'base64');
+  private async publish(base64: string, origin: string, kind: CaptureKind): Promise<string> {
+    const bytes = Buffer.from(base64, 'base64');
     if (this.config.SCREENSHOT_STORE === 's3') {
       const s3 = s3StoreFromConfig(this.config);
-      return s3.urlFor(await s3.put(png), this.config.SCREENSHOT_URL_TTL_MS);
+      return s3.urlFor(await s3.put(bytes, kind), this.config.SCREENSHOT_URL_TTL_MS);
     }
-    return `${origin}${this.links.sign(await this.screenshots.put(png))}`;
+    return `${origin}${this.links.sign(await this.screenshots.put(bytes, kind))}`;
   }
 }
 

@@ -1,12 +1,12 @@
 /**
- * `GET /screenshots/<key>?expires=&signature=`: a stored screenshot behind its signed, expiring link. The link is
+ * `GET /screenshots/<key>?expires=&signature=`: a stored screenshot (or a `pdf` action's PDF) behind its signed, expiring link. The link is
  * the authorisation (no API key); a link that is tampered with or past its time is refused with 403.
  */
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { LocalScreenshotStore, ScreenshotLinks } from '#storage';
+import { LocalScreenshotStore, ScreenshotLinks, captureType } from '#storage';
 import { ErrorCode, TrawlError } from '#contracts';
 
 @Controller('screenshots')
@@ -25,7 +25,7 @@ export class ScreenshotController {
     const info = await stat(file).catch(() => null);
     if (!info) throw new TrawlError(ErrorCode.NOT_FOUND, 'The screenshot no longer exists');
     return reply
-      .header('content-type', 'image/png')
+      .header('content-type', captureType(key))
       .header('content-length', String(info.size))
       .header('cache-control', 'private, max-age=300')
       .send(createReadStream(file));
