@@ -2,7 +2,8 @@
  * Firecrawl's scrape `actions` through the real client, `@mendable/firecrawl-js`, against the real gateway and the
  * Chromium render worker on loopback: a click that reveals text, writing into a form and sending it with Enter, a
  * scroll that loads more, scripts' return values, a screenshot served as a PNG link, a scrape action capturing the
- * page between actions — priced as a rendered page — and the refusals (bad actions: 400 naming the field; a selector
+ * page between actions — priced as a rendered page; a pdf action's PDF; actions on every page of a batch scrape and a
+ * crawl — and the refusals (bad actions: 400 naming the field; a selector
  * matching nothing, a click navigating to a refused address: the scrape fails), with nothing charged.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -48,6 +49,14 @@ beforeAll(async () => {
       const q = new URL(req.url!, 'http://x').searchParams.get('q') ?? '';
       send(res, html(`<main><h1 id="searched">Results</h1><p>You searched for ${q.replace(/[<&]/g, '')}, and here are the results of that search.</p></main>`, 'Results'));
     },
+    '/tabs/': (_req, res) => send(res, html('<main><h1>Tabs</h1><a href="/tabs/1">One</a> <a href="/tabs/2">Two</a> <a href="/tabs/3">Three</a></main>', 'Tabs')),
+    ...Object.fromEntries(
+      [1, 2, 3].map((n) => [
+        `/tabs/${n}`,
+        (_req: unknown, res: ServerResponse) =>
+          send(res, html(`<main><h1>Tab ${n}</h1><button id="reveal" onclick="document.getElementById('secret').textContent = 'Secret number ${n}.'">Reveal</button><p id="secret"></p><a href="/tabs/">All tabs</a></main>`, `Tab ${n}`)),
+      ]),
+    ),
     '/leak': (_req, res) => send(res, html('<main><h1>Leak</h1><a id="meta" href="http://169.254.169.254/latest/meta-data/">metadata</a></main>', 'Leak')),
   });
   trawl = await startHarness();
@@ -127,6 +136,41 @@ describe('scrape with actions', () => {
     expect(answer.markdown).toContain('The answer is forty-two.');
     expect(answer.actions).toEqual({ screenshots: [], scrapes: [], javascriptReturns: [{ type: 'string', value: 'The answer is forty-two.' }], pdfs: [] });
     expect(await balance()).toBe(before - 10);
+  });
+});
+
+describe('actions on the pages of a batch scrape and a crawl', () => {
+  it('a batch runs the actions on every page, each document keeping its scrapes and script returns; 10 credits a page', async () => {
+    const before = await balance();
+    const urls = [1, 2, 3].map((n) => `${site.url}/tabs/${n}`);
+    const job = await client.batchScrape(urls, {
+      options: { formats: ['markdown'], actions: [{ type: 'click', selector: '#reveal' }, { type: 'executeJavascript', script: 'document.getElementById("secret").textContent' }, { type: 'scrape' }] },
+      pollInterval: 1,
+    });
+    expect(job.status).toBe('completed');
+    expect(job.data).toHaveLength(3);
+    for (const doc of job.data) {
+      const n = /\/tabs\/(\d)$/.exec(doc.metadata?.sourceURL ?? '')?.[1];
+      expect(n).toBeDefined();
+      // The formats are of the page the click left.
+      expect(doc.markdown).toContain(`Secret number ${n}.`);
+      const actions = doc.actions as { screenshots: string[]; scrapes: Array<{ url: string; html: string }>; javascriptReturns: unknown[]; pdfs: string[] };
+      expect(actions.javascriptReturns).toEqual([{ type: 'string', value: `Secret number ${n}.` }]);
+      expect(actions.scrapes).toHaveLength(1);
+      expect(actions.scrapes[0].html).toContain(`Secret number ${n}.`);
+      expect(actions).toMatchObject({ screenshots: [], pdfs: [] });
+    }
+    expect(await balance()).toBe(before - 30);
+  });
+
+  it('a crawl runs them on every page it finds, through the SDK\'s waiter', async () => {
+    const before = await balance();
+    const job = await client.crawl(`${site.url}/tabs/`, { limit: 4, sitemap: 'skip', scrapeOptions: { formats: ['markdown'], actions: [{ type: 'executeJavascript', script: 'return document.title' }] }, pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    expect(job.data).toHaveLength(4);
+    const titles = job.data.map((doc) => (doc.actions as { javascriptReturns: Array<{ value: unknown }> }).javascriptReturns[0].value).sort();
+    expect(titles).toEqual(['Tab 1', 'Tab 2', 'Tab 3', 'Tabs']);
+    expect(await balance()).toBe(before - 40);
   });
 });
 
@@ -231,10 +275,12 @@ describe('bad actions are 400s naming the field, nothing charged', () => {
     });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ success: false, code: 'BAD_REQUEST', error: 'actions.0.selector: a CSS selector is required', details: [{ path: ['actions', 0, 'selector'] }] });
-    const crawl = await refusal(() => client.startCrawl(url, { scrapeOptions: { actions: [{ type: 'scrape' }] } }));
-    expect(crawl.message).toMatch(/^scrapeOptions\.actions: actions are offered by scrape only/);
-    const batch = await refusal(() => client.startBatchScrape([url], { options: { actions: [{ type: 'scrape' }] } }));
-    expect(batch.message).toMatch(/^actions: actions are offered by scrape only/);
+    const crawl = await refusal(() => client.startCrawl(url, { scrapeOptions: { actions: [{ type: 'scrape' }, { type: 'screenshot' }] } }));
+    expect(crawl.message).toBe('scrapeOptions.actions.1.type: screenshot and pdf actions are offered by scrape only, not for the pages of a crawl or batch (as the screenshot format)');
+    const batch = await refusal(() => client.startBatchScrape([url], { options: { actions: [{ type: 'pdf' }] } }));
+    expect(batch.message).toMatch(/^actions\.0\.type: screenshot and pdf actions are offered by scrape only/);
+    const slow = await refusal(() => client.startBatchScrape([url], { options: { actions: [{ type: 'wait', milliseconds: 40_000 }, { type: 'scrape' }] } }));
+    expect(slow.message).toMatch(/^actions: waitFor and the wait actions add up to 40000 ms, which does not fit in a crawled page's time \(CRAWL_TIMEOUT_MS/);
     const stealthPdf = await refusal(() => client.scrape(url, { proxy: 'stealth', actions: [{ type: 'click', selector: '#reveal' }, { type: 'pdf' }] }));
     expect(stealthPdf.message).toBe('actions.1.type: printing a PDF needs headless Chromium: not with proxy stealth (the headed browser)');
     const headers = await refusal(() => client.scrape(url, { headers: { 'x-token': 'a' }, actions: [{ type: 'scrape' }] }));

@@ -216,8 +216,8 @@ describe('refusals reach the client as its SdkError, nothing charged', () => {
     await expect(v1.scrapeUrl(`${site.url}/article`, { formats: ['json'], jsonOptions: { prompt: 'The topic' } })).rejects.toThrow(/format json needs an LLM.*LLM_BASE_URL/);
     const unknown = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['markdown'], bogusOption: 1 } as never));
     expect(unknown.message).toMatch(/bogusOption/);
-    const actions = await refusal(() => client.scrape(`${site.url}/article`, { actions: [{ type: 'pdf' }] }));
-    expect(actions.message).toBe('actions.0.type: the pdf action is not offered by this server');
+    const actions = await refusal(() => client.scrape(`${site.url}/article`, { actions: [{ type: 'hover' } as never] }));
+    expect(actions.message).toMatch(/^actions\.0\.type: "hover" is not an action/);
     const bare = await refusal(() => client.scrape(`${site.url}/article`, { formats: ['highlights' as never] }));
     expect(bare.message).toBe('formats.0: format highlights needs the object { type: "highlights", query }');
     const highlights = await refusal(() => client.startCrawl(`${site.url}/tree/`, { scrapeOptions: { formats: [{ type: 'highlights', query: 'tree' }] } }));

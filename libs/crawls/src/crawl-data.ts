@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { SiteCrawlBody, BatchBody, CrawlPagePayload } from '#contracts';
 
 /** How each page of a crawl is fetched beyond the body's formats (set by the Firecrawl-compatible routes). */
-export type PageOptions = Partial<Pick<CrawlPagePayload, 'device' | 'headers' | 'waitForMs' | 'scope'>>;
+export type PageOptions = Partial<Pick<CrawlPagePayload, 'device' | 'headers' | 'waitForMs' | 'scope' | 'actions'>>;
 
 export const CrawlJobName = {
   seed: 'crawl.seed',
@@ -38,7 +38,7 @@ export type CrawlOptions = (
   webhook?: SiteCrawlBody['webhook'];
   /** Credits one stored page costs (render_js: 10, else 1). */
   unitCost: number;
-  /** The page options beyond the body (device, headers, wait, scope). */
+  /** The page options beyond the body (device, headers, wait, scope, actions). */
   page?: PageOptions;
   /** The account's concurrency limit when the crawl started: pages in flight stay within it, leaving one for calls. */
   concurrencyLimit: number;

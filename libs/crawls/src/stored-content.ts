@@ -1,8 +1,8 @@
 /**
  * What a crawl stores of a page: the formats it asked for (as the worker returned them), the metadata, the links
- * (always: discovery after a crash reads them back; answers leave them out when the crawl did not ask for them), all
- * within CRAWL_PAGE_MAX_BYTES — over it, the largest formats keep their first bytes and the page is marked
- * `truncated`.
+ * (always: discovery after a crash reads them back; answers leave them out when the crawl did not ask for them), what
+ * its actions produced (scrapes and script returns), all within CRAWL_PAGE_MAX_BYTES — over it, the scrape actions'
+ * HTML is dropped first, then the largest formats keep their first bytes, and the page is marked `truncated`.
  */
 import { presentContent, type CrawlPageSuccess, type OutputFormat } from '#contracts';
 
@@ -10,13 +10,20 @@ import { presentContent, type CrawlPageSuccess, type OutputFormat } from '#contr
 const CUT_ORDER: OutputFormat[] = ['raw_html', 'enhanced_html', 'markdown', 'page_text'];
 
 export function storedContent(page: CrawlPageSuccess, maxBytes: number): { value: Record<string, unknown>; bytes: number } {
+  const actions = page.actions ? { scrapes: page.actions.scrapes, javascriptReturns: page.actions.javascriptReturns } : undefined;
   const value: Record<string, unknown> = {
     ...presentContent(page),
     ...(page.metadata ? { metadata: page.metadata } : {}),
     links: (page.links ?? []).map((l) => l.url),
+    ...(actions ? { actions } : {}),
   };
   let bytes = Buffer.byteLength(JSON.stringify(value));
   if (bytes <= maxBytes) return { value, bytes };
+  // The scrape actions' HTML gives way before the formats: the page's own formats are what the crawl asked for.
+  if (actions?.scrapes.length) {
+    actions.scrapes = actions.scrapes.map((scrape) => ({ url: scrape.url, html: '' }));
+    bytes = Buffer.byteLength(JSON.stringify(value));
+  }
   for (const format of CUT_ORDER) {
     const text = value[format];
     if (typeof text !== 'string' || bytes <= maxBytes) continue;

@@ -31,7 +31,7 @@ export interface DocumentActions {
   screenshots: string[];
   scrapes: Array<{ url: string; html: string }>;
   javascriptReturns: Array<{ type: string; value: unknown }>;
-  /** The pdf action is not offered: always empty. */
+  /** Links to the pdf actions' PDFs (scrape only). */
   pdfs: string[];
 }
 
@@ -83,6 +83,7 @@ export function storedDocument(page: CrawlJobPage, context: DocumentContext): Fi
   if (page.metadata) outcome.metadata = page.metadata;
   if (page.links) outcome.links = page.links;
   const doc = toDocument(outcome, context);
+  if (page.actions) doc.actions = { screenshots: [], scrapes: page.actions.scrapes, javascriptReturns: page.actions.javascriptReturns, pdfs: [] };
   if (page.truncated) doc.warning = 'The page was cut to the server\'s stored-page size limit';
   return doc;
 }

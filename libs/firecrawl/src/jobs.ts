@@ -29,8 +29,9 @@ export interface Translated {
 }
 
 /**
- * A crawl's scrapeOptions, or the issue to refuse them with: a crawl stores no screenshots, and Trawl's site crawls and
- * batches (`POST /crawls`, `/batches`) do not run the LLM formats.
+ * A crawl's scrapeOptions, or the issue to refuse them with: a crawl stores no screenshots (nor screenshot or pdf
+ * actions), and Trawl's site crawls and batches (`POST /crawls`, `/batches`) do not run the LLM formats. Its other
+ * actions run on every page, and each stored page keeps what they produced.
  */
 export function pagePlan(options: ScrapeOptionsInput | undefined, prefix: string): ScrapePlan | { path: string; message: string } {
   const plan = scrapePlan(options ?? {});
@@ -39,7 +40,10 @@ export function pagePlan(options: ScrapeOptionsInput | undefined, prefix: string
   if (llm) return llm;
   if (plan.highlights) return { path: `${prefix}${plan.highlights.path}`, message: 'format highlights is offered by scrape and search only, not for the pages of a crawl or batch' };
   if (plan.document.screenshot) return { path: `${prefix}formats`, message: 'screenshot is offered by scrape only, not for the pages of a crawl or batch' };
-  if (plan.actions) return { path: `${prefix}actions`, message: 'actions are offered by scrape only on this server, not for the pages of a crawl or batch' };
+  const capture = plan.actions?.findIndex((a) => a.type === 'screenshot' || a.type === 'pdf') ?? -1;
+  if (capture >= 0) {
+    return { path: `${prefix}actions.${capture}.type`, message: 'screenshot and pdf actions are offered by scrape only, not for the pages of a crawl or batch (as the screenshot format)' };
+  }
   if (plan.proxy === 'stealth') return { path: `${prefix}proxy`, message: 'proxy stealth is offered by scrape only, not for the pages of a crawl or batch' };
   return plan;
 }

@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { ErrorCode, TrawlError, batchBodySchema as trawlBatchSchema, type CrawlJobPage } from '#contracts';
+import { ErrorCode, TrawlError, actionWaitMs, batchBodySchema as trawlBatchSchema, type CrawlJobPage } from '#contracts';
 import { CrawlJobsService, siteCrawlSchema, type PageOptions } from '#crawls';
 import {
   FIELD_NAMES, FirecrawlInputError, batchBody, batchBodySchema, crawlBody, crawlBodySchema, jobStatus, parseFirecrawl, refuse, storedDocument,
@@ -32,17 +32,26 @@ export class FirecrawlJobsService {
   }
 
   async startCrawl(caller: Caller, raw: unknown, base: string, version: Version): Promise<{ success: true; id: string; url: string }> {
-    const translated = settled(crawlBody(parseFirecrawl(crawlBodySchema, raw), this.config.CRAWL_JOB_MAX_PAGES, this.config.CRAWL_JOB_MAX_CONCURRENCY));
+    const translated = this.fits(settled(crawlBody(parseFirecrawl(crawlBodySchema, raw), this.config.CRAWL_JOB_MAX_PAGES, this.config.CRAWL_JOB_MAX_CONCURRENCY)), 'scrapeOptions.');
     const body = parseTranslated(this.siteSchema, translated.body);
     const created = await this.crawls.startSite(caller, body, base, `/${version}/crawl`, pageOptions(translated.plan));
     return { success: true, id: created.id, url: `${base}/${version}/crawl/${created.id}` };
   }
 
   async startBatch(caller: Caller, raw: unknown, base: string, version: Version): Promise<{ success: true; id: string; url: string; invalidURLs?: string[] }> {
-    const translated = settled(batchBody(parseFirecrawl(batchBodySchema, raw), this.config.CRAWL_JOB_MAX_CONCURRENCY));
+    const translated = this.fits(settled(batchBody(parseFirecrawl(batchBodySchema, raw), this.config.CRAWL_JOB_MAX_CONCURRENCY)), '');
     const body = parseTranslated(this.batchSchema, translated.body);
     const created = await this.crawls.startBatch(caller, body, base, `/${version}/batch/scrape`, pageOptions(translated.plan));
     return { success: true, id: created.id, url: `${base}/${version}/batch/scrape/${created.id}`, ...(created.invalid_urls ? { invalidURLs: created.invalid_urls } : {}) };
+  }
+
+  /** A crawl's page has CRAWL_TIMEOUT_MS: waits that cannot fit in it are a 400, not a crawl whose every page times out. */
+  private fits(translated: Translated, prefix: string): Translated {
+    const waits = translated.plan.waitForMs + actionWaitMs(translated.plan.actions ?? []);
+    if (translated.plan.actions && waits >= this.config.CRAWL_TIMEOUT_MS) {
+      refuse(`${prefix}actions`, `waitFor and the wait actions add up to ${waits} ms, which does not fit in a crawled page's time (CRAWL_TIMEOUT_MS, ${this.config.CRAWL_TIMEOUT_MS} ms)`);
+    }
+    return translated;
   }
 
   async status(caller: Caller, id: string, query: StatusQuery, base: string, version: Version, kind: JobKind): Promise<JobStatusAnswer> {
@@ -100,6 +109,7 @@ function pageOptions(plan: ScrapePlan): PageOptions {
     ...(plan.headers ? { headers: plan.headers } : {}),
     ...(plan.waitForMs ? { waitForMs: plan.waitForMs } : {}),
     ...(plan.scope ? { scope: plan.scope } : {}),
+    ...(plan.actions ? { actions: plan.actions } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { PageMetadata } from '../formats.js';
+import type { PageActionsOutcome } from '../page-actions.js';
 import { normaliseUrl } from './crawl.js';
 import { countryCode } from './fields.js';
 
@@ -209,6 +210,8 @@ export interface CrawlJobPage {
   page_text?: string;
   metadata?: PageMetadata;
   links?: string[];
+  /** What the page's actions produced (crawls started with actions: the Firecrawl-compatible routes). */
+  actions?: Pick<PageActionsOutcome, 'scrapes' | 'javascriptReturns'>;
   /** Set when the stored formats were cut to CRAWL_PAGE_MAX_BYTES. */
   truncated?: boolean;
 }
