@@ -191,6 +191,19 @@ const dns = tableResolver({});
     expect(await balance()).toBe(before - 11);
   });
 
+  it('runs scrapeOptions.actions on each scraped result (a rendered page\'s 10 credits); screenshot actions are refused', async () => {
+    const before = await balance();
+    const found = await client.search('preaching the choir', { sources: ['news'], limit: 1, scrapeOptions: { formats: ['markdown'], actions: [{ type: 'executeJavascript', script: 'return document.title' }] } });
+    const article = found.news?.[0] as { url: string; actions?: { javascriptReturns: Array<{ type: string; value: unknown }> }; metadata?: { creditsUsed?: number } };
+    expect(article.url).toBe(`${site.url}/article`);
+    expect(article.actions?.javascriptReturns).toEqual([{ type: 'string', value: expect.stringMatching(/\S/) }]);
+    expect(await balance()).toBe(before - 20);
+    const refused = await post({ query: 'x', sources: ['news'], scrapeOptions: { formats: ['markdown'], actions: [{ type: 'screenshot' }] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^scrapeOptions\.actions\.0\.type: screenshot and pdf actions are offered by scrape only/);
+    expect(await balance()).toBe(before - 20);
+  });
+
   it('never looked up a public host that a result names: only the loopback article was scraped', () => {
     expect(dns.asked).toEqual([]);
   });

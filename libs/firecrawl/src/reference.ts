@@ -113,7 +113,7 @@ const SEARCH_DOCS: Record<string, string> = {
   lang: "v1: the results' language",
   ignoreInvalidURLs: IGNORED_FIELD,
   timeout: IGNORED_FIELD,
-  scrapeOptions: 'With formats, the results are scraped in the same call (plain HTTP, 1 credit each; no screenshot, no LLM formats)',
+  scrapeOptions: 'With formats, the results are scraped in the same call (plain HTTP, 1 credit each; rendered, 10 each, with waitFor or actions; no screenshot, screenshot or pdf actions, or LLM formats)',
 };
 
 const ID = { id: 'The job id, as the start answer gave it' };

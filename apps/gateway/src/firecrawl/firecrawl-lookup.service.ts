@@ -76,7 +76,8 @@ export class FirecrawlLookupService {
     if ('path' in plan) refuse(`scrapeOptions.${plan.path}`, plan.message);
     const scrapes = Object.values(plan.document).some(Boolean) || plan.highlights !== undefined;
     if (plan.document.screenshot) refuse('scrapeOptions.formats', 'screenshot is offered by scrape only, not for search results');
-    if (plan.actions) refuse('scrapeOptions.actions', 'actions are offered by scrape only on this server, not for search results');
+    const capture = plan.actions?.findIndex((a) => a.type === 'screenshot' || a.type === 'pdf') ?? -1;
+    if (capture >= 0) refuse(`scrapeOptions.actions.${capture}.type`, 'screenshot and pdf actions are offered by scrape only, not for search results (as the screenshot format)');
     const llm = llmRefusal(plan, 'scrapeOptions.', 'scrape only, not for search results');
     if (llm) refuse(llm.path, llm.message);
     // v1's search has no sources: its answer is the web results, flat.
