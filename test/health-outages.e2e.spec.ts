@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { startHarness, type Harness } from './support/harness.js';
+import { key, startHarness, type Harness } from './support/harness.js';
 import { pollUntil } from './support/poll.js';
 import { startPrivatePostgres, type PrivatePostgres } from './support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
@@ -106,10 +106,14 @@ describe('GET /health', () => {
     await healthBecomes(HEALTHY, 'Redis and the worker back');
   });
 
-  it('is 503 while Postgres is down, and 200 again once it is back', async () => {
+  it('is 503 while Postgres is down, and 200 again once it is back; an API call meanwhile is a 500 SERVICE_UNAVAILABLE to retry', async () => {
     await healthBecomes(HEALTHY, 'a healthy deployment');
+    const { apiKey } = await gateway.createAccount();
     await postgres.stop('immediate');
     await healthBecomes({ status: 503, postgres: 'down', redis: 'up', workers: 'up' }, 'Postgres reported down');
+    // The contract's status for a failure on the server's side is 500; the code says it is an outage, Retry-After when to retry.
+    const call = await gateway.get('/crawl?urls=http://127.0.0.1:1/', key(apiKey));
+    expect({ status: call.status, code: call.body.error?.code, retryAfter: call.headers.get('retry-after') }).toEqual({ status: 500, code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
     await postgres.start();
     await healthBecomes(HEALTHY, 'Postgres back');
   });

@@ -207,7 +207,7 @@ describe('MCP with the SDK client', () => {
     const client = await connect(key(account.apiKey));
     const result = await call(client, 'serp_search', { q: 'always blocked' });
     expect(errorOf(result).code).toBe('UPSTREAM_BLOCKED');
-    expect(result._meta?.['trawl/status']).toBe(502);
+    expect(result._meta?.['trawl/status']).toBe(500);
     await expectLedgerAgrees(account.accountId, 0);
   });
 

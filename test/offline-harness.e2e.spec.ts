@@ -1,6 +1,6 @@
 /**
  * No test reaches the internet by construction: a harness that names no fixture has every upstream on a closed
- * loopback port, so a call that would go out fails at once with 502 UPSTREAM_FAILED (0 credits) instead of reaching
+ * loopback port, so a call that would go out fails at once with 500 UPSTREAM_FAILED (0 credits) instead of reaching
  * Google, Bing, DuckDuckGo or Nominatim.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -29,10 +29,10 @@ describe('the test harness without upstream fixtures', () => {
     ['Google', '/serp-search?q=coffee'],
     ['Bing', '/search?query=coffee'],
     ['Nominatim', '/serp-maps?q=coffee'],
-  ])('%s: the call fails with 502 UPSTREAM_FAILED at 0 credits', async (_engine, path) => {
+  ])('%s: the call fails with 500 UPSTREAM_FAILED at 0 credits', async (_engine, path) => {
     const account = await trawl.createAccount();
     const res = await trawl.get(path, key(account.apiKey));
-    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 502, code: 'UPSTREAM_FAILED' });
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 500, code: 'UPSTREAM_FAILED' });
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
   });
 });

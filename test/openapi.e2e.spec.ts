@@ -159,7 +159,7 @@ describe('GET /openapi.json', () => {
     expect(serp.type.schema.enum).toEqual(['search', 'news', 'images', 'places', 'shopping']);
     expect(serp.tbs.schema.enum).toEqual(['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y']);
     for (const p of [...Object.values(crawl), ...Object.values(serp)] as any[]) expect(p.description).toBeTruthy();
-    expect(Object.keys(doc.paths['/serp-search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '429', '502']));
+    expect(Object.keys(doc.paths['/serp-search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '402', '429', '500']));
     const search = params('/search');
     expect(search.query.required).toBe(true);
     expect(search.max_pages.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 10, default: 1 });
@@ -174,8 +174,8 @@ describe('GET /openapi.json', () => {
     expect(headful.urls).toMatchObject({ required: true, schema: { type: 'array', maxItems: 10 } });
     expect(headful.output_format.schema).toMatchObject({ enum: ['markdown', 'enhanced_html', 'raw_html', 'page_text'], default: 'markdown' });
     for (const p of [...Object.values(search), ...Object.values(maps), ...Object.values(headful)] as any[]) expect(p.description).toBeTruthy();
-    expect(Object.keys(doc.paths['/search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '502']));
-    expect(Object.keys(doc.paths['/serp-maps'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429', '502']));
+    expect(Object.keys(doc.paths['/search'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500']));
+    expect(Object.keys(doc.paths['/serp-maps'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429', '500']));
     // The contract lists no 404 for /serp-maps: a lookup of no place is a 200 with no places.
     expect(Object.keys(doc.paths['/serp-maps'].get.responses)).not.toContain('404');
     expect(doc.paths['/headful-browser'].get.responses['500'].description).toMatch(/HEADFUL_UNAVAILABLE/);
@@ -201,7 +201,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(status.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
     expect(Object.keys(doc.paths['/crawls/{id}'].delete.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
     expect(Object.keys(doc.paths['/crawls/{id}/export'].get.responses['200'].content)).toEqual(['application/x-ndjson']);
-    expect(Object.keys(doc.paths['/map'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '429', '502']));
+    expect(Object.keys(doc.paths['/map'].post.responses)).toEqual(expect.arrayContaining(['200', '400', '429', '500']));
   });
 
   it('has a readable reference page at /docs, rendered from the same document', async () => {
@@ -303,15 +303,15 @@ describe('GET /openapi.json', () => {
     expect(ok.status).toBe(200);
     expectValid('/serp-search', 200, ok.body);
     const blocked = await trawl.get(`/serp-search?q=${encodeURIComponent('always blocked')}`, key(account.apiKey));
-    expect(blocked.status).toBe(502);
-    expectValid('/serp-search', 502, blocked.body);
+    expect(blocked.status).toBe(500);
+    expectValid('/serp-search', 500, blocked.body);
     await trawl.db.pool.query('UPDATE accounts SET balance = 0 WHERE id = $1', [account.accountId]);
     const broke = await trawl.get('/serp-search?q=coffee', key(account.apiKey));
     expect(broke.status).toBe(402);
     expectValid('/serp-search', 402, broke.body);
   });
 
-  it('real /search responses validate: every block and format with auto-crawled results, page_errors, 400, 502', async () => {
+  it('real /search responses validate: every block and format with auto-crawled results, page_errors, 400, 500', async () => {
     const account = await trawl.createAccount();
     const full = await trawl.get('/search?query=trawling%20nets&max_pages=2&auto_crawling=true&raw_html=true&enhanced_html=true&markdown=true&page_text=true', key(account.apiKey));
     expect(full.status).toBe(200);
@@ -334,8 +334,8 @@ describe('GET /openapi.json', () => {
     expect(bad.status).toBe(400);
     expectValid('/search', 400, bad.body);
     const blocked = await trawl.get('/search?query=blocked%20coffee', key(account.apiKey));
-    expect(blocked.status).toBe(502);
-    expectValid('/search', 502, blocked.body);
+    expect(blocked.status).toBe(500);
+    expectValid('/search', 500, blocked.body);
     // No PROXIES here: random goes direct and says so; a named country is PROXY_UNAVAILABLE.
     const random = await trawl.get('/search?query=trawling&geolocation=random', key(account.apiKey));
     expect(random.body.egress).toEqual({ via: 'direct' });

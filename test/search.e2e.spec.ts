@@ -144,11 +144,11 @@ describe('GET /search', () => {
   it.each([
     ['blocked coffee', /captcha/],
     ['unrelated coffee', /unrelated/],
-  ])('fails "%s" (a 200 challenge / cached unrelated page) with 502 UPSTREAM_BLOCKED after retrying, 0 credits', async (query, why) => {
+  ])('fails "%s" (a 200 challenge / cached unrelated page) with 500 UPSTREAM_BLOCKED after retrying, 0 credits', async (query, why) => {
     const account = await trawl.createAccount();
     const before = seen.length;
     const res = await trawl.get(`/search?query=${encodeURIComponent(query)}`, key(account.apiKey));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('UPSTREAM_BLOCKED');
     expect(res.body.error.message).toMatch(why);
     expect(seen.slice(before).filter((s) => s.q === query)).toHaveLength(2);
@@ -198,10 +198,10 @@ describe('GET /search', () => {
     expect(await balance(account.accountId)).toBe(10_000 - 60);
   });
 
-  it('fails with 502 UPSTREAM_FAILED at 0 credits when the engine answers 5xx', async () => {
+  it('fails with 500 UPSTREAM_FAILED at 0 credits when the engine answers 5xx', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get('/search?query=broken%20coffee', key(account.apiKey));
-    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 502, code: 'UPSTREAM_FAILED' });
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 500, code: 'UPSTREAM_FAILED' });
     expect(await balance(account.accountId)).toBe(10_000);
   });
 

@@ -220,7 +220,7 @@ const KIPRIAKON = { cid: '16519582940102929223', placeId: 'ChIJDdnwdv0y5xQRRytw1
   it('writes one request-log row per call under /serp-maps with what was charged (30 for a search, 0 for a failure)', async () => {
     const account = await trawl.createAccount();
     expect((await trawl.get('/serp-maps?q=coffee', key(account.apiKey))).status).toBe(200);
-    expect((await trawl.get(`/serp-maps?q=${encodeURIComponent('upstream down')}`, key(account.apiKey))).status).toBe(502);
+    expect((await trawl.get(`/serp-maps?q=${encodeURIComponent('upstream down')}`, key(account.apiKey))).status).toBe(500);
     // The request log is written in batches off the request path: poll until both rows land.
     const usage = await pollUntil(async () => {
       const { usage: u } = await trawl.admin.report(account.accountId);
@@ -230,15 +230,15 @@ const KIPRIAKON = { cid: '16519582940102929223', placeId: 'ChIJDdnwdv0y5xQRRytw1
     expect(await balance(trawl, account.accountId)).toBe(10_000 - 30);
   });
 
-  it('502 UPSTREAM_FAILED when Google Maps fails, charged 0', async () => {
+  it('500 UPSTREAM_FAILED when Google Maps fails, charged 0', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/serp-maps?q=${encodeURIComponent('upstream down')}`, key(account.apiKey));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('UPSTREAM_FAILED');
     expect(await balance(trawl, account.accountId)).toBe(10_000);
   });
 
-  it('retries a block page through the next proxy, and fails one that stays blocked with 502 UPSTREAM_BLOCKED at 0', async () => {
+  it('retries a block page through the next proxy, and fails one that stays blocked with 500 UPSTREAM_BLOCKED at 0', async () => {
     const account = await trawl.createAccount();
     const before = proxies.map((p) => p.carried.length);
     const once = await trawl.get(`/serp-maps?q=${encodeURIComponent('blocked once')}`, key(account.apiKey));
@@ -246,7 +246,7 @@ const KIPRIAKON = { cid: '16519582940102929223', placeId: 'ChIJDdnwdv0y5xQRRytw1
     expect(once.body.serp_maps_results.length).toBeGreaterThan(0);
     expect(proxies.map((p, i) => p.carried.length - before[i])).toEqual([1, 1]);
     const always = await trawl.get(`/serp-maps?q=${encodeURIComponent('always blocked')}`, key(account.apiKey));
-    expect(always.status).toBe(502);
+    expect(always.status).toBe(500);
     expect(always.body.error.code).toBe('UPSTREAM_BLOCKED');
     expect(await balance(trawl, account.accountId)).toBe(10_000 - 30);
   });
@@ -479,14 +479,14 @@ describe('GET /serp-maps (OpenStreetMap via Nominatim)', () => {
     expect(await balance(trawl, account.accountId)).toBe(10_000 - 30);
   });
 
-  it('502 at 0 credits when Nominatim fails or refuses us, without retrying a refusal', async () => {
+  it('500 UPSTREAM_* at 0 credits when Nominatim fails or refuses us, without retrying a refusal', async () => {
     const account = await trawl.createAccount();
     const down = await trawl.get(`/serp-maps?q=${encodeURIComponent('osm down')}`, key(account.apiKey));
-    expect(down.status).toBe(502);
+    expect(down.status).toBe(500);
     expect(down.body.error.code).toBe('UPSTREAM_FAILED');
     const before = seen.length;
     const blocked = await trawl.get(`/serp-maps?q=${encodeURIComponent('osm blocked')}`, key(account.apiKey));
-    expect(blocked.status).toBe(502);
+    expect(blocked.status).toBe(500);
     expect(blocked.body.error.code).toBe('UPSTREAM_BLOCKED');
     expect(seen.length - before).toBe(1);
     expect(await balance(trawl, account.accountId)).toBe(10_000);

@@ -96,17 +96,17 @@ let flakyCalls = 0;
     expect(proxies.map((p, i) => p.carried.length - before[i])).toEqual([1, 1]);
   });
 
-  it('fails with 502 UPSTREAM_FAILED and charges nothing when Google answers 5xx', async () => {
+  it('fails with 500 UPSTREAM_FAILED and charges nothing when Google answers 5xx', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/serp-search?q=${encodeURIComponent('engine down')}`, key(account.apiKey));
-    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 502, code: 'UPSTREAM_FAILED' });
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 500, code: 'UPSTREAM_FAILED' });
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
   });
 
-  it('fails a page that stays blocked with 502 UPSTREAM_BLOCKED and charges nothing', async () => {
+  it('fails a page that stays blocked with 500 UPSTREAM_BLOCKED and charges nothing', async () => {
     const account = await trawl.createAccount();
     const res = await trawl.get(`/serp-search?q=${encodeURIComponent('always blocked')}`, key(account.apiKey));
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('UPSTREAM_BLOCKED');
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000);
   });

@@ -136,10 +136,10 @@ describe('POST /map', () => {
     expect(await balance(account.accountId)).toBe(10_000 - 2);
   });
 
-  it('an unreachable site is a 502 at 0 credits', async () => {
+  it('an unreachable site is a 500 UPSTREAM_FAILED at 0 credits', async () => {
     const account = await trawl.createAccount();
     const res = await map(account.apiKey, { url: 'http://127.0.0.1:1/' });
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('UPSTREAM_FAILED');
     expect(res.body.error.message).toMatch(/start page could not be fetched \(CONNECTION_FAILED/);
     expect(await balance(account.accountId)).toBe(10_000);

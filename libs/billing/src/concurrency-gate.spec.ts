@@ -1,5 +1,5 @@
 /**
- * The concurrency gate during a Redis outage: a new call is refused at once with 503 SERVICE_UNAVAILABLE and a
+ * The concurrency gate during a Redis outage: a new call is refused at once with SERVICE_UNAVAILABLE and a
  * finished call's lease is let go without waiting — ioredis would otherwise hold both commands, and the calls with
  * them, until Redis returned (issue #14, test/reliability/faults.e2e.spec.ts).
  */

@@ -8,7 +8,7 @@
  * by the `search` words.
  *
  * Metered: 2 credits, plus 10 only when the search page was fetched (COSTS.map + COSTS.search reserved). A source that
- * fails is named in `warning`; when the start page failed and nothing was found, the call fails (502, nothing charged).
+ * fails is named in `warning`; when the start page failed and nothing was found, the call fails (500 UPSTREAM_FAILED, nothing charged).
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { getDomain } from 'tldts';

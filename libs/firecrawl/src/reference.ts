@@ -150,7 +150,7 @@ function routes(version: FirecrawlVersion): FirecrawlRoute[] {
         FORBIDDEN,
         { status: 408, when: 'SCRAPE_TIMEOUT: the page ran out of time (nothing charged)' },
         BUSY,
-        { status: 502, when: 'the page could not be fetched (DNS_FAILED, CONNECTION_FAILED, UPSTREAM_BLOCKED, …; nothing charged)' },
+        { status: 500, when: 'the page could not be fetched (DNS_FAILED, CONNECTION_FAILED, UPSTREAM_BLOCKED, …; nothing charged)' },
         { status: 500, when: 'an LLM format failed: the LLM’s code (LLM_UNAVAILABLE, LLM_INVALID_OUTPUT, LLM_TIMEOUT, LLM_REJECTED) and its message; an action failed: SCRAPE_ACTION_ERROR naming it (`actions.1.selector: no element matches "#more"`); nothing charged' },
       ],
     },
@@ -215,7 +215,7 @@ function routes(version: FirecrawlVersion): FirecrawlRoute[] {
       body: mapBodySchema,
       fieldDocs: MAP_DOCS,
       response: version === 'v1' ? mapAnswerV1Schema : mapAnswerV2Schema,
-      errors: [BAD_BODY, CREDITS, FORBIDDEN, BUSY, { status: 502, when: 'the start page could not be fetched and no other source found a URL' }],
+      errors: [BAD_BODY, CREDITS, FORBIDDEN, BUSY, { status: 500, when: 'the start page could not be fetched and no other source found a URL' }],
     },
     {
       path: p('/search'),
@@ -225,7 +225,7 @@ function routes(version: FirecrawlVersion): FirecrawlRoute[] {
       body: searchBodySchema,
       fieldDocs: SEARCH_DOCS,
       response: version === 'v1' ? searchAnswerV1Schema : searchAnswerV2Schema,
-      errors: [BAD_BODY, CREDITS, FORBIDDEN, BUSY, { status: 502, when: 'the search engine refused or failed (UPSTREAM_BLOCKED, UPSTREAM_FAILED)' }],
+      errors: [BAD_BODY, CREDITS, FORBIDDEN, BUSY, { status: 500, when: 'the search engine refused or failed (UPSTREAM_BLOCKED, UPSTREAM_FAILED)' }],
     },
     { path: p('/team/credit-usage'), method: 'get', operationId: op('CreditUsage'), summary: 'The credits left in the period, the plan’s, and the period’s bounds', response: creditUsageSchema, errors: [] },
   ];

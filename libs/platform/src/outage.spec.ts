@@ -1,6 +1,6 @@
 /**
  * Outage errors are recognised as they really arrive — from pg, Prisma's adapter and ioredis against a private
- * Postgres and Redis that the test stops — and turned into 503 SERVICE_UNAVAILABLE; anything else is left alone.
+ * Postgres and Redis that the test stops — and turned into SERVICE_UNAVAILABLE; anything else is left alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
@@ -25,7 +25,7 @@ afterAll(async () => {
 const failure = (work: () => Promise<unknown>) => work().then(() => new Error('did not fail'), (error: unknown) => error);
 
 describe('outage errors', () => {
-  it('are what pg, Prisma and ioredis throw when Postgres or Redis goes away, and become 503', async () => {
+  it('are what pg, Prisma and ioredis throw when Postgres or Redis goes away, and become SERVICE_UNAVAILABLE', async () => {
     const pool = new pg.Pool({ connectionString: postgres.adminUrl, max: 1 });
     pool.on('error', () => undefined);
     const db = new Database(postgres.adminUrl, 1);

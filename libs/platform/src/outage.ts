@@ -1,6 +1,6 @@
 /**
  * Errors that mean Postgres or Redis cannot be reached right now (down, restarting, a connection dropped under a
- * query) rather than a bug. The gateway answers them 503 SERVICE_UNAVAILABLE — a clear error a client may retry —
+ * query) rather than a bug. The gateway answers them SERVICE_UNAVAILABLE (500 with Retry-After) — a clear error a client may retry —
  * instead of 500 INTERNAL, which the README reserves for bugs. Recognised by shape (pg, Prisma's adapter, ioredis
  * and Node's socket errors), through `cause` chains; crawl targets' own connection errors never reach here (the
  * workers turn them into per-URL results).
@@ -28,7 +28,7 @@ export function isOutage(error: unknown, depth = 0): boolean {
   return isOutage(e.cause, depth + 1);
 }
 
-/** The 503 a client gets for an outage; null for any other error (a TrawlError stays what it is). */
+/** The SERVICE_UNAVAILABLE a client gets for an outage; null for any other error (a TrawlError stays what it is). */
 export function outageError(error: unknown): TrawlError | null {
   if (error instanceof TrawlError || !isOutage(error)) return null;
   return new TrawlError(ErrorCode.SERVICE_UNAVAILABLE, 'A backing service (database or queue) is unavailable; retry shortly', 'transient');

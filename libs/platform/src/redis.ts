@@ -40,7 +40,7 @@ export function isRedisDown(redis: Redis): boolean {
 }
 
 /**
- * Throws 503 SERVICE_UNAVAILABLE while `redis` is unreachable: ioredis would hold a command until Redis returns, and
+ * Throws SERVICE_UNAVAILABLE while `redis` is unreachable: ioredis would hold a command until Redis returns, and
  * the call waiting on it, past any deadline.
  */
 export function assertRedisUp(redis: Redis): void {

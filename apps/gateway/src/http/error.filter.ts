@@ -25,6 +25,9 @@ export const RATE_LIMITED_RETRY_AFTER_S = 60;
 /** Retry-After on CREDITS_EXHAUSTED when the period end is unknown: an hour. */
 export const CREDITS_RETRY_AFTER_S = 3600;
 
+/** Retry-After on SERVICE_UNAVAILABLE (Postgres or Redis restarting): a second. */
+export const OUTAGE_RETRY_AFTER_S = 1;
+
 /** Seconds a client should wait after a 429: a few for concurrency, until the period ends for credits. */
 export function retryAfterSeconds(code: string, periodEnd: Date | undefined, now = Date.now()): number {
   if (code === ErrorCode.CONCURRENCY_LIMIT) return CONCURRENCY_RETRY_AFTER_S;
@@ -63,7 +66,7 @@ export class ErrorFilter implements ExceptionFilter {
         createdAt: new Date(),
       }, request.id);
     }
-    const retryAfter = status === 429 ? retryAfterSeconds(code, principalOf(request)?.periodEnd) : null;
+    const retryAfter = status === 429 ? retryAfterSeconds(code, principalOf(request)?.periodEnd) : code === ErrorCode.SERVICE_UNAVAILABLE ? OUTAGE_RETRY_AFTER_S : null;
     if (retryAfter !== null) void reply.header('retry-after', String(retryAfter));
     void reply.status(status).send(body);
   }
@@ -87,7 +90,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
       return { status: 400, code: ErrorCode.INVALID_PARAMETER, message: 'Malformed request' };
     }
-    // Postgres or Redis unreachable (e.g. while authenticating): a clear, retryable 503 rather than a 500.
+    // Postgres or Redis unreachable (e.g. while authenticating): a clear, retryable SERVICE_UNAVAILABLE, not a bug's INTERNAL.
     const outage = outageError(exception);
     if (outage) {
       this.logger.warn({ err: exception, reqId: request.id }, 'dependency unavailable');

@@ -69,7 +69,7 @@ describe('SearchService', () => {
     expect(Object.keys(body.pages['1'])).toEqual(['total_results', 'search_results']);
   });
 
-  it('fails the call when page 1 is blocked: 502 code, refunded, nothing charged', async () => {
+  it('fails the call when page 1 is blocked: UPSTREAM_BLOCKED, refunded, nothing charged', async () => {
     const { svc, settled, refunded } = service(() => ({ ok: true, result: { ok: false, error: { code: ErrorCode.UPSTREAM_BLOCKED, message: 'captcha', kind: 'blocked' } } }) as never);
     await expect(svc.search(principal, svc.parse({ query: 'coffee', max_pages: '3' }))).rejects.toMatchObject({ code: ErrorCode.UPSTREAM_BLOCKED });
     expect(refunded).toHaveLength(1);

@@ -3,7 +3,7 @@
  * (stopping when a page has no next page), the toggled-off blocks removed, and — with `auto_crawling` — every result
  * crawled through the crawl queue (auto-crawl.ts). Costs: 10 credits per result page fetched, plus 1 per result
  * crawled successfully (the `/crawl` price over HTTP); a failed or blocked page and a failed crawl cost nothing.
- * Page 1 failing fails the call (502, nothing charged); a later page failing ends the pagination and is reported in
+ * Page 1 failing fails the call (500 UPSTREAM_*, nothing charged); a later page failing ends the pagination and is reported in
  * `page_errors`. The public method is `search(principal, params)`, shared by REST and (later) MCP.
  */
 import { Inject, Injectable } from '@nestjs/common';

@@ -2,7 +2,7 @@
  * `/serp-maps`: one queued maps job on the http engine (the provider's JSON endpoints need no browser): a search,
  * or a direct `placeId` / `cid` lookup. 30 credits per answered request whatever the number of places (spec §4.3) —
  * a lookup the provider has no place for is answered too: 200 with an empty `serp_maps_results` (the contract lists
- * no 404 for this endpoint); 0 when the provider failed or blocked us (502 UPSTREAM_FAILED / UPSTREAM_BLOCKED).
+ * no 404 for this endpoint); 0 when the provider failed or blocked us (500 UPSTREAM_FAILED / UPSTREAM_BLOCKED).
  * `search(principal, params)` is the one entry point, for REST and for MCP tools alike.
  */
 import { Inject, Injectable } from '@nestjs/common';

@@ -1,6 +1,6 @@
 /**
  * `/serp-search`: one queued SERP job on the engine the search provider needs (plain HTTP, or Chromium for engines
- * that need JavaScript). 10 credits when the engine answered; 0 when it failed or blocked us (502
+ * that need JavaScript). 10 credits when the engine answered; 0 when it failed or blocked us (500
  * UPSTREAM_BLOCKED / UPSTREAM_FAILED).
  */
 import { Inject, Injectable } from '@nestjs/common';

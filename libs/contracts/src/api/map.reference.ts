@@ -37,6 +37,6 @@ export const mapEndpoint: ApiEndpoint = {
     { status: 400, codes: [ErrorCode.INVALID_PARAMETER], when: 'a field of the body fails validation, named in the message (nothing is charged)' },
     { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
     { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT, ErrorCode.CREDITS_EXHAUSTED], when: 'concurrent request limit reached, or the balance does not cover 2 (12 with use_search)' },
-    { status: 502, codes: [ErrorCode.UPSTREAM_FAILED], when: 'the start page could not be fetched and no other source found a URL (nothing charged)' },
+    { status: 500, codes: [ErrorCode.UPSTREAM_FAILED], when: 'the start page could not be fetched and no other source found a URL (nothing charged)' },
   ],
 };

@@ -60,7 +60,7 @@ export const searchEndpoint: ApiEndpoint = {
     { status: 400, codes: [ErrorCode.INVALID_PARAMETER], when: 'a parameter fails validation, e.g. missing query (nothing is charged)' },
     { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
     { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT, ErrorCode.CREDITS_EXHAUSTED], when: 'concurrent request limit reached, or the balance does not cover the worst case' },
-    { status: 502, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the first result page was blocked or failed (0 credits); a later one ends pagination and is reported in page_errors' },
+    { status: 500, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the first result page was blocked or failed (0 credits); a later one ends pagination and is reported in page_errors' },
     { status: 500, codes: [ErrorCode.PROXY_UNAVAILABLE], when: 'no proxy serves the geolocation country asked for (nothing fetched, 0 credits)' },
   ],
 };

@@ -31,6 +31,6 @@ export const serpMapsEndpoint: ApiEndpoint = {
     { status: 400, codes: [ErrorCode.INVALID_PARAMETER], when: 'a parameter fails validation, e.g. missing q or a malformed ll (nothing is charged)' },
     { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
     { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT, ErrorCode.CREDITS_EXHAUSTED], when: 'concurrent request limit reached, or fewer than 30 credits left' },
-    { status: 502, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the maps provider failed or kept blocking us (0 credits)' },
+    { status: 500, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the maps provider failed or kept blocking us (0 credits)' },
   ],
 };

@@ -32,6 +32,6 @@ export const serpSearchEndpoint: ApiEndpoint = {
     { status: 402, codes: [ErrorCode.INSUFFICIENT_CREDITS], when: 'the balance does not cover 10 credits' },
     { status: 403, codes: [ErrorCode.ACCOUNT_SUSPENDED, ErrorCode.SUBSCRIPTION_EXPIRED], when: 'suspended account or ended subscription' },
     { status: 429, codes: [ErrorCode.CONCURRENCY_LIMIT], when: 'concurrent request limit reached' },
-    { status: 502, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the engine kept answering with a captcha/block page, or failed (0 credits)' },
+    { status: 500, codes: [ErrorCode.UPSTREAM_BLOCKED, ErrorCode.UPSTREAM_FAILED], when: 'the engine kept answering with a captcha/block page, or failed (0 credits)' },
   ],
 };
