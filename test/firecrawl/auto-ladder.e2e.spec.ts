@@ -1,6 +1,6 @@
 /**
- * Firecrawl's scrape with `proxy: "auto"` (the default) on the standalone app with all three workers, a headful one
- * among them — so the ladder is plain HTTP (1 credit), Chromium (10), the headed browser (50).
+ * Firecrawl's scrape with `proxy: "auto"` (the default) on the standalone app as `npm start` runs it — its default
+ * workers, a headful one among them — so the ladder is plain HTTP (1 credit), Chromium (10), the headed browser (50).
  * It climbs only as far as the credits it could reserve pay for: an account with less than 50 credits still gets a
  * plain page for 1, and a page still blocked on the highest rung it could pay for answers as a blocked page does;
  * an account with enough climbs to the headed browser. Nothing is ever charged twice or below zero.
@@ -37,7 +37,9 @@ beforeAll(async () => {
     '/plain': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(ARTICLE),
     '/guarded': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(GUARDED),
   });
-  trawl = await startHarness({ STANDALONE_WORKERS: 'http,render,headful', HEADFUL_TIMEOUT_MS: '40000', RESIDENTIAL_PROXIES: '' });
+  // No STANDALONE_WORKERS: the default, as a fresh `npm start` hosts them.
+  trawl = await startHarness({ HEADFUL_TIMEOUT_MS: '40000', RESIDENTIAL_PROXIES: '' });
+  expect(trawl.config.STANDALONE_WORKERS).toEqual(['http', 'render', 'headful']);
   const registry = trawl.app.get(WorkerRegistry, { strict: false });
   await pollUntil(async () => (await registry.seen('worker-headful')) > 0, 'the worker-headful heartbeat');
 });
