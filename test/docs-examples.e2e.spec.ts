@@ -193,8 +193,8 @@ beforeAll(async () => {
     '/maps/preview/place': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(corpus?.mapsPlace ?? ''),
   });
   proxy = await startRecordingProxy();
+  // The workers are npm start's default, as the README's examples assume: http, render and headful.
   trawl = await startHarness({
-    STANDALONE_WORKERS: 'http,render,headful',
     RESIDENTIAL_PROXIES: `de=${proxy.url}`,
     SEARCH_ENGINE: 'bing',
     BING_BASE_URL: `${engines.url}/bing`,

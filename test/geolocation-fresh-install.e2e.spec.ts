@@ -1,10 +1,12 @@
 /**
- * A fresh install — no `PROXIES`, no `RESIDENTIAL_PROXIES` — answers the requests the contract shapes, and applies one
+ * A fresh install — no `PROXIES`, no `RESIDENTIAL_PROXIES`, no `STANDALONE_WORKERS` — answers the requests the
+ * contract shapes with only their required parameters (`/headful-browser?urls=` included), and applies one
  * rule for a country on every endpoint (`egressFor`): a country chosen for the caller (`/headful-browser`'s default
  * `us`, `/search` `geolocation=random`) goes direct and says so (the response's `egress`, the request log's
  * `detail.egress`); a country the caller named that no proxy serves is PROXY_UNAVAILABLE at 0 credits, never a 400 —
  * per URL on /crawl, 500 on /search and /headful-browser (the contract's "headful browser service unavailable").
- * Real gateway and workers (http, headed Chromium on Xvfb), Postgres and Redis, fixture Bing and site on 127.0.0.1.
+ * Real gateway and the default workers (http, render, headed Chromium on Xvfb), Postgres and Redis, fixture Bing and
+ * site on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -34,8 +36,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bingPage({ query: q, offset: 0, hasNext: false, results }));
     },
   });
+  // No STANDALONE_WORKERS either: a fresh install hosts the headful worker (and http, render) by default.
   trawl = await startHarness({
-    STANDALONE_WORKERS: 'http,headful',
     SEARCH_ENGINE: 'bing',
     BING_BASE_URL: bing.url,
     PROXIES: '',
@@ -43,6 +45,7 @@ beforeAll(async () => {
     HEADFUL_TIMEOUT_MS: '40000',
     CRAWL_TIMEOUT_MS: '20000',
   });
+  expect(trawl.config.STANDALONE_WORKERS).toEqual(['http', 'render', 'headful']);
   const registry = trawl.app.get(WorkerRegistry, { strict: false });
   await pollUntil(async () => (await registry.seen('worker-headful')) > 0, 'the worker-headful heartbeat');
 });

@@ -42,6 +42,8 @@ beforeAll(async () => {
   });
   metricsPort = await freePort();
   trawl = await startHarness({
+    // No headful worker (npm start hosts one by default): the queue-depth test needs a queue nothing consumes.
+    STANDALONE_WORKERS: 'http,render',
     METRICS_PORT: String(metricsPort),
     JOB_ATTEMPTS: '1',
     // The first rendered page also waits for Chromium's cold start; on a loaded 2-core CI machine that alone
@@ -122,7 +124,7 @@ describe('/metrics', () => {
   });
 
   it('reports queue depth and the age of the oldest waiting job per queue, read from Redis', async () => {
-    // Nothing consumes trawl-headful in the standalone process: a job put there waits.
+    // Nothing consumes trawl-headful in this standalone process (no headful worker): a job put there waits.
     const connection = trawl.redis.duplicate();
     const headful = new Queue(QueueName.headful, { connection, prefix: trawl.config.REDIS_PREFIX });
     await headful.add('crawl.page', { url: 'https://site.example' }, { timestamp: Date.now() - 5_000 });

@@ -2,8 +2,10 @@
  * `npm start` exactly as a new user runs it: no DATABASE_URL, no REDIS_URL (so the embedded Postgres and a local
  * redis-server in DATA_DIR), the CLI sharing the running instance's database for the first key, metered calls from
  * 20 concurrent clients before and after the database pool's idle connections closed (30 s: a new connection then
- * opens, which is where an emulated, single-session database failed), every ledger checked; then the SIGTERM a
- * process manager sends to `npm start` stops Trawl and its services, and a restart finds the account as it was.
+ * opens, which is where an emulated, single-session database failed), every ledger checked; `/headful-browser` with
+ * only `urls` answering out of the box (its worker hosted by default, its headed Chromium and Xvfb started by the first
+ * request); then the SIGTERM a process manager sends to `npm start` stops Trawl, its browsers and its services, and a
+ * restart finds the account as it was.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -111,6 +113,43 @@ function observe(): pg.Pool {
   return pool;
 }
 
+/** Alive and not a zombie waiting to be reaped. */
+const live = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+/** The processes Trawl started itself (Xvfb, Chromium and its helpers), by pid: its descendants by name. */
+function browserProcesses(root: number): number[] {
+  const children = new Map<number, number[]>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+      names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      if (/^(Xvfb|chrom)/i.test(names.get(child) ?? '')) found.push(child);
+      walk(child);
+    }
+  };
+  walk(root);
+  return found;
+}
+
 const balance = async () => (await db.query<{ balance: number }>('SELECT balance::int AS balance FROM accounts')).rows[0].balance;
 
 beforeAll(async () => {
@@ -158,13 +197,29 @@ describe('npm start on the embedded default', () => {
     expect(violations).toEqual({ ledgerNotBalance: [], negativeBalance: [], notOncePerRequest: [], badlyClosed: [], chargesNotBalance: [], logNotCharged: [] });
   });
 
-  it('stops Trawl and its local services on the SIGTERM a process manager sends to `npm start`, and a restart keeps the data', async () => {
+  it('answers /headful-browser with only urls out of the box: its worker is hosted, Chromium and Xvfb start on the first request', async () => {
+    const { baseUrl } = running!;
+    // Idle, the headful worker has started nothing.
+    expect(browserProcesses(services().pid)).toEqual([]);
+    const res = await fetch(`${baseUrl}/headful-browser?urls=${encodeURIComponent(`${site.url}/article`)}`, { headers: { 'x-api-key': apiKey } });
+    const body = (await res.json()) as { data: unknown[]; credits_used: number };
+    expect(res.status).toBe(200);
+    expect(body.data).toEqual([expect.objectContaining({ url: `${site.url}/article`, blocked: false, egress: { via: 'direct' }, markdown: expect.stringContaining('Deep sea trawling') })]);
+    expect(body.credits_used).toBe(50);
+    expect(await balance()).toBe(ALLOWANCE - 2 * CLIENTS * CALLS_PER_CLIENT - 50);
+    expect(browserProcesses(services().pid).length).toBeGreaterThanOrEqual(2); // Xvfb and the headed Chromium
+  });
+
+  it('stops Trawl, its browsers and its local services on the SIGTERM a process manager sends to `npm start`, and a restart keeps the data', async () => {
     const before = services();
     expect([alive(before.pid), alive(before.postgresPid), alive(before.redisPid)]).toEqual([true, true, true]);
+    const browsers = browserProcesses(before.pid);
     running!.npm.kill('SIGTERM');
     await running!.exited;
     // Trawl shuts down in order within its 15 s bound, its embedded Postgres and redis-server last.
     await pollUntil(() => !alive(before.pid) && !alive(before.postgresPid) && !alive(before.redisPid), 'Trawl, Postgres and Redis to stop', 30_000, 100);
+    // Nothing it started outlives it: the headed Chromium and the Xvfb display went with it.
+    await pollUntil(() => browsers.every((pid) => !live(pid)), 'Chromium and Xvfb to stop', 10_000, 100);
     expect(running!.output()).toContain('SIGTERM: shutting down');
 
     running = await npmStart();
@@ -172,7 +227,7 @@ describe('npm start on the embedded default', () => {
     db = observe();
     const res = await fetch(`${running.baseUrl}/crawl?urls=${encodeURIComponent(`${site.url}/article`)}`, { headers: { 'x-api-key': apiKey } });
     expect(res.status).toBe(200);
-    expect(await balance()).toBe(ALLOWANCE - 2 * CLIENTS * CALLS_PER_CLIENT - 1);
+    expect(await balance()).toBe(ALLOWANCE - 2 * CLIENTS * CALLS_PER_CLIENT - 50 - 1);
   });
 
   it('refuses a configuration it cannot serve before any local service starts, naming the variable', async () => {

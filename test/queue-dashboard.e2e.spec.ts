@@ -16,8 +16,8 @@ let headful: Queue;
 let connection: Harness['redis'];
 
 beforeAll(async () => {
-  trawl = await startHarness();
-  // Nothing consumes trawl-headful in the standalone process: two jobs wait there.
+  // Without a headful worker (npm start hosts one by default), nothing consumes trawl-headful: two jobs wait there.
+  trawl = await startHarness({ STANDALONE_WORKERS: 'http,render' });
   connection = trawl.redis.duplicate();
   headful = new Queue(QueueName.headful, { connection, prefix: trawl.config.REDIS_PREFIX });
   await headful.addBulk([{ name: 'crawl.page', data: { url: 'https://site.example/a' } }, { name: 'crawl.page', data: { url: 'https://site.example/b' } }]);

@@ -2,7 +2,9 @@
  * A real Trawl for end-to-end tests: the standalone app (gateway + workers) on a random loopback port, a fresh
  * migrated Postgres database, and an isolated Redis key prefix. Loopback crawling is enabled explicitly. Every
  * upstream (Google, Bing, DuckDuckGo, Nominatim, Overpass) is a closed loopback port unless the test sets a fixture;
- * `resolve` replaces the system's DNS resolver in the workers' SSRF checks.
+ * `resolve` replaces the system's DNS resolver in the workers' SSRF checks. The workers hosted are `npm start`'s
+ * default (`STANDALONE_WORKERS`: http, render and headful — the browsers start only on their first job), unless the
+ * test passes its own list because it needs one (a queue nothing consumes, a worker kind alone).
  */
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';

@@ -56,6 +56,46 @@ describe('credit ledger', () => {
     expect(refused.reason).toMatchObject({ code: 'CREDITS_EXHAUSTED' });
   });
 
+  it('holds the largest lesser amount the balance covers when it does not cover the whole, and refuses below the least', async () => {
+    const { accountId } = await admin.create('lesser', 'free');
+    await ledger.reserve(accountId, randomUUID(), 10_000 - 20, 60_000); // 20 left
+    const credits = new CreditService(ledger, 60_000);
+    const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+    expect(await credits.reserve(accountId, first, 50, 'CREDITS_EXHAUSTED', [1, 10])).toBe(10);
+    expect(await credits.reserve(accountId, second, 50, 'CREDITS_EXHAUSTED', [10, 1])).toBe(10);
+    await expect(credits.reserve(accountId, third, 50, 'CREDITS_EXHAUSTED', [1, 10])).rejects.toMatchObject({
+      code: 'CREDITS_EXHAUSTED',
+      message: 'This request needs 1 to 50 credits and the account has 0 left in this period',
+    });
+    // One reservation per request, of the amount held; the refused one left nothing behind.
+    const { rows } = await db.pool.query<{ id: string; amount: number }>('SELECT id, amount::int AS amount FROM reservations WHERE id = ANY($1::uuid[]) ORDER BY amount, id', [[first, second, third]]);
+    expect(rows.map((r) => r.amount)).toEqual([10, 10]);
+    expect(await credits.settle(first, 10, 1)).toBe(1);
+    expect((await accounts.view(accountId))!.balance).toBe(9);
+    expect(await credits.reserve(accountId, randomUUID(), 50, 'CREDITS_EXHAUSTED', [1, 10])).toBe(1);
+    expect(await ledger.ledgerSum(accountId)).toBe((await accounts.view(accountId))!.balance);
+  });
+
+  it('never lets concurrent reservations with lesser amounts hold twice or take the balance below zero', async () => {
+    const { accountId } = await admin.create('lesser-race', 'free');
+    await ledger.reserve(accountId, randomUUID(), 10_000 - 137, 60_000); // 137 left
+    const credits = new CreditService(ledger, 60_000);
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    const outcomes = await Promise.allSettled(ids.map((id) => credits.reserve(accountId, id, 50, 'CREDITS_EXHAUSTED', [1, 10])));
+    const held = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    expect(held.every((a) => [1, 10, 50].includes(a))).toBe(true);
+    const balance = (await accounts.view(accountId))!.balance;
+    expect(balance).toBe(137 - held.reduce((a, b) => a + b, 0));
+    expect(balance).toBeGreaterThanOrEqual(0);
+    // A request was refused only when nothing at all was left.
+    if (held.length < ids.length) expect(balance).toBe(0);
+    const rows = await db.pool.query<{ request_id: string; n: number }>(
+      `SELECT request_id, count(*)::int AS n FROM credit_ledger WHERE kind = 'reserve' AND request_id = ANY($1::uuid[]) GROUP BY request_id`, [ids]);
+    expect(rows.rows).toHaveLength(held.length);
+    expect(rows.rows.every((r) => r.n === 1)).toBe(true);
+    expect(await ledger.ledgerSum(accountId)).toBe(balance);
+  });
+
   it('settles once: charges what was used, returns the rest, and a second settle changes nothing', async () => {
     const { accountId } = await admin.create('settle', 'free');
     const credits = new CreditService(ledger, 60_000);

@@ -19,7 +19,7 @@ export interface Caller extends Principal {
 }
 
 export interface CallMeter {
-  /** Credits held for the worst case. */
+  /** Credits held for the worst case (a smaller amount of the plan's `lesserReserves` when the balance was short). */
   reserved: number;
   /** Credits charged when the call settled. */
   charged: number;

@@ -10,7 +10,7 @@ const NOW = new Date('2026-11-23T12:00:00Z');
 const principal: Principal = { accountId: 'acc-1', accountName: 'A', planId: 'free', concurrencyLimit: 5, periodEnd: new Date('2026-12-01T00:00:00Z') };
 const plan: MeteringPlan = { endpoint: '/crawl', reserve: 10, insufficient: ErrorCode.CREDITS_EXHAUSTED };
 
-function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?: Error } = {}) {
+function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?: Error; balance?: number } = {}) {
   const events: string[] = [];
   const log: RequestLogEntry[] = [];
   const requestIds: Array<string | undefined> = [];
@@ -22,10 +22,15 @@ function fakes(options: { lease?: boolean; reserveFails?: boolean; reserveError?
       },
     },
     credits: {
-      reserve: async (_a, id, amount, code) => {
-        events.push(`reserve ${id} ${amount}`);
+      reserve: async (_a, id, amount, code, lesser = []) => {
+        events.push(`reserve ${id} ${[amount, ...lesser].join('|')}`);
         if (options.reserveFails) throw new TrawlError(code, 'not enough');
         if (options.reserveError) throw options.reserveError;
+        // As CreditService: the amount, or the largest lesser one the balance covers.
+        const balance = options.balance ?? Infinity;
+        const granted = [amount, ...lesser].filter((a) => a <= balance).sort((a, b) => b - a)[0];
+        if (granted === undefined) throw new TrawlError(code, 'not enough');
+        return granted;
       },
       settle: async (id, reserved, charged) => {
         events.push(`settle ${id} ${reserved} ${charged}`);
@@ -78,6 +83,22 @@ describe('CallLifecycle', () => {
     await lifecycle.run(principal, plan, async () => ({ body: null, charge: 25 }));
     await lifecycle.run(principal, plan, async () => ({ body: null, charge: -4 }));
     expect(events.filter((e) => e.startsWith('settle'))).toEqual(['settle call-1 10 10', 'settle call-2 10 0']);
+  });
+
+  it('hands the work what was reserved when the balance covered only a lesser amount, and clamps the charge to it', async () => {
+    const { lifecycle, events, log } = fakes({ balance: 20 });
+    const seen: number[] = [];
+    const ladder = { ...plan, reserve: 50, lesserReserves: [1, 10] };
+    await lifecycle.run(principal, ladder, async (call) => {
+      seen.push(call.meter.reserved);
+      return { body: null, charge: 1 };
+    });
+    await lifecycle.run(principal, ladder, async () => ({ body: null, charge: 50 }));
+    expect(seen).toEqual([10]);
+    expect(events.filter((e) => e.startsWith('reserve') || e.startsWith('settle'))).toEqual([
+      'reserve call-1 50|1|10', 'settle call-1 10 1', 'reserve call-2 50|1|10', 'settle call-2 10 10',
+    ]);
+    expect(log.map((e) => e.credits)).toEqual([1, 10]);
   });
 
   it('refunds in full when the work fails, releases the lease, maps the status and marks the error as logged', async () => {

@@ -28,6 +28,12 @@ export interface MeteringPlan {
   endpoint: string;
   /** Worst-case cost, reserved up front. */
   reserve: number;
+  /**
+   * Smaller amounts the call can make do with when the balance does not cover `reserve`: the largest one the balance
+   * covers is reserved instead (CreditService.reserve). The work reads what was reserved in `call.meter.reserved` and
+   * must fit in it: a charge is clamped to the reservation.
+   */
+  lesserReserves?: readonly number[];
   /** Error when the balance does not cover `reserve`: INSUFFICIENT_CREDITS (402) on /serp-search, else CREDITS_EXHAUSTED (429). */
   insufficient: typeof ErrorCode.INSUFFICIENT_CREDITS | typeof ErrorCode.CREDITS_EXHAUSTED;
   /** The call's own deadline when shorter than the gateway's REQUEST_DEADLINE_MS. */
@@ -38,7 +44,8 @@ export interface MeteringPlan {
 export interface LifecyclePorts {
   gate: { acquire(accountId: string, limit: number): Promise<Lease | null> };
   credits: {
-    reserve(accountId: string, callId: string, amount: number, insufficientCode: ErrorCode): Promise<void>;
+    /** Returns what was reserved: `amount`, or the largest of `lesser` the balance covers. */
+    reserve(accountId: string, callId: string, amount: number, insufficientCode: ErrorCode, lesser?: readonly number[]): Promise<number>;
     settle(callId: string, reserved: number, charged: number): Promise<number>;
     refund(callId: string, reason: string): Promise<void>;
   };
@@ -93,8 +100,8 @@ export class CallLifecycle {
         return releasing;
       };
       try {
-        await credits.reserve(principal.accountId, call.callId, plan.reserve, plan.insufficient);
-        call.meter.reserved = Math.max(0, plan.reserve);
+        const reserved = Math.max(0, await credits.reserve(principal.accountId, call.callId, plan.reserve, plan.insufficient, plan.lesserReserves));
+        call.meter.reserved = reserved;
         let outcome: MeteredWork<T>;
         try {
           outcome = await work(call);
@@ -104,9 +111,9 @@ export class CallLifecycle {
           throw error;
         }
         detail = outcome.detail ?? null;
-        const charge = Math.max(0, Math.min(outcome.charge, plan.reserve));
+        const charge = Math.max(0, Math.min(outcome.charge, reserved));
         void release();
-        call.meter.charged = await credits.settle(call.callId, plan.reserve, charge);
+        call.meter.charged = await credits.settle(call.callId, reserved, charge);
         return { body: outcome.body, charge: call.meter.charged };
       } finally {
         await release();

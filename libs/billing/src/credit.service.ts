@@ -17,18 +17,26 @@ export class CreditService {
   }
 
   /**
-   * Holds `amount` credits for the request, or refuses: `INSUFFICIENT_CREDITS` (402) on /serp-search,
-   * `CREDITS_EXHAUSTED` (429) elsewhere.
+   * Holds `amount` credits for the request and returns it, or refuses: `INSUFFICIENT_CREDITS` (402) on /serp-search,
+   * `CREDITS_EXHAUSTED` (429) elsewhere. `lesser`: smaller amounts the request can make do with (a Firecrawl `auto`
+   * scrape's shorter ladders) — when the balance does not cover `amount`, the largest of them it covers is held
+   * instead, and returned. Each try is one atomic reserve that holds all of its amount or nothing, so a request holds
+   * at most one reservation and the balance never goes below zero, whatever runs beside it; the balance a refusal
+   * reports only skips the amounts it cannot cover (a stale one costs a try, never a wrong grant).
    */
-  async reserve(accountId: string, requestId: string, amount: number, insufficientCode: ErrorCode): Promise<void> {
-    if (amount <= 0) return;
-    const outcome = await this.batches.reserve(accountId, requestId, amount);
-    if (!outcome.ok) {
-      throw new TrawlError(
-        insufficientCode,
-        `This request needs up to ${amount} credits and the account has ${outcome.balance ?? 0} left in this period`,
-      );
+  async reserve(accountId: string, requestId: string, amount: number, insufficientCode: ErrorCode, lesser: readonly number[] = []): Promise<number> {
+    if (amount <= 0) return 0;
+    let outcome = await this.batches.reserve(accountId, requestId, amount);
+    if (outcome.ok) return amount;
+    const steps = [...new Set(lesser)].filter((a) => a > 0 && a < amount).sort((a, b) => b - a);
+    for (const step of steps) {
+      if (outcome.balance !== null && step > outcome.balance) continue;
+      outcome = await this.batches.reserve(accountId, requestId, step);
+      if (outcome.ok) return step;
     }
+    const least = steps.at(-1);
+    const needs = least === undefined ? `up to ${amount}` : `${least} to ${amount}`;
+    throw new TrawlError(insufficientCode, `This request needs ${needs} credits and the account has ${outcome.balance ?? 0} left in this period`);
   }
 
   /**

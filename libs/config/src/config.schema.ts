@@ -180,10 +180,14 @@ export const configSchema = z.object({
    * chromium-headless-shell when installed, else CHROMIUM_PATH (see renderExecutable).
    */
   RENDER_CHROMIUM_PATH: z.string().min(1).optional(),
-  /** Which workers the standalone process hosts (`npm start`). Chromium starts only when a rendered job arrives. */
+  /**
+   * Which workers the standalone process hosts (`npm start`): all three by default, so every endpoint answers on a
+   * fresh install. Chromium starts only when a rendered job arrives, and the headed Chromium and its Xvfb display
+   * only when a headful one does: an idle worker is a queue consumer and its heartbeat.
+   */
   STANDALONE_WORKERS: z
     .string()
-    .default('http,render')
+    .default('http,render,headful')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .pipe(z.array(z.enum(['http', 'render', 'headful']))),
   RENDER_PAGES_PER_BROWSER: int(1, 100_000).default(200),

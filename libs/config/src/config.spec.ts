@@ -63,12 +63,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SEARCH_CRAWL_TIMEOUT_MS: '20000', SEARCH_CRAWL_DEADLINE_MS: '5000' })).toThrow(/SEARCH_CRAWL_TIMEOUT_MS: must not exceed/);
   });
 
-  it('/headful-browser settings: a provider template needs {session} and is never echoed; standalone can host headful', () => {
+  it('/headful-browser settings: a provider template needs {session} and is never echoed; standalone hosts headful by default', () => {
     const secret = 'http://user-country-{country}:hunter2@proxy.example:7777';
     expect(() => loadConfig({ RESIDENTIAL_PROXY_URL: secret })).toThrow(/RESIDENTIAL_PROXY_URL: must contain \{session\}/);
     expect(() => loadConfig({ RESIDENTIAL_PROXY_URL: secret })).not.toThrow(/hunter2/);
     expect(loadConfig({ RESIDENTIAL_PROXY_URL: `${secret.replace(':hunter2', '-session-{session}:hunter2')}` }).RESIDENTIAL_PROXY_URL).toContain('{session}');
+    expect(loadConfig({}).STANDALONE_WORKERS).toEqual(['http', 'render', 'headful']);
     expect(loadConfig({ STANDALONE_WORKERS: 'http,headful' }).STANDALONE_WORKERS).toEqual(['http', 'headful']);
+    expect(() => loadConfig({ STANDALONE_WORKERS: 'http,stealth' })).toThrow(/STANDALONE_WORKERS/);
   });
 
   it('refuses a reservation TTL the reconciler could expire while a call is still running', () => {

@@ -3,7 +3,10 @@
  * (1 credit over plain HTTP, 10 rendered, 50 on the headed browser; nothing for a failure). `proxy`: `basic` is the
  * cheapest engine that can do what was asked; `auto` moves up the engine table — plain HTTP, then Chromium, then the
  * headed browser when a headful worker is alive — while the block detector says the page was an anti-bot answer;
- * `stealth` is the headed browser. The metadata says which engine served the page.
+ * `stealth` is the headed browser. The metadata says which engine served the page. An `auto` scrape reserves its
+ * ladder's top price when the balance covers it, else the price of the highest rung the balance covers, and climbs only
+ * that far (`climbable`): an account with 20 credits still gets a plain page for 1, and a page still blocked at the
+ * highest rung it could pay for answers UPSTREAM_BLOCKED at 0 credits, as at the top of a whole ladder.
  *
  * The LLM formats (`summary`, `json`) go through the same LlmFormatsService as `/crawl`'s: checked before anything is
  * reserved (no LLM configured, a bad schema: 400 naming the Firecrawl field), their worst case reserved with the
@@ -78,11 +81,16 @@ export class FirecrawlScrapeService {
     // The ladder is part of the key: the same plan climbs the same engines, so it is served the same page.
     const cacheKey = maxAgeMs !== undefined && this.cache.enabled && !plan.actions ? pageCacheKey(this.payload('', caller.accountId, url, plan, timeoutMs), ladder.map((e) => e.id).join('>')) : null;
     const hit = cacheKey && maxAgeMs ? await this.cache.get(scope, cacheKey, maxAgeMs) : null;
+    const llmReserve = llm ? this.llm.reservePerPage(llm) : 0;
+    // What each rung needs reserved (the ladder's prices rise): the top when the balance covers it, else the most the
+    // balance covers — the ladder then climbs only as far as that reservation pays for (climbable).
+    const rungs = ladder.map((e) => COST[e.id] + llmReserve);
     const { body } = await this.lifecycle.run(
       caller,
       {
         endpoint,
-        reserve: (hit ? COSTS.cacheHit : Math.max(...ladder.map((e) => COST[e.id]))) + (llm ? this.llm.reservePerPage(llm) : 0),
+        reserve: hit ? COSTS.cacheHit + llmReserve : rungs[rungs.length - 1],
+        ...(hit ? {} : { lesserReserves: rungs.slice(0, -1) }),
         insufficient: ErrorCode.CREDITS_EXHAUSTED,
         deadlineMs: ladder.length * (timeoutMs + 2_000) + 5_000 + llmMs,
       },
@@ -96,7 +104,8 @@ export class FirecrawlScrapeService {
           }
         }
         let failure: TrawlError | undefined;
-        for (const [i, engine] of ladder.entries()) {
+        const climb = climbable(ladder, (e) => COST[e.id] + llmReserve, call.meter.reserved);
+        for (const [i, engine] of climb.entries()) {
           const [outcome] = await this.dispatcher.runAll(engine.queue, JobName.crawlPage, [this.payload(call.callId, call.principal.accountId, url, plan, timeoutMs)], call.deadline);
           const fetchedAt = Date.now();
           const cacheState = cacheKey ? { cacheState: 'miss', cachedAt: new Date(fetchedAt).toISOString() } : {};
@@ -108,7 +117,8 @@ export class FirecrawlScrapeService {
           }
           failure = page.error;
           // Only an anti-bot answer is worth a costlier engine; every other failure would fail there too.
-          if (failure?.code !== ErrorCode.UPSTREAM_BLOCKED || i === ladder.length - 1) break;
+          // A ladder cut short by the reservation ends on the block as a full one does (UPSTREAM_BLOCKED, 0 credits).
+          if (failure?.code !== ErrorCode.UPSTREAM_BLOCKED || i === climb.length - 1) break;
         }
         throw failure ?? new TrawlError(ErrorCode.INTERNAL, 'The page could not be scraped');
       },
@@ -263,6 +273,15 @@ export class FirecrawlScrapeService {
 function highlightsOf(chunks: PageChunks | undefined): string {
   const [page] = responseChunks([chunks], CHUNK_PARAMS.maxTokens.default).pages;
   return page.filter((c) => c.score > 0).map((c) => c.text).join('\n\n');
+}
+
+/**
+ * The engines of a ladder (cheapest first) that `reserved` pays for, from the bottom up to the first it does not cover;
+ * an `auto` scrape whose balance did not cover the whole ladder climbs only these.
+ */
+export function climbable(ladder: readonly EngineRow[], price: (engine: EngineRow) => number, reserved: number): EngineRow[] {
+  const reach = ladder.findIndex((engine) => price(engine) > reserved);
+  return reach === -1 ? [...ladder] : ladder.slice(0, reach);
 }
 
 /** A scrape URL, normalised, or the 400 naming it. */

@@ -29,7 +29,7 @@ export function fakeLifecycle() {
     {
       gate: { acquire: async () => ({ id: 'lease', release: async () => undefined }) },
       credits: {
-        reserve: async () => undefined,
+        reserve: async (_accountId, _callId, amount) => amount,
         settle: async (callId, reserved, charged) => {
           settled.push({ callId, reserved, charged });
           return charged;
