@@ -116,13 +116,13 @@ describe('Firecrawl scrape, proxy auto, with a headful worker alive', () => {
     const account = await accountWith(20);
     const hits = site.hits.get('/guarded') ?? 0;
     const res = await scrape(account.apiKey, '/guarded');
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ success: false, code: 'UPSTREAM_BLOCKED' });
     expect(res.body.error).toMatch(/anti-bot page \(cloudflare challenge\)/);
     // Plain HTTP, then Chromium; the headed browser (50) was never tried.
     expect(site.hits.get('/guarded')).toBe(hits + 2);
     expect(await balance(account.accountId)).toBe(20);
-    expect(await logRows(account.accountId, 1)).toEqual([{ status: 502, credits: 0, error_code: 'UPSTREAM_BLOCKED' }]);
+    expect(await logRows(account.accountId, 1)).toEqual([{ status: 500, credits: 0, error_code: 'UPSTREAM_BLOCKED' }]);
   });
 
   it('an account with enough credits climbs to the headed browser on the same page, and is charged its 50 once', async () => {
