@@ -13,7 +13,7 @@ import { searchPageFromSerp } from '../web/search-page.js';
 import {
   parseAnswerBox, parseKnowledgeGraph, parsePeopleAlsoAsk, parseRelatedSearches, parseTopStories, parseTotalResults,
 } from './google-features.js';
-import { readGoogleOrganic } from './google-fallback.js';
+import { readGoogleOrganic } from './google-results.js';
 import { parseGoogleLocalPack, parseGoogleVertical } from './google-verticals.js';
 
 const VERTICAL_PARAM: Record<SerpPageParams['type'], Record<string, string>> = {
