@@ -72,6 +72,23 @@ const EMPTY_STATE_MARKERS: Record<string, RegExp> = {
   bing: /class=["'][^"']*\bb_no\b/i,
 };
 
+/**
+ * The line that closes an engine's result list, in the engine's own words: on a page with no result at all it is
+ * the empty state, whatever the page's class names (DuckDuckGo's JavaScript page ends every list, an empty one
+ * too, with it; its JavaScript shell without results has no list to close).
+ */
+const END_OF_LIST_LINES: Record<string, string[]> = {
+  duckduckgo: ['No more results.'],
+};
+
+/** The end-of-list line as a text node of its own (a line of `visible`, else between two tags of the markup). */
+function closesEmptyList(provider: string, html: string, visible?: string): boolean {
+  const lines = END_OF_LIST_LINES[provider];
+  if (!lines) return false;
+  const texts = visible?.split('\n');
+  return lines.some((l) => (texts ? texts.some((t) => t.trim() === l) : new RegExp(`>\\s*${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*<`).test(html)));
+}
+
 /** The query as the page shows it: its search box (`name=q`, input or textarea) and its title before the engine's name. */
 function queriesOf(html: string): string[] {
   const out = new Set<string>();
@@ -125,6 +142,60 @@ export function statesNoResultsByShape(html: string): boolean {
   return false;
 }
 
+/** A query's letters and digits only, lower case: the query and its loosened rewrite (quotes dropped, words split). */
+function looseForm(q: string): string {
+  return q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+function decodeParam(v: string): string {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, ' '));
+  } catch {
+    return v;
+  }
+}
+
+/** The query as text of its own in `markup` (not in a link, not an attribute), inside a line with other words. */
+function statesQuery(markup: string, q: string): boolean {
+  for (const m of markup.matchAll(new RegExp(`>([^<]*)${markupPattern(q)}`, 'gi'))) {
+    const at = (m.index ?? 0) + 1 + m[1].length;
+    if (markup.lastIndexOf('<a ', at) > markup.lastIndexOf('</a>', at)) continue;
+    // The line so far: back to the last block boundary, tags dropped.
+    const before = markup.slice(Math.max(0, at - 400), at);
+    const cut = Math.max(...['<div', '<p', '<h1', '<h2', '<h3', '<h4', '<li', '<br', '<td', '</div>', '</p>'].map((t) => before.lastIndexOf(t)));
+    const line = before.slice(cut < 0 ? 0 : cut).replace(/^<[^>]*>/, '').replace(/<[^>]*>/g, ' ');
+    if (/\p{L}{2,}/u.test(line)) return true;
+  }
+  return false;
+}
+
+/**
+ * The engines' "no results for Q — results for Q′ instead" by its shape rather than its words, for a page with
+ * results: before the first result, a line that states the query the page was asked for (as text, not a link),
+ * and right after it a link to the engine's search for a loosened form of it — the same letters and digits with
+ * quotes, spaces or case changed ("Find x" → find x, asdfsdfasd → asdf sdfasd). A spelling correction is not one
+ * (other letters; and it shows the original query as a link), nor are related searches (after the results).
+ * `firstResult`: the page's first result link; the announcement must come before its host appears in the markup.
+ */
+export function announcesRewrittenQuery(html: string, firstResult: string): boolean {
+  const host = /^https?:\/\/([^/?#]+)/i.exec(firstResult)?.[1]?.toLowerCase();
+  const end = host ? html.indexOf(host) : -1;
+  if (end < 0) return false;
+  const start = Math.max(0, html.search(/<body\b/i));
+  const head = html.slice(start, end);
+  for (const q of queriesOf(html)) {
+    const loose = looseForm(q);
+    if (loose.length < 3) continue;
+    for (const m of head.matchAll(/<a\b[^>]*?\shref=["'][^"']*?[?&](?:amp;)?q=([^&"'#]*)/gi)) {
+      const rewrite = decodeBasicEntities(decodeParam(m[1])).trim();
+      if (rewrite === q || looseForm(rewrite) !== loose) continue;
+      const at = m.index ?? 0;
+      if (statesQuery(head.slice(Math.max(0, at - 1500), at), q)) return true;
+    }
+  }
+  return false;
+}
+
 /** Block reason from the page markup, if it is a block page. */
 export function blockReason(html: string): BlockReason | null {
   for (const m of BLOCK_MARKERS) if (m.pattern.test(html)) return m.reason;
@@ -142,20 +213,22 @@ export function saysNoResults(provider: string, html: string): boolean {
  * block page when a marker says so, and, when nothing does, `ok` for Google (an unknown layout, flagged by the
  * parser) and blocked/'unknown' for the other engines.
  */
-export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string): SerpVerdict {
+export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string, firstResult?: string): SerpVerdict {
   // `visible`: the page's text when the caller has it — far less to search than the markup, and no i18n strings
   // from scripts that could contain a "no results" sentence.
   const text = visible ?? html;
   if (resultCount > 0) {
     // With results on the page, a "no results" sentence only counts next to a substitution notice; alone it may be
-    // a snippet quoting such a sentence.
-    return saysNoResults(provider, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p)) ? { kind: 'no_results' } : { kind: 'ok' };
+    // a snippet quoting such a sentence. In a language we carry no sentence for, the notice's shape counts.
+    if (saysNoResults(provider, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p))) return { kind: 'no_results' };
+    return firstResult && announcesRewrittenQuery(html, firstResult) ? { kind: 'no_results' } : { kind: 'ok' };
   }
   if (saysNoResults(provider, text)) return { kind: 'no_results' };
   const reason = blockReason(html);
   // A consent dialog can sit over a real result page; the page's own statement of no results wins over it.
   if ((!reason || reason === 'consent') && statesNoResultsByShape(html)) return { kind: 'no_results' };
   if (!reason && EMPTY_STATE_MARKERS[provider]?.test(html)) return { kind: 'no_results' };
+  if (!reason && closesEmptyList(provider, html, visible)) return { kind: 'no_results' };
   if (!reason && UNMARKED_EMPTY_PAGE_IS_OK.has(provider)) return { kind: 'ok' };
   return { kind: 'blocked', reason: reason ?? 'unknown' };
 }

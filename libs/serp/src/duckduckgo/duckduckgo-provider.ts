@@ -23,7 +23,7 @@ export function parseDuckDuckGoSearchPage(body: string, _q: Pick<SearchPageParam
   }
   const organic = parseDuckDuckGoOrganic(dom);
   const pagination = parseDuckDuckGoPagination(dom, organic.length, organic.first);
-  const verdict = searchPageVerdict('duckduckgo', body, organic.length, dom.text(), meta);
+  const verdict = searchPageVerdict('duckduckgo', body, organic.length, dom.text(), meta, organic[0]?.link);
   if (!organic.length) return { verdict, pagination };
   const page = buildSearchPage({
     search_results: organic.map((r) => toSearchResult(r)),

@@ -28,7 +28,7 @@ export function blockFromResponse(provider: 'bing' | 'duckduckgo', meta?: Upstre
 }
 
 export function searchPageVerdict(
-  provider: 'bing' | 'duckduckgo', html: string, resultCount: number, visible?: string, meta?: UpstreamResponseMeta,
+  provider: 'bing' | 'duckduckgo', html: string, resultCount: number, visible?: string, meta?: UpstreamResponseMeta, firstResult?: string,
 ): SerpVerdict {
   const fromResponse = blockFromResponse(provider, meta);
   if (fromResponse) return { kind: 'blocked', reason: fromResponse };
@@ -36,5 +36,5 @@ export function searchPageVerdict(
     const marker = PROVIDER_BLOCK_MARKERS[provider].find((m) => m.pattern.test(html));
     if (marker && !blockReason(html)) return { kind: 'blocked', reason: marker.reason };
   }
-  return pageVerdict(provider, html, resultCount, visible);
+  return pageVerdict(provider, html, resultCount, visible, firstResult);
 }
