@@ -92,13 +92,19 @@ function closesEmptyList(provider: string, html: string, visible?: string): bool
 /** The query as the page shows it: its search box (`name=q`, input or textarea) and its title before the engine's name. */
 function queriesOf(html: string): string[] {
   const out = new Set<string>();
-  for (const m of html.matchAll(/<input\b[^>]*>/gi)) {
-    if (!/\sname=["']?q["'\s>]/i.test(m[0])) continue;
-    const v = /\svalue=(?:"([^"]*)"|'([^']*)')/i.exec(m[0]);
-    if (v && (v[1] ?? v[2])) out.add(v[1] ?? v[2]);
+  // Tags found by indexOf, then read with a regex: scanning a multi-MB page with the regex alone costs more.
+  for (const [tag, read] of [
+    ['<input', /^<input\b[^>]*>/i],
+    ['<textarea', /^<textarea\b[^>]*>([^<]+)<\/textarea>/i],
+  ] as const) {
+    for (let at = html.indexOf(tag); at >= 0; at = html.indexOf(tag, at + tag.length)) {
+      const m = read.exec(html.slice(at, at + 4000));
+      if (!m || !/\sname=["']?q["'\s>]/i.test(m[0].slice(0, m[0].indexOf('>') + 1))) continue;
+      const v = tag === '<input' ? /\svalue=(?:"([^"]*)"|'([^']*)')/i.exec(m[0]) : [m[0], m[1]];
+      const value = v && (v[1] ?? v[2]);
+      if (value) out.add(value);
+    }
   }
-  const ta = /<textarea\b[^>]*\sname=["']?q["'\s>][^>]*>([^<]+)<\/textarea>/i.exec(html);
-  if (ta) out.add(ta[1]);
   const title = /<title[^>]*>([^<]+)<\/title>/i.exec(html)?.[1];
   const head = title && /^(.+?)\s+[-–—|·]\s+[^-–—|·]+$/.exec(title.trim())?.[1];
   if (head) out.add(head);
@@ -181,16 +187,26 @@ export function announcesRewrittenQuery(html: string, firstResult: string): bool
   const host = /^https?:\/\/([^/?#]+)/i.exec(firstResult)?.[1]?.toLowerCase();
   const end = host ? html.indexOf(host) : -1;
   if (end < 0) return false;
-  const start = Math.max(0, html.search(/<body\b/i));
-  const head = html.slice(start, end);
-  for (const q of queriesOf(html)) {
-    const loose = looseForm(q);
-    if (loose.length < 3) continue;
-    for (const m of head.matchAll(/<a\b[^>]*?\shref=["'][^"']*?[?&](?:amp;)?q=([^&"'#]*)/gi)) {
-      const rewrite = decodeBasicEntities(decodeParam(m[1])).trim();
-      if (rewrite === q || looseForm(rewrite) !== loose) continue;
-      const at = m.index ?? 0;
-      if (statesQuery(head.slice(Math.max(0, at - 1500), at), q)) return true;
+  const start = Math.max(0, html.lastIndexOf('<body', end));
+  // Searches of the engine linked before the first result (a `q` parameter): tabs, suggestions, rewrites. The
+  // tabs all search the query itself: a page with one searched value links no rewrite (most pages; no more work).
+  const linked = new Map<string, number>();
+  for (let at = html.indexOf('q=', start); at >= 0 && at < end; at = html.indexOf('q=', at + 2)) {
+    const before = html.charCodeAt(at - 1);
+    if (before !== 0x3f && before !== 0x26 && before !== 0x3b) continue; // ? & ;(from &amp;)
+    let stop = at + 2;
+    while (stop < end && !'&"\'#> '.includes(html[stop])) stop++;
+    const raw = html.slice(at + 2, stop);
+    // The last link to each search before the first result: a rewrite notice sits right above the results.
+    if (raw.length <= 1000) linked.set(raw, at);
+  }
+  if (linked.size < 2) return false;
+  const queries = queriesOf(html.slice(0, end)).map((q) => ({ q, loose: looseForm(q) })).filter((x) => x.loose.length >= 3);
+  for (const [raw, at] of linked) {
+    const rewrite = decodeBasicEntities(decodeParam(raw)).trim();
+    const loose = looseForm(rewrite);
+    for (const { q } of queries.filter((x) => x.loose === loose && x.q !== rewrite)) {
+      if (statesQuery(html.slice(Math.max(start, at - 1500), at), q)) return true;
     }
   }
   return false;
