@@ -174,7 +174,8 @@ export function parseBingSearchPage(body: string, q: Pick<SearchPageParams, 'pag
   const pagination = parseBingPagination(dom, organic.length);
   const offset = pagination.offset ?? bingOffset(q.page, bingCount(q));
   organic.forEach((r, i) => (r.position = offset + i + 1));
-  const verdict = searchPageVerdict('bing', body, organic.length, dom.text(), meta, organic[0]?.link);
+  const first = organic[0]?.link;
+  const verdict = searchPageVerdict('bing', body, organic.length, dom.text(), meta, first ? { firstResult: first, markup: dom.source } : undefined);
   if (!organic.length) return { verdict, pagination };
   const page = buildSearchPage({
     total_results: bingTotalResults(dom),

@@ -37,7 +37,7 @@ describe('"no results for Q — results for Q′" by its shape', () => {
   it('a line stating the query, then a link to a search for the same words loosened, before the first result', () => {
     const notice = '<div>Inga träffar för <b>&quot;zzqx kettle&quot;</b>.</div><div>Visar träffar för <a href="/search?q=zzqx+kettle">zzqx kettle</a>:</div>';
     expect(announcesRewrittenQuery(withNotice(notice), 'https://shop.example/kettle')).toBe(true);
-    expect(pageVerdict('google', withNotice(notice), 1, undefined, 'https://shop.example/kettle')).toEqual({ kind: 'no_results' });
+    expect(pageVerdict('google', withNotice(notice), 1, undefined, { firstResult: 'https://shop.example/kettle', markup: withNotice(notice) })).toEqual({ kind: 'no_results' });
     // Plain text too (Bing), and a rewrite that splits a word.
     const split = page(`${tabs}<h2>Inga träffar för zzqxkettle.</h2><div>Visar träffar för <a href="/search?q=zzqx+kettle&amp;FORM=AWRE">zzqx kettle</a>.</div>${result}`, 'zzqxkettle');
     expect(announcesRewrittenQuery(split, 'https://shop.example/kettle')).toBe(true);
@@ -54,7 +54,7 @@ describe('"no results for Q — results for Q′" by its shape', () => {
     // A related search for the loosened query after the results.
     const after = page(`${tabs}${result}<div>Sökningar om <b>&quot;zzqx kettle&quot;</b></div><div><a href="/search?q=zzqx+kettle">zzqx kettle</a></div>`, q.replace(/"/g, '&quot;'));
     expect(announcesRewrittenQuery(after, first)).toBe(false);
-    expect(pageVerdict('google', withNotice(''), 1, undefined, first)).toEqual({ kind: 'ok' });
+    expect(pageVerdict('google', withNotice(''), 1, undefined, { firstResult: first, markup: withNotice('') })).toEqual({ kind: 'ok' });
   });
 
   it("DuckDuckGo's empty list by its closing line on a page without results, whatever its classes", () => {

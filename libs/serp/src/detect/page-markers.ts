@@ -212,6 +212,12 @@ export function announcesRewrittenQuery(html: string, firstResult: string): bool
   return false;
 }
 
+/** What the rewritten-query check reads: the page's first result link, and its markup without scripts and styles. */
+export interface RewriteCheck {
+  firstResult: string;
+  markup: string;
+}
+
 /** Block reason from the page markup, if it is a block page. */
 export function blockReason(html: string): BlockReason | null {
   for (const m of BLOCK_MARKERS) if (m.pattern.test(html)) return m.reason;
@@ -229,7 +235,7 @@ export function saysNoResults(provider: string, html: string): boolean {
  * block page when a marker says so, and, when nothing does, `ok` for Google (an unknown layout, flagged by the
  * parser) and blocked/'unknown' for the other engines.
  */
-export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string, firstResult?: string): SerpVerdict {
+export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string, rewrite?: RewriteCheck): SerpVerdict {
   // `visible`: the page's text when the caller has it — far less to search than the markup, and no i18n strings
   // from scripts that could contain a "no results" sentence.
   const text = visible ?? html;
@@ -237,7 +243,7 @@ export function pageVerdict(provider: string, html: string, resultCount: number,
     // With results on the page, a "no results" sentence only counts next to a substitution notice; alone it may be
     // a snippet quoting such a sentence. In a language we carry no sentence for, the notice's shape counts.
     if (saysNoResults(provider, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p))) return { kind: 'no_results' };
-    return firstResult && announcesRewrittenQuery(html, firstResult) ? { kind: 'no_results' } : { kind: 'ok' };
+    return rewrite && announcesRewrittenQuery(rewrite.markup, rewrite.firstResult) ? { kind: 'no_results' } : { kind: 'ok' };
   }
   if (saysNoResults(provider, text)) return { kind: 'no_results' };
   const reason = blockReason(html);
