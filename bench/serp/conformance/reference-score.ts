@@ -9,7 +9,7 @@
 import { parseBingOrganic, parseBingRelated } from '#serp/bing/bing-provider.js';
 import { attr, closest, hasAnyClass, loadDom, type SerpDom } from '#serp/dom/serp-dom.js';
 import { parseRelatedSearches } from '#serp/google/google-features.js';
-import { readGoogleOrganic } from '#serp/google/google-fallback.js';
+import { readGoogleOrganic } from '#serp/google/google-results.js';
 import { normalizeUrl, unwrapBingLink, unwrapGoogleLink } from '#serp/util/urls.js';
 import { readPage, type ReferenceCase } from './corpus.js';
 import { matchResults, normTitle, type MatchReport, type ReferenceResult } from './match.js';

@@ -130,4 +130,11 @@ describe('Bing pages of an unknown layout (classes renamed)', () => {
     const fragment = parseBingSearchPage(`<ol>${ad}${card(1)}${card(2)}${card(3)}</ol>`, { page: 1 });
     expect(fragment.page?.search_results.map((r) => r.link)).toEqual(page?.search_results.map((r) => r.link));
   });
+  it('on a page whose cards have no heading, the cards "People also ask" quotes (outside the results list) are not results', () => {
+    const card = (n: number, tag = 'li') => `<${tag} class="b_algo"><div class="b_title"><a href="https://r${n}.example/">Result ${n}</a></div>`
+      + `<cite>r${n}.example</cite><div class="b_caption"><p>Snippet ${n}.</p></div></${tag}>`;
+    const quoted = `<li class="b_ans"><div class="df_alsoAsk"><div>Why?</div>${card(9, 'div')}</div></li>`;
+    const html = `<html><body><ol id="b_results">${card(1)}${quoted}${card(2)}${card(3)}</ol></body></html>`;
+    expect(parseBingSearchPage(html, { page: 1 }).page?.search_results.map((r) => r.title)).toEqual(['Result 1', 'Result 2', 'Result 3']);
+  });
 });

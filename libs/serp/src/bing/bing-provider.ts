@@ -81,12 +81,25 @@ function titleLink(item: Element, headed: boolean): Element | null {
     && !!textOf(e) && !/^(https?:\/\/|www\.)\S+$/.test(textOf(e)));
 }
 
+/** The parent that most of `els` share (null for none). */
+function mostCommonParent(els: Element[]): Element | null {
+  const counts = new Map<Element, number>();
+  for (const e of els) if (e.parent) counts.set(e.parent as Element, (counts.get(e.parent as Element) ?? 0) + 1);
+  let best: Element | null = null;
+  for (const [p, n] of counts) if (!best || n > (counts.get(best) ?? 0)) best = p;
+  return best;
+}
+
 function layoutBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
   const out: BingOrganicResult[] = [];
   const seen = new Set<string>();
   const cards = resultCards(dom);
   const headed = cards.some((c) => !!findFirst(c, (e) => e.name === 'h2' || e.name === 'h3'));
+  // Without headings to tell them apart, the cards "People also ask" quotes are the ones outside the results list:
+  // the element most cards are items of.
+  const list = headed ? null : mostCommonParent(cards);
   for (const item of cards) {
+    if (list && item.parent !== list) continue;
     if (closest(item, (e) => hasAnyClass(e, ['b_ad', 'b_adTop', 'b_adBottom'])) || item.name === 'div' && closest(item, (e) => hasClass(e, 'b_algo') && e !== item)) continue;
     const a = titleLink(item, headed);
     if (!a) continue;
@@ -161,7 +174,8 @@ export function parseBingSearchPage(body: string, q: Pick<SearchPageParams, 'pag
   const pagination = parseBingPagination(dom, organic.length);
   const offset = pagination.offset ?? bingOffset(q.page, bingCount(q));
   organic.forEach((r, i) => (r.position = offset + i + 1));
-  const verdict = searchPageVerdict('bing', body, organic.length, dom.text(), meta);
+  const first = organic[0]?.link;
+  const verdict = searchPageVerdict('bing', body, organic.length, dom.text(), meta, first ? { firstResult: first, markup: dom.source } : undefined);
   if (!organic.length) return { verdict, pagination };
   const page = buildSearchPage({
     total_results: bingTotalResults(dom),

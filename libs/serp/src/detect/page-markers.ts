@@ -72,16 +72,39 @@ const EMPTY_STATE_MARKERS: Record<string, RegExp> = {
   bing: /class=["'][^"']*\bb_no\b/i,
 };
 
+/**
+ * The line that closes an engine's result list, in the engine's own words: on a page with no result at all it is
+ * the empty state, whatever the page's class names (DuckDuckGo's JavaScript page ends every list, an empty one
+ * too, with it; its JavaScript shell without results has no list to close).
+ */
+const END_OF_LIST_LINES: Record<string, string[]> = {
+  duckduckgo: ['No more results.'],
+};
+
+/** The end-of-list line as a text node of its own (a line of `visible`, else between two tags of the markup). */
+function closesEmptyList(provider: string, html: string, visible?: string): boolean {
+  const lines = END_OF_LIST_LINES[provider];
+  if (!lines) return false;
+  const texts = visible?.split('\n');
+  return lines.some((l) => (texts ? texts.some((t) => t.trim() === l) : new RegExp(`>\\s*${l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*<`).test(html)));
+}
+
 /** The query as the page shows it: its search box (`name=q`, input or textarea) and its title before the engine's name. */
 function queriesOf(html: string): string[] {
   const out = new Set<string>();
-  for (const m of html.matchAll(/<input\b[^>]*>/gi)) {
-    if (!/\sname=["']?q["'\s>]/i.test(m[0])) continue;
-    const v = /\svalue=(?:"([^"]*)"|'([^']*)')/i.exec(m[0]);
-    if (v && (v[1] ?? v[2])) out.add(v[1] ?? v[2]);
+  // Tags found by indexOf, then read with a regex: scanning a multi-MB page with the regex alone costs more.
+  for (const [tag, read] of [
+    ['<input', /^<input\b[^>]*>/i],
+    ['<textarea', /^<textarea\b[^>]*>([^<]+)<\/textarea>/i],
+  ] as const) {
+    for (let at = html.indexOf(tag); at >= 0; at = html.indexOf(tag, at + tag.length)) {
+      const m = read.exec(html.slice(at, at + 4000));
+      if (!m || !/\sname=["']?q["'\s>]/i.test(m[0].slice(0, m[0].indexOf('>') + 1))) continue;
+      const v = tag === '<input' ? /\svalue=(?:"([^"]*)"|'([^']*)')/i.exec(m[0]) : [m[0], m[1]];
+      const value = v && (v[1] ?? v[2]);
+      if (value) out.add(value);
+    }
   }
-  const ta = /<textarea\b[^>]*\sname=["']?q["'\s>][^>]*>([^<]+)<\/textarea>/i.exec(html);
-  if (ta) out.add(ta[1]);
   const title = /<title[^>]*>([^<]+)<\/title>/i.exec(html)?.[1];
   const head = title && /^(.+?)\s+[-–—|·]\s+[^-–—|·]+$/.exec(title.trim())?.[1];
   if (head) out.add(head);
@@ -125,6 +148,76 @@ export function statesNoResultsByShape(html: string): boolean {
   return false;
 }
 
+/** A query's letters and digits only, lower case: the query and its loosened rewrite (quotes dropped, words split). */
+function looseForm(q: string): string {
+  return q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+function decodeParam(v: string): string {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, ' '));
+  } catch {
+    return v;
+  }
+}
+
+/** The query as text of its own in `markup` (not in a link, not an attribute), inside a line with other words. */
+function statesQuery(markup: string, q: string): boolean {
+  for (const m of markup.matchAll(new RegExp(`>([^<]*)${markupPattern(q)}`, 'gi'))) {
+    const at = (m.index ?? 0) + 1 + m[1].length;
+    if (markup.lastIndexOf('<a ', at) > markup.lastIndexOf('</a>', at)) continue;
+    // The line so far: back to the last block boundary, tags dropped.
+    const before = markup.slice(Math.max(0, at - 400), at);
+    const cut = Math.max(...['<div', '<p', '<h1', '<h2', '<h3', '<h4', '<li', '<br', '<td', '</div>', '</p>'].map((t) => before.lastIndexOf(t)));
+    const line = before.slice(cut < 0 ? 0 : cut).replace(/^<[^>]*>/, '').replace(/<[^>]*>/g, ' ');
+    if (/\p{L}{2,}/u.test(line)) return true;
+  }
+  return false;
+}
+
+/**
+ * The engines' "no results for Q — results for Q′ instead" by its shape rather than its words, for a page with
+ * results: before the first result, a line that states the query the page was asked for (as text, not a link),
+ * and right after it a link to the engine's search for a loosened form of it — the same letters and digits with
+ * quotes, spaces or case changed ("Find x" → find x, asdfsdfasd → asdf sdfasd). A spelling correction is not one
+ * (other letters; and it shows the original query as a link), nor are related searches (after the results).
+ * `firstResult`: the page's first result link; the announcement must come before its host appears in the markup.
+ */
+export function announcesRewrittenQuery(html: string, firstResult: string): boolean {
+  const host = /^https?:\/\/([^/?#]+)/i.exec(firstResult)?.[1]?.toLowerCase();
+  const end = host ? html.indexOf(host) : -1;
+  if (end < 0) return false;
+  const start = Math.max(0, html.lastIndexOf('<body', end));
+  // Searches of the engine linked before the first result (a `q` parameter): tabs, suggestions, rewrites. The
+  // tabs all search the query itself: a page with one searched value links no rewrite (most pages; no more work).
+  const linked = new Map<string, number>();
+  for (let at = html.indexOf('q=', start); at >= 0 && at < end; at = html.indexOf('q=', at + 2)) {
+    const before = html.charCodeAt(at - 1);
+    if (before !== 0x3f && before !== 0x26 && before !== 0x3b) continue; // ? & ;(from &amp;)
+    let stop = at + 2;
+    while (stop < end && !'&"\'#> '.includes(html[stop])) stop++;
+    const raw = html.slice(at + 2, stop);
+    // The last link to each search before the first result: a rewrite notice sits right above the results.
+    if (raw.length <= 1000) linked.set(raw, at);
+  }
+  if (linked.size < 2) return false;
+  const queries = queriesOf(html.slice(0, end)).map((q) => ({ q, loose: looseForm(q) })).filter((x) => x.loose.length >= 3);
+  for (const [raw, at] of linked) {
+    const rewrite = decodeBasicEntities(decodeParam(raw)).trim();
+    const loose = looseForm(rewrite);
+    for (const { q } of queries.filter((x) => x.loose === loose && x.q !== rewrite)) {
+      if (statesQuery(html.slice(Math.max(start, at - 1500), at), q)) return true;
+    }
+  }
+  return false;
+}
+
+/** What the rewritten-query check reads: the page's first result link, and its markup without scripts and styles. */
+export interface RewriteCheck {
+  firstResult: string;
+  markup: string;
+}
+
 /** Block reason from the page markup, if it is a block page. */
 export function blockReason(html: string): BlockReason | null {
   for (const m of BLOCK_MARKERS) if (m.pattern.test(html)) return m.reason;
@@ -142,20 +235,22 @@ export function saysNoResults(provider: string, html: string): boolean {
  * block page when a marker says so, and, when nothing does, `ok` for Google (an unknown layout, flagged by the
  * parser) and blocked/'unknown' for the other engines.
  */
-export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string): SerpVerdict {
+export function pageVerdict(provider: string, html: string, resultCount: number, visible?: string, rewrite?: RewriteCheck): SerpVerdict {
   // `visible`: the page's text when the caller has it — far less to search than the markup, and no i18n strings
   // from scripts that could contain a "no results" sentence.
   const text = visible ?? html;
   if (resultCount > 0) {
     // With results on the page, a "no results" sentence only counts next to a substitution notice; alone it may be
-    // a snippet quoting such a sentence.
-    return saysNoResults(provider, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p)) ? { kind: 'no_results' } : { kind: 'ok' };
+    // a snippet quoting such a sentence. In a language we carry no sentence for, the notice's shape counts.
+    if (saysNoResults(provider, text) && SUBSTITUTION_PHRASES.some((p) => text.includes(p))) return { kind: 'no_results' };
+    return rewrite && announcesRewrittenQuery(rewrite.markup, rewrite.firstResult) ? { kind: 'no_results' } : { kind: 'ok' };
   }
   if (saysNoResults(provider, text)) return { kind: 'no_results' };
   const reason = blockReason(html);
   // A consent dialog can sit over a real result page; the page's own statement of no results wins over it.
   if ((!reason || reason === 'consent') && statesNoResultsByShape(html)) return { kind: 'no_results' };
   if (!reason && EMPTY_STATE_MARKERS[provider]?.test(html)) return { kind: 'no_results' };
+  if (!reason && closesEmptyList(provider, html, visible)) return { kind: 'no_results' };
   if (!reason && UNMARKED_EMPTY_PAGE_IS_OK.has(provider)) return { kind: 'ok' };
   return { kind: 'blocked', reason: reason ?? 'unknown' };
 }

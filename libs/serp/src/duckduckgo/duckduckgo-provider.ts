@@ -23,7 +23,8 @@ export function parseDuckDuckGoSearchPage(body: string, _q: Pick<SearchPageParam
   }
   const organic = parseDuckDuckGoOrganic(dom);
   const pagination = parseDuckDuckGoPagination(dom, organic.length, organic.first);
-  const verdict = searchPageVerdict('duckduckgo', body, organic.length, dom.text(), meta);
+  const first = organic[0]?.link;
+  const verdict = searchPageVerdict('duckduckgo', body, organic.length, dom.text(), meta, first ? { firstResult: first, markup: dom.source } : undefined);
   if (!organic.length) return { verdict, pagination };
   const page = buildSearchPage({
     search_results: organic.map((r) => toSearchResult(r)),

@@ -8,12 +8,13 @@
  */
 import type { AnyNode } from 'domhandler';
 import { attr, closest, findAll, findFirst, isElement, loadDom, parentEl, textOf, type Element, type SerpDom } from '../dom/serp-dom.js';
-import type { OrganicResult, SerpParser } from '../types.js';
+import type { OrganicResult } from '../types.js';
 import { textLines } from '../util/card-text.js';
+import { URL_LINE } from '../dom/link-title.js';
 import { looksLikeDate, splitLeadingDate } from '../util/dates.js';
 import { hostOf, normalizeUrl } from '../util/urls.js';
 import {
-  blocksOf, excluded, isAdLink, layoutOrganicEntries, mainContainer, resultLink, titleOf, type OrganicEntry,
+  blocksOf, excluded, isAdLink, mainContainer, resultLink, titleOf, type OrganicEntry,
 } from './google-organic.js';
 
 interface Candidate {
@@ -68,7 +69,7 @@ function headingOf(a: Element, profile: StructuralProfile): Element | null {
 }
 
 /** Containers that are never results, whatever the layout: page chrome, forms, dialogs and ad slots. */
-function chrome(e: Element): boolean {
+export function chrome(e: Element): boolean {
   if (e.name === 'nav' || e.name === 'header' || e.name === 'footer' || e.name === 'form' || e.name === 'aside') return true;
   const role = attr(e, 'role');
   if (role === 'navigation' || role === 'dialog' || role === 'banner' || role === 'contentinfo' || role === 'complementary') return true;
@@ -79,8 +80,7 @@ function chrome(e: Element): boolean {
 /** Ad labels Google prints on sponsored results, in the page's language. */
 const AD_LABEL = /^(ad|ads|sponsored|sponsored result|anzeige|anzeigen|annonce|annonces|sponsorisé|publicidad|anuncio|anuncios|annuncio|annunci|patrocinado|gesponsord|advertentie|reklama|реклама|広告|广告|廣告|광고)(\s*[·•:]\s*.*)?$/i;
 
-const URL_LINE = /^(?:https?:\/\/)?(?:www\.)?[\w-]+(?:\.[\w-]+)+(?:[/:›>]|\s›|$)/i;
-const MENU_LINE = /^(?:cached|similar|translate this page|traduire cette page|diese seite übersetzen|traducir esta página|more results from|web results?|résultats web|webergebnisse|resultados de la web|risultati web|›|·|-)$/i;
+export const MENU_LINE = /^(?:cached|similar|translate this page|traduire cette page|diese seite übersetzen|traducir esta página|more results from|web results?|résultats web|webergebnisse|resultados de la web|risultati web|›|·|-)$/i;
 
 /**
  * Headings of Google's blocks whose links are not results (carousels, AI-answer sources), in the languages Google
@@ -123,7 +123,7 @@ function startsWith(el: Element, first: Element): boolean {
  * Sections that Google titles with one of its feature headings: the nearest ancestor of such a heading that also
  * holds an outside link. Their links are carousel items, questions or AI-answer sources, not results.
  */
-function featureSections(dom: SerpDom, root: Element): Set<Element> {
+export function featureSections(dom: SerpDom, root: Element): Set<Element> {
   const out = new Set<Element>();
   const outside = (e: Element) => e.name === 'a' && /^https?:|^\/url\?/.test(attr(e, 'href'));
   let total = -1;
@@ -147,7 +147,7 @@ function featureSections(dom: SerpDom, root: Element): Set<Element> {
 }
 
 /** Ad clicks, Google's own pages and image-result links (`/imgres`: a thumbnail grid, not web results). */
-function isOwnOrAd(href: string, link: string): boolean {
+export function isOwnOrAd(href: string, link: string): boolean {
   return isAdLink(href) || /\/imgres\?/.test(href) || OWN_HOST.test(hostOf(link));
 }
 
@@ -231,7 +231,7 @@ function showsUrlLine(block: Element): boolean {
   return !!findFirst(block, (e) => e.name === 'cite') || textLines(block).some((l) => l.includes('›') || URL_LINE.test(l));
 }
 
-function isAdBlock(block: Element, allLines: string[]): boolean {
+export function isAdBlock(block: Element, allLines: string[]): boolean {
   if (findFirst(block, (e) => e.attribs['data-text-ad'] !== undefined)) return true;
   return allLines.some((l) => l.length <= 80 && AD_LABEL.test(l));
 }
@@ -376,42 +376,4 @@ function blocksToEntries(dom: SerpDom, root: Element, knownContainers: boolean, 
     if (keep) lastHost = host;
     return keep;
   });
-}
-
-/** Distinct outside pages the document links to, besides `known` (no tree walk: one pass over the links). */
-function otherTargets(dom: SerpDom, known: Set<string>): number {
-  const seen = new Set<string>();
-  for (const a of dom.byTag('a')) {
-    const href = attr(a, 'href');
-    if (!href) continue;
-    const link = resultLink(a);
-    if (!/^https?:\/\//i.test(link) || isOwnOrAd(href, link)) continue;
-    const key = normalizeUrl(link);
-    if (!known.has(key)) seen.add(key);
-  }
-  return seen.size;
-}
-
-/**
- * Organic results as the API returns them: the layout reader's, completed by the fallback reader when the layout
- * reader found none, or clearly fewer than the result blocks the page shows (at least 3 more, and as many more as
- * it found: carousels and tweet cards on a known page must not pull in the fallback). Merged results keep page
- * order; `parser` says whether the fallback was needed ('none': nothing found by either).
- */
-export function readGoogleOrganic(dom: SerpDom, offset = 0): { results: OrganicResult[]; parser?: SerpParser } {
-  const layout = layoutOrganicEntries(dom, offset);
-  const known = new Set(layout.map((e) => normalizeUrl(e.result.link)));
-  // Cheap bound first: the fallback can only add pages the page links to and the layout reader did not take.
-  if (layout.length && otherTargets(dom, known) < Math.max(3, layout.length)) {
-    return { results: layout.map((e) => e.result) };
-  }
-  const fallback = fallbackOrganicEntries(dom, offset);
-  const missing = fallback.filter((e) => e.showsUrl && !known.has(normalizeUrl(e.result.link)));
-  const useFallback = layout.length === 0 ? fallback.length > 0 : missing.length >= 3 && missing.length >= layout.length;
-  if (!useFallback) return { results: layout.map((e) => e.result), parser: layout.length ? undefined : 'none' };
-  const merged = [...layout, ...(layout.length ? missing : fallback)].sort((a, b) => dom.order(a.anchor) - dom.order(b.anchor));
-  return {
-    results: merged.map((e, i) => ({ ...e.result, position: offset + i + 1 })),
-    parser: 'fallback',
-  };
 }

@@ -183,7 +183,11 @@ function noJsSnippet(block: Element, c: OrganicCandidate): string | null {
 /** Featured-snippet answer text (shown above the source link, which is itself an organic result). */
 export const FEATURED_ANSWER_CLASSES = ['hgKElc', 'LGOjhe', 'di3YZe', 'X5LH0c', 'iKJnec', 'e24Kjc', 'Y0NH2b'];
 
-function snippetIn(block: Element, c: OrganicCandidate): string {
+/**
+ * The snippet of a result in its block. `generic`: what to read when no snippet class of a known layout is found (by
+ * default the block's text without the title link, URL lines and menus).
+ */
+export function snippetIn(block: Element, c: OrganicCandidate, generic?: (block: Element, c: OrganicCandidate) => string): string {
   const featured = closest(c.anchor, (e) => hasClass(e, 'ifM9O') || hasClass(e, 'xpdopen') || e.name === 'block-component');
   if (featured) {
     const answer = findFirst(featured, (e) => hasAnyClass(e, FEATURED_ANSWER_CLASSES));
@@ -212,6 +216,7 @@ function snippetIn(block: Element, c: OrganicCandidate): string {
       if (text.length >= 3 && text !== textOf(c.title)) return text;
     }
   }
+  if (generic) return generic(block, c);
   // Fallback: block text minus the title link, URL lines and menus.
   return textOf(block, (e) => e === c.anchor || e.name === 'cite' || e.name === 'h3' || hasAnyClass(e, NOT_SNIPPET_CLASSES)
     || attr(e, 'role') === 'button' || attr(e, 'role') === 'menu');
@@ -243,7 +248,16 @@ export interface OrganicEntry {
 export function layoutOrganicEntries(dom: SerpDom, offset = 0): OrganicEntry[] {
   const main = mainContainer(dom);
   if (!main) return [];
-  const candidates = findOrganicCandidates(dom, main);
+  return entriesOf(findOrganicCandidates(dom, main), main, offset);
+}
+
+/**
+ * Results read from their title links: each one's block, snippet (`genericSnippet`: see snippetIn) and sitelinks, positions
+ * counted from `offset`.
+ */
+export function entriesOf(
+  candidates: OrganicCandidate[], main: Element, offset = 0, genericSnippet?: (block: Element, c: OrganicCandidate) => string,
+): OrganicEntry[] {
   const blocks = blocksOf(candidates, main);
   const entries: OrganicEntry[] = [];
   const seenLinks = new Set<string>();
@@ -254,7 +268,7 @@ export function layoutOrganicEntries(dom: SerpDom, offset = 0): OrganicEntry[] {
     const key = c.link;
     if (seenLinks.has(key) && g) continue;
     seenLinks.add(key);
-    const raw = snippetIn(block, c);
+    const raw = snippetIn(block, c, genericSnippet);
     const { date, rest } = splitLeadingDate(raw);
     const result: OrganicResult = {
       title: textOf(c.title),

@@ -13,7 +13,7 @@ import { searchPageFromSerp } from '../web/search-page.js';
 import {
   parseAnswerBox, parseKnowledgeGraph, parsePeopleAlsoAsk, parseRelatedSearches, parseTopStories, parseTotalResults,
 } from './google-features.js';
-import { readGoogleOrganic } from './google-fallback.js';
+import { readGoogleOrganic } from './google-results.js';
 import { parseGoogleLocalPack, parseGoogleVertical } from './google-verticals.js';
 
 const VERTICAL_PARAM: Record<SerpPageParams['type'], Record<string, string>> = {
@@ -105,7 +105,8 @@ export function parseGoogleSerp(body: string, q: Pick<SerpPageParams, 'type' | '
   const info = parseTotalResults(dom);
   if (info) result.searchInformation = info;
   const found = result.serp_search_results.length + (kg ? 1 : 0) + (answerBox ? 1 : 0);
-  const verdict = pageVerdict('google', body, found, dom.text());
+  const first = organic.results[0]?.link;
+  const verdict = pageVerdict('google', body, found, dom.text(), first ? { firstResult: first, markup: dom.source } : undefined);
   if (organic.parser) result.parser = organic.parser;
   // An ordinary page without results (unknown layout, not a block) still gets a body, flagged `parser: 'none'`.
   return found || verdict.kind === 'ok' ? { verdict, result } : { verdict };

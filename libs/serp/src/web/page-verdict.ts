@@ -5,7 +5,7 @@
  * HTTP 429. Block markers in the markup only count on a page without results (snippets may quote them); the status
  * and the final URL count always. A challenge served with a 2xx status therefore still comes out blocked.
  */
-import { blockReason, pageVerdict } from '../detect/page-markers.js';
+import { blockReason, pageVerdict, type RewriteCheck } from '../detect/page-markers.js';
 import type { BlockReason, SerpVerdict, UpstreamResponseMeta } from '../types.js';
 
 const PROVIDER_BLOCK_MARKERS: Record<'bing' | 'duckduckgo', Array<{ reason: BlockReason; pattern: RegExp }>> = {
@@ -28,7 +28,7 @@ export function blockFromResponse(provider: 'bing' | 'duckduckgo', meta?: Upstre
 }
 
 export function searchPageVerdict(
-  provider: 'bing' | 'duckduckgo', html: string, resultCount: number, visible?: string, meta?: UpstreamResponseMeta,
+  provider: 'bing' | 'duckduckgo', html: string, resultCount: number, visible?: string, meta?: UpstreamResponseMeta, rewrite?: RewriteCheck,
 ): SerpVerdict {
   const fromResponse = blockFromResponse(provider, meta);
   if (fromResponse) return { kind: 'blocked', reason: fromResponse };
@@ -36,5 +36,5 @@ export function searchPageVerdict(
     const marker = PROVIDER_BLOCK_MARKERS[provider].find((m) => m.pattern.test(html));
     if (marker && !blockReason(html)) return { kind: 'blocked', reason: marker.reason };
   }
-  return pageVerdict(provider, html, resultCount, visible);
+  return pageVerdict(provider, html, resultCount, visible, rewrite);
 }
