@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { REPO_ROOT } from '../support/env.js';
 import type { FixtureServer } from '../support/fixture-server.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { tableResolver } from '../support/offline.js';
 import { startSite } from './site.js';
 
 jest.setTimeout(120_000);
@@ -27,13 +28,15 @@ let trawl: Harness;
 let site: FixtureServer;
 let apiKey: string;
 let accountId: string;
+/** The workers' DNS: it knows no name, so no page of a public host could be fetched. */
+const dns = tableResolver({});
 
 beforeAll(async () => {
   if (!existsSync(path.join(CLIENT, 'node_modules/@langchain/community'))) {
     throw new Error(`LangChain's client is not installed: run \`npm ci --prefix ${path.relative(process.cwd(), CLIENT)}\` (npm test does)`);
   }
   site = await startSite();
-  trawl = await startHarness({ CRAWL_HOST_MIN_GAP_MS: '0' });
+  trawl = await startHarness({ CRAWL_HOST_MIN_GAP_MS: '0' }, { resolve: dns });
   ({ apiKey, accountId } = await trawl.createAccount());
 });
 
@@ -48,10 +51,15 @@ const balance = async () => (await trawl.admin.report(accountId)).account.balanc
 async function load(options: Record<string, unknown>): Promise<{ docs?: LoadedDoc[]; error?: string }> {
   const { stdout } = await promisify(execFile)(process.execPath, ['load.mjs', JSON.stringify({ apiKey, apiUrl: trawl.baseUrl, ...options })], {
     cwd: CLIENT,
+    // Only what Node needs: no LangSmith tracing or proxy settings of the machine's reach the client.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     timeout: 90_000,
     maxBuffer: 16 * 1024 * 1024,
   });
-  return JSON.parse(stdout);
+  const { lookups, ...loaded } = JSON.parse(stdout) as { docs?: LoadedDoc[]; error?: string; lookups: string[] };
+  // The client talked to Trawl on its IP address and to nothing else.
+  expect(lookups).toEqual([]);
+  return loaded;
 }
 
 describe('LangChain JS FireCrawlLoader', () => {
@@ -89,9 +97,13 @@ describe('LangChain JS FireCrawlLoader', () => {
 
   it('a refusal reaches the pipeline as the loader\'s error, nothing charged', async () => {
     const before = await balance();
-    const { docs, error } = await load({ url: 'ftp://example.com/file', mode: 'scrape' });
+    const { docs, error } = await load({ url: `${site.url.replace(/^http/, 'ftp')}/file`, mode: 'scrape' });
     expect(docs).toBeUndefined();
     expect(error).toMatch(/Status code: 400\. Error: url: .*must use http or https/);
     expect(await balance()).toBe(before);
+  });
+
+  it('never looked up a host name: every page came from the loopback site', () => {
+    expect(dns.asked).toEqual([]);
   });
 });
