@@ -39,13 +39,21 @@ export function pagePlan(options: ScrapeOptionsInput | undefined, prefix: string
   const llm = llmRefusal(plan, prefix, 'scrape only, not for the pages of a crawl or batch');
   if (llm) return llm;
   if (plan.highlights) return { path: `${prefix}${plan.highlights.path}`, message: 'format highlights is offered by scrape and search only, not for the pages of a crawl or batch' };
-  if (plan.document.screenshot) return { path: `${prefix}formats`, message: 'screenshot is offered by scrape only, not for the pages of a crawl or batch' };
-  const capture = plan.actions?.findIndex((a) => a.type === 'screenshot' || a.type === 'pdf') ?? -1;
-  if (capture >= 0) {
-    return { path: `${prefix}actions.${capture}.type`, message: 'screenshot and pdf actions are offered by scrape only, not for the pages of a crawl or batch (as the screenshot format)' };
-  }
+  const capture = captureRefusal(plan, prefix, 'the pages of a crawl or batch');
+  if (capture) return capture;
   if (plan.proxy === 'stealth') return { path: `${prefix}proxy`, message: 'proxy stealth is offered by scrape only, not for the pages of a crawl or batch' };
   return plan;
+}
+
+/**
+ * The refusal of a plan's captures — the screenshot format, screenshot and pdf actions — where only scrape publishes
+ * them (`where`: what is asked for, "search results").
+ */
+export function captureRefusal(plan: ScrapePlan, prefix: string, where: string): { path: string; message: string } | undefined {
+  if (plan.document.screenshot) return { path: `${prefix}formats`, message: `screenshot is offered by scrape only, not for ${where}` };
+  const at = plan.actions?.findIndex((a) => a.type === 'screenshot' || a.type === 'pdf') ?? -1;
+  if (at >= 0) return { path: `${prefix}actions.${at}.type`, message: `screenshot and pdf actions are offered by scrape only, not for ${where} (as the screenshot format)` };
+  return undefined;
 }
 
 /** The refusal of a plan's LLM formats where they are not offered (`where`: what offers them). */

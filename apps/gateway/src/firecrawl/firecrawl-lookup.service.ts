@@ -15,7 +15,7 @@ import {
 } from '#contracts';
 import { MapService } from '#crawls';
 import {
-  imageItem, llmRefusal, mapBodySchema, newsItem, parseFirecrawl, refuse, scrapePlan, searchBodySchema, searchSources,
+  captureRefusal, imageItem, llmRefusal, mapBodySchema, newsItem, parseFirecrawl, refuse, scrapePlan, searchBodySchema, searchSources,
   type FirecrawlDocument, type ImageItem, type NewsItem, type SearchSource,
 } from '#firecrawl';
 import { SearchService } from '../search/search.service.js';
@@ -75,9 +75,8 @@ export class FirecrawlLookupService {
     const plan = scrapePlan(body.scrapeOptions ?? { formats: [] });
     if ('path' in plan) refuse(`scrapeOptions.${plan.path}`, plan.message);
     const scrapes = Object.values(plan.document).some(Boolean) || plan.highlights !== undefined;
-    if (plan.document.screenshot) refuse('scrapeOptions.formats', 'screenshot is offered by scrape only, not for search results');
-    const capture = plan.actions?.findIndex((a) => a.type === 'screenshot' || a.type === 'pdf') ?? -1;
-    if (capture >= 0) refuse(`scrapeOptions.actions.${capture}.type`, 'screenshot and pdf actions are offered by scrape only, not for search results (as the screenshot format)');
+    const capture = captureRefusal(plan, 'scrapeOptions.', 'search results');
+    if (capture) refuse(capture.path, capture.message);
     const llm = llmRefusal(plan, 'scrapeOptions.', 'scrape only, not for search results');
     if (llm) refuse(llm.path, llm.message);
     // v1's search has no sources: its answer is the web results, flat.
