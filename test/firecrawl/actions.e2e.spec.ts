@@ -281,8 +281,6 @@ describe('bad actions are 400s naming the field, nothing charged', () => {
     expect(batch.message).toMatch(/^actions\.0\.type: screenshot and pdf actions are offered by scrape only/);
     const slow = await refusal(() => client.startBatchScrape([url], { options: { actions: [{ type: 'wait', milliseconds: 40_000 }, { type: 'scrape' }] } }));
     expect(slow.message).toMatch(/^actions: waitFor and the wait actions add up to 40000 ms, which does not fit in a crawled page's time \(CRAWL_TIMEOUT_MS/);
-    const stealthPdf = await refusal(() => client.scrape(url, { proxy: 'stealth', actions: [{ type: 'click', selector: '#reveal' }, { type: 'pdf' }] }));
-    expect(stealthPdf.message).toBe('actions.1.type: printing a PDF needs headless Chromium: not with proxy stealth (the headed browser)');
     const headers = await refusal(() => client.scrape(url, { headers: { 'x-token': 'a' }, actions: [{ type: 'scrape' }] }));
     expect(headers.message).toMatch(/^headers: headers are sent by the plain-HTTP engine only/);
     expect(await balance()).toBe(before);

@@ -61,11 +61,11 @@ async function accountWith(left: number) {
 
 const balance = async (accountId: string) => (await trawl.admin.report(accountId)).account.balance;
 
-async function scrape(apiKey: string, path: string): Promise<{ status: number; body: any }> {
+async function scrape(apiKey: string, path: string, options: Record<string, unknown> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(`${trawl.baseUrl}/v2/scrape`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ url: `${site.url}${path}`, formats: ['markdown'] }),
+    body: JSON.stringify({ url: `${site.url}${path}`, formats: ['markdown'], ...options }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -136,5 +136,17 @@ describe('Firecrawl scrape, proxy auto, with a headful worker alive', () => {
     expect(await reservation(res.body.data.metadata.scrapeId)).toEqual({ amount: 50, charged: 50, status: 'settled' });
     expect(await balance(account.accountId)).toBe(10_000 - 50);
     expect(await trawl.ledger.ledgerSum(account.accountId)).toBe(10_000 - 50);
+  });
+
+  it('a scrape with a pdf action climbs to the headed browser too, which prints it: the PDF of the page it let through', async () => {
+    const account = await trawl.createAccount();
+    const res = await scrape(account.apiKey, '/guarded', { actions: [{ type: 'pdf' }] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.metadata).toMatchObject({ engine: 'headful', creditsUsed: 50 });
+    expect(res.body.data.actions.pdfs).toHaveLength(1);
+    const pdf = await fetch(res.body.data.actions.pdfs[0]);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await balance(account.accountId)).toBe(10_000 - 50);
   });
 });

@@ -124,10 +124,7 @@ async function runOne(action: PageAction, run: ActionRun, out: PageActionsOutcom
     }
     case 'pdf': {
       // Printing lays the page out for paper; the page itself is left as it was for the actions after.
-      const pdf = await run.step(page.pdf({ format: action.format, landscape: action.landscape, scale: action.scale, printBackground: true })).catch((error: unknown) => {
-        if (/headless/i.test((error as Error).message)) throw failed(`actions.${run.index}.type: printing a PDF needs headless Chromium, not the headed browser (proxy stealth)`);
-        throw error;
-      });
+      const pdf = await run.step(page.pdf({ format: action.format, landscape: action.landscape, scale: action.scale, printBackground: true }));
       count(pdf.length, run.index);
       (out.pdfs ??= []).push(pdf.toString('base64'));
       return;

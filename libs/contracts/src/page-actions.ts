@@ -1,7 +1,7 @@
 /**
  * Page actions: what a rendered page job does to the page after it settled and before its formats are captured —
  * wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf (Firecrawl's scrape `actions`, run by
- * any browser engine; pdf by headless Chromium only). Bounded here, once, for the gateway that checks a request and the worker that runs it.
+ * any browser engine, headless or headed). Bounded here, once, for the gateway that checks a request and the worker that runs it.
  */
 
 /** Actions one page job may run (Firecrawl's limit). */

@@ -2,7 +2,7 @@
  * Firecrawl's scrape `actions` onto Trawl's page actions (#contracts PageAction): each checked here, before anything is
  * charged, with the refusal naming its field as the client sent it (`actions.3.selector`). At most MAX_PAGE_ACTIONS;
  * `wait` takes milliseconds or a selector; `scroll` goes down unless told `up`; a screenshot's `quality` is accepted
- * and ignored (screenshots are PNG); `pdf` prints the page (headless Chromium only: not with proxy stealth).
+ * and ignored (screenshots are PNG); `pdf` prints the page.
  */
 import { z } from 'zod';
 import {
@@ -120,7 +120,7 @@ const ACTION_DOCS: Record<(typeof OFFERED_ACTIONS)[number], string> = {
   screenshot: 'A PNG of the viewport (or `fullPage`), at `viewport` size when given; `quality` is accepted and ignored. Returned as a signed link in actions.screenshots',
   scrape: "The page's URL and HTML at this point, in actions.scrapes",
   executeJavascript: "Run `script` (an expression, or a function body with `return`) in the page; its value in actions.javascriptReturns as { type, value }",
-  pdf: 'Print the page as a PDF (`format` Letter by default, A0–A6, Legal, Tabloid, Ledger; `landscape`; `scale` 0.1–2), backgrounds included. Returned as a signed link in actions.pdfs. Headless Chromium only: refused with proxy stealth',
+  pdf: 'Print the page as a PDF (`format` Letter by default, A0–A6, Legal, Tabloid, Ledger; `landscape`; `scale` 0.1–2), backgrounds included. Returned as a signed link in actions.pdfs',
 };
 
 /** The items of `actions` as the OpenAPI document shows them (the checks above say the same in their messages). */

@@ -236,10 +236,6 @@ export function scrapePlan(options: ScrapeOptionsInput): ScrapePlan | { path: st
   if (actions.length && options.timeout !== undefined && waits >= options.timeout) {
     return { path: 'actions', message: `waitFor and the wait actions add up to ${waits} ms, which does not fit in timeout (${options.timeout} ms)` };
   }
-  const printAt = actions.findIndex((a) => a.type === 'pdf');
-  if (printAt >= 0 && proxy === 'stealth') {
-    return { path: `actions.${printAt}.type`, message: 'printing a PDF needs headless Chromium: not with proxy stealth (the headed browser)' };
-  }
   const renders = waitForMs > 0 || document.screenshot !== false || actions.length > 0;
   if (options.headers && Object.keys(options.headers).length > 0 && (renders || proxy === 'stealth')) {
     return { path: 'headers', message: 'headers are sent by the plain-HTTP engine only: not with waitFor, actions, screenshot or proxy stealth' };

@@ -182,9 +182,7 @@ export class FirecrawlScrapeService {
     // Headers are sent over plain HTTP only: no escalation to a browser that would drop them.
     if (plan.proxy === 'basic' || plan.headers) return [first];
     const ladder = renders ? [first] : [first, engineRow(EngineId.chromium)];
-    // A pdf action prints in headless Chromium only: such a scrape never climbs to the headed browser.
-    const prints = plan.actions?.some((a) => a.type === 'pdf') ?? false;
-    if (!prints && (await headful())) ladder.push(engineRow(EngineId.headful));
+    if (await headful()) ladder.push(engineRow(EngineId.headful));
     return ladder;
   }
 
