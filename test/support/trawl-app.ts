@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { REPO_ROOT } from './env.js';
 import { OFFLINE_UPSTREAMS } from './offline.js';
 
-export type TrawlAppName = 'gateway' | 'worker-http' | 'worker-render' | 'worker-headful' | 'cli';
+export type TrawlAppName = 'gateway' | 'worker-http' | 'worker-render' | 'worker-headful' | 'standalone' | 'cli';
 
 export interface TrawlApp {
   name: TrawlAppName;
@@ -26,6 +26,7 @@ export interface TrawlApp {
 export const READY = {
   gateway: /gateway listening on (http:\/\/\S+)"/,
   worker: /consuming/,
+  standalone: /Trawl is listening on (http:\/\/\S+) \(/,
 } as const;
 
 /** The environment every app of a deployed test Trawl shares: its database, Redis and prefix, loopback crawling on. */

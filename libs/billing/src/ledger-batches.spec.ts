@@ -74,6 +74,31 @@ describe('LedgerBatches', () => {
     expect(await ledger.ledgerSum(accountId)).toBe(400);
   });
 
+  it('reserves crawl pages once: a page retried finds its reservation in the state it is in, in one batch with new ones', async () => {
+    const { accountId } = await admin.create('batched-once', 'free'); // 10,000 credits
+    const batches = new LedgerBatches(ledger, 60_000);
+    const [settled, refunded, open] = [randomUUID(), randomUUID(), randomUUID()];
+    await Promise.all([settled, refunded, open].map((id) => batches.reserveOnce(accountId, id, 10)));
+    await batches.settle(settled, 10);
+    await ledger.refund(refunded, 'page failed');
+    const fresh = Array.from({ length: 3 }, () => randomUUID());
+    const states = await Promise.all([
+      batches.reserveOnce(accountId, settled, 10),
+      batches.reserveOnce(accountId, refunded, 10),
+      batches.reserveOnce(accountId, open, 10),
+      // The same page twice in one batch: the first reserves, the second finds it open.
+      batches.reserveOnce(accountId, fresh[0]!, 9_000),
+      batches.reserveOnce(accountId, fresh[0]!, 9_000),
+      // What is left after the grants before it: 10,000 − 30 + 10 (refunded) − 9,000 = 980.
+      batches.reserveOnce(accountId, fresh[1]!, 1_000),
+      batches.reserveOnce(accountId, fresh[2]!, 980),
+    ]);
+    expect(states).toEqual(['settled', 'refunded', 'open', 'reserved', 'open', 'insufficient', 'reserved']);
+    expect((await accounts.view(accountId))!.balance).toBe(0);
+    expect(await ledger.ledgerSum(accountId)).toBe(0);
+    expect(await reservationRows(accountId)).toEqual({ reserves: 5, open: 3 });
+  });
+
   it('settles full and partial charges together, once each', async () => {
     const { accountId } = await admin.create('batched-settle', 'free');
     const batches = new LedgerBatches(ledger, 60_000);

@@ -1,5 +1,5 @@
 /**
- * Group commit for the two ledger writes every call makes. While one reserve statement for an account is in
+ * Group commit for the two ledger writes every call makes (and every crawl page: `reserveOnce`). While one reserve statement for an account is in
  * flight, the account's next reserves queue up and go together in the following statement; settles do the same
  * across accounts. At low load nothing waits (a lone call's write goes at once); under load, N calls cost one
  * statement, one commit and one turn of the account's row lock instead of N — the lock that serialised an
@@ -9,17 +9,29 @@
 import type { LedgerRepository, ReserveOutcome, SettleOutcome } from '#db';
 import { GroupCommit } from '#platform/group-commit.js';
 
-type Ledger = Pick<LedgerRepository, 'reserveMany' | 'settleFullMany' | 'settlePartly'>;
+type Ledger = Pick<LedgerRepository, 'reserveMany' | 'reserveOnceMany' | 'settleFullMany' | 'settlePartly'>;
+type OnceState = Awaited<ReturnType<LedgerRepository['reserveOnceMany']>>[number];
 
 const ALL = '';
 
 export class LedgerBatches {
   private readonly reserves: GroupCommit<{ requestId: string; amount: number }, ReserveOutcome>;
+  private readonly reservesOnce: GroupCommit<{ requestId: string; amount: number }, OnceState>;
   private readonly settles: GroupCommit<{ requestId: string; charged: number }, SettleOutcome | null>;
 
   /** `reservationTtlMs`: how long a reservation may stay open before the reconciler refunds it. */
   constructor(ledger: Ledger, reservationTtlMs: number, maxBatch = 100) {
     this.reserves = new GroupCommit((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), maxBatch);
+    this.reservesOnce = new GroupCommit(async (accountId, items) => {
+      // A request twice in one batch (two processes' visits of one URL cannot share a batch; one process's could
+      // only after a lost lease): the first reserves, the later ones find it open, as they would one by one.
+      const first = new Map<string, number>();
+      items.forEach((item, i) => first.has(item.requestId) || first.set(item.requestId, i));
+      const distinct = items.filter((item, i) => first.get(item.requestId) === i);
+      const states = await ledger.reserveOnceMany(accountId, distinct, reservationTtlMs);
+      const byId = new Map(distinct.map((item, i) => [item.requestId, states[i]!]));
+      return items.map((item, i) => (first.get(item.requestId) === i ? byId.get(item.requestId)! : 'open'));
+    }, maxBatch);
     this.settles = new GroupCommit(async (_all, items) => {
       const settled = await ledger.settleFullMany(items);
       // Partly used or already closed: one by one, returning the rest (or nothing when closed already).
@@ -29,6 +41,11 @@ export class LedgerBatches {
 
   reserve(accountId: string, requestId: string, amount: number): Promise<ReserveOutcome> {
     return this.reserves.add(accountId, { requestId, amount });
+  }
+
+  /** A reservation that may exist already (a crawl page whose process died): `reserved`, or the state it is in. */
+  reserveOnce(accountId: string, requestId: string, amount: number): Promise<OnceState> {
+    return this.reservesOnce.add(accountId, { requestId, amount });
   }
 
   settle(requestId: string, charged: number): Promise<SettleOutcome | null> {

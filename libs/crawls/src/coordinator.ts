@@ -27,6 +27,7 @@ import { duplicateRedis } from '#platform';
 import type { JobDispatcher } from '#queue';
 import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, visitToken, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
 import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
+import { PageStoreBatches } from './page-batches.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore } from './frontier-store.js';
 import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
@@ -93,8 +94,12 @@ export class CrawlCoordinator {
   private wakeLoop: (() => void) | null = null;
   /** Visits of a URL that threw (Redis or Postgres faults), by crawl and hash: the third fails the URL. */
   private readonly faults = new Map<string, number>();
-  /** Settles and counters of concurrent visits, written together (group commit): one statement for many pages. */
-  private readonly settles: LedgerBatches;
+  /**
+   * Reserves, stores, settles and counters of concurrent visits, written together (group commit): one statement for
+   * many pages.
+   */
+  private readonly ledger: LedgerBatches;
+  private readonly pages: PageStoreBatches;
   private readonly counts: CrawlCountBatches;
 
   constructor(
@@ -104,7 +109,8 @@ export class CrawlCoordinator {
   ) {
     this.queue = new Queue(QueueName.crawl, { connection, prefix: settings.prefix });
     this.queue.on('error', () => undefined);
-    this.settles = new LedgerBatches(ports.ledger, settings.reservationTtlMs);
+    this.ledger = new LedgerBatches(ports.ledger, settings.reservationTtlMs);
+    this.pages = new PageStoreBatches(ports.repo);
     this.counts = new CrawlCountBatches(ports.repo);
   }
 
@@ -304,7 +310,7 @@ export class CrawlCoordinator {
   /** One claimed URL: robots.txt, politeness across crawls, the account's slot, the reservation, the page. */
   private async visit(data: CrawlUrlData, host: string): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
-    const { store, repo, ledger, gate } = this.ports;
+    const { store, repo, gate } = this.ports;
     // A stopped crawl's URLs are not claimed (the claim script checks, atomically): a stop after the claim finds this
     // page in flight, as it finds the pages already fetching.
     if (!crawl || this.finished(crawl)) {
@@ -360,7 +366,7 @@ export class CrawlCoordinator {
 
     try {
       const requestId = pageRequestId(data.crawlId, data.hash);
-      const state = await ledger.reserveOnce(row.accountId, requestId, options.unitCost, this.settings.reservationTtlMs);
+      const state = await this.ledger.reserveOnce(row.accountId, requestId, options.unitCost);
       if (state === 'insufficient') {
         await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
         await store.finish(data.crawlId, data.hash);
@@ -379,7 +385,7 @@ export class CrawlCoordinator {
 
   private async fetchAndStore(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<void> {
     const { options, row } = crawl;
-    const { repo, ledger, dispatcher, store } = this.ports;
+    const { ledger, dispatcher, store } = this.ports;
     const engine = selectEngine({ renders: options.render_js });
     const payload: CrawlPagePayload = {
       callId: requestId,
@@ -394,7 +400,7 @@ export class CrawlCoordinator {
       ...(options.kind === 'site' ? { followRedirects: false } : {}),
       timeoutMs: this.settings.pageTimeoutMs,
     };
-    const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + PAGE_QUEUE_MS);
+    const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + PAGE_QUEUE_MS, { local: true });
     const failure: SerializedError | null = !outcome.ok ? outcome.error.toJSON() : !outcome.result.ok ? outcome.result.error : null;
     if (failure || !outcome.ok || !outcome.result.ok) return this.fail(data, requestId, failure?.code ?? ErrorCode.INTERNAL, failure?.message ?? 'failed');
     const page = outcome.result;
@@ -420,7 +426,7 @@ export class CrawlCoordinator {
     if (claim === 'full') return this.skip(data, requestId, "the crawl's page limit is reached");
     if (claim === 'last') await store.stop(data.crawlId);
     const content = storedContent(page, this.settings.pageMaxBytes);
-    const stored = await repo.storePage({
+    const stored = await this.pages.store({
       jobId: data.crawlId,
       urlKey: finalKey,
       sourceUrl: data.url,
@@ -438,7 +444,7 @@ export class CrawlCoordinator {
       metrics.crawlPages.inc({ outcome: 'duplicate' });
       return;
     }
-    await this.settles.settle(requestId, options.unitCost);
+    await this.ledger.settle(requestId, options.unitCost);
     metrics.crawlPages.inc({ outcome: 'stored' });
     if (stored === 'new') {
       await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });

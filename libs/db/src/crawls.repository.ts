@@ -134,36 +134,61 @@ export class CrawlsRepository {
   }
 
   /**
-   * Stores a page and counts it (done, credits) in one statement. `new`: stored now; `again`: this reservation had
-   * stored it already (a retried store); `duplicate`: another page is stored under this key (counted as skipped).
-   * The job's row is locked first, so a crawl's pages take their ids in the order they commit: a reader that saw
-   * page N has seen every page before it, and the id is a cursor that skips nothing while the crawl runs.
+   * Stores pages of one crawl and counts them (done, credits) in one statement: one outcome per page, in order.
+   * `new`: stored now; `again`: this reservation had stored it already (a retried store); `duplicate`: another page
+   * is stored under this key, or goes first under it in this batch (counted as skipped). The job's row is locked
+   * first, so a crawl's pages take their ids in the order they commit: a reader that saw page N has seen every page
+   * before it, and the id is a cursor that skips nothing while the crawl runs.
    */
-  async storePage(page: NewCrawlPage): Promise<'new' | 'again' | 'duplicate'> {
+  async storePages(jobId: string, pages: ReadonlyArray<Omit<NewCrawlPage, 'jobId'>>): Promise<Array<'new' | 'again' | 'duplicate'>> {
+    // One JSON document for the batch: Postgres reads it as rows, and no page's content is escaped twice (as an
+    // element of a jsonb[] literal would be).
+    const batch = JSON.stringify(
+      pages.map((p, i) => ({
+        ord: i,
+        url_key: p.urlKey,
+        source_url: p.sourceUrl,
+        url: p.url,
+        status_code: p.statusCode,
+        depth: p.depth,
+        content: p.content,
+        bytes: p.bytes,
+        credits: p.credits,
+        request_id: p.requestId,
+      })),
+    );
     const { rows } = await this.pool.query<{ outcome: 'new' | 'again' | 'duplicate' }>({
-      name: 'crawl-store-page',
+      name: 'crawl-store-pages',
       text: `WITH job AS (
          SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
+       ), input AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS t(ord int, url_key text, source_url text, url text, status_code int,
+           depth int, content jsonb, bytes int, credits bigint, request_id uuid)
        ), ins AS (
          INSERT INTO crawl_pages (job_id, url_key, source_url, url, status_code, depth, content, bytes, request_id)
-         SELECT job.id, $2::text, $3::text, $4::text, $5::int, $6::int, $7::jsonb, $8::int, $10::uuid FROM job ON CONFLICT (job_id, url_key) DO NOTHING RETURNING id
-       ), prior AS (
-         SELECT request_id FROM crawl_pages WHERE job_id = $1 AND url_key = $2 AND NOT EXISTS (SELECT 1 FROM ins)
+         SELECT job.id, i.url_key, i.source_url, i.url, i.status_code, i.depth, i.content, i.bytes, i.request_id
+         FROM job, input i ORDER BY i.ord
+         ON CONFLICT (job_id, url_key) DO NOTHING RETURNING url_key, request_id
        ), outcome AS (
-         SELECT CASE WHEN EXISTS (SELECT 1 FROM ins) THEN 'new'
-                     WHEN (SELECT request_id FROM prior) = $10::uuid THEN 'again' ELSE 'duplicate' END AS outcome
+         -- crawl_pages is read as it was before this statement: a page it did not insert was there already.
+         SELECT i.ord, i.credits,
+           CASE WHEN EXISTS (SELECT 1 FROM ins WHERE ins.url_key = i.url_key AND ins.request_id = i.request_id) THEN 'new'
+                WHEN (SELECT p.request_id FROM crawl_pages p WHERE p.job_id = $1 AND p.url_key = i.url_key) = i.request_id THEN 'again'
+                ELSE 'duplicate' END AS outcome
+         FROM input i
        ), counted AS (
          UPDATE crawl_jobs SET
-           done = done + CASE WHEN (SELECT outcome FROM outcome) = 'new' THEN 1 ELSE 0 END,
-           credits = credits + CASE WHEN (SELECT outcome FROM outcome) = 'new' THEN $9::bigint ELSE 0 END,
-           skipped = skipped + CASE WHEN (SELECT outcome FROM outcome) = 'duplicate' THEN 1 ELSE 0 END
-         -- Through the locking CTE, so the row is locked (and the page inserted) before it is updated.
+           done = done + (SELECT count(*) FROM outcome WHERE outcome = 'new'),
+           credits = credits + (SELECT coalesce(sum(credits), 0) FROM outcome WHERE outcome = 'new'),
+           skipped = skipped + (SELECT count(*) FROM outcome WHERE outcome = 'duplicate')
+         -- Through the locking CTE, so the row is locked (and the pages inserted) before it is updated.
          WHERE id IN (SELECT id FROM job)
        )
-       SELECT outcome FROM outcome`,
-      values: [page.jobId, page.urlKey, page.sourceUrl, page.url, page.statusCode, page.depth, JSON.stringify(page.content), page.bytes, page.credits, page.requestId],
+       SELECT outcome FROM outcome ORDER BY ord`,
+      values: [jobId, batch],
     });
-    return rows[0].outcome;
+    // No job row (deleted): nothing was stored; each page reads as stored by another.
+    return rows.length === pages.length ? rows.map((r) => r.outcome) : pages.map(() => 'duplicate');
   }
 
   /** Records a URL that was not stored: a failure (counted failed) or a robots.txt refusal (counted skipped). */

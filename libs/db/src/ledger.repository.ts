@@ -55,28 +55,52 @@ export class LedgerRepository {
   }
 
   /**
-   * `reserve` for a request that may have reserved already (a crawl page retried after its process died), in one
-   * statement: `reserved` now, or the state its earlier reservation is in, or `insufficient`.
+   * `reserve` for requests of one account that may have reserved already (crawl pages retried after their process
+   * died), in one statement (one row lock, one commit): a request with a reservation answers the state it is in; the
+   * others are granted in order while what is left covers them, as `reserveMany` grants them (`reserved`, or
+   * `insufficient`). Request ids are distinct.
    */
-  async reserveOnce(accountId: string, requestId: string, amount: number, ttlMs: number): Promise<'reserved' | 'insufficient' | 'open' | 'settled' | 'refunded'> {
-    const { rows } = await this.reservePool.query<{ existing: 'open' | 'settled' | 'refunded' | null; balance: number | null }>({
-      name: 'ledger-reserve-once',
-      text: `WITH existing AS (
-         SELECT status FROM reservations WHERE id = $2
+  async reserveOnceMany(
+    accountId: string,
+    items: ReadonlyArray<{ requestId: string; amount: number }>,
+    ttlMs: number,
+  ): Promise<Array<'reserved' | 'insufficient' | 'open' | 'settled' | 'refunded'>> {
+    const { rows } = await this.reservePool.query<{ existing: 'open' | 'settled' | 'refunded' | null; granted: boolean | null }>({
+      name: 'ledger-reserve-once-many',
+      text: `WITH RECURSIVE input AS (
+         SELECT * FROM unnest($2::uuid[], $3::bigint[]) WITH ORDINALITY AS t(request_id, amount, ord)
+       ), existing AS (
+         SELECT id, status FROM reservations WHERE id = ANY($2::uuid[])
+       ), req AS (
+         SELECT i.request_id, i.amount, row_number() OVER (ORDER BY i.ord) AS ord
+         FROM input i WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.id = i.request_id)
+       ), acct AS (
+         SELECT balance FROM accounts WHERE id = $1::uuid FOR UPDATE
+       ), alloc AS (
+         SELECT 0::bigint AS ord, NULL::uuid AS request_id, 0::bigint AS amount, false AS granted, (SELECT balance FROM acct) AS left_after
+         UNION ALL
+         SELECT r.ord, r.request_id, r.amount, r.amount <= a.left_after,
+                CASE WHEN r.amount <= a.left_after THEN a.left_after - r.amount ELSE a.left_after END
+         FROM alloc a JOIN req r ON r.ord = a.ord + 1
+       ), granted AS (
+         SELECT * FROM alloc WHERE ord > 0 AND granted
        ), upd AS (
-         UPDATE accounts SET balance = balance - $3 WHERE id = $1 AND balance >= $3 AND NOT EXISTS (SELECT 1 FROM existing) RETURNING balance
+         UPDATE accounts SET balance = balance - (SELECT sum(amount) FROM granted)
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM granted) RETURNING balance
        ), led AS (
          INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-         SELECT $1, 'reserve', -$3::bigint, balance, $2 FROM upd
+         SELECT $1, 'reserve', -amount, left_after, request_id FROM granted ORDER BY ord
        ), res AS (
          INSERT INTO reservations (id, account_id, amount, expires_at)
-         SELECT $2, $1, $3, now() + ($4::int * interval '1 millisecond') FROM upd
+         SELECT request_id, $1, amount, now() + ($4::int * interval '1 millisecond') FROM granted
        )
-       SELECT (SELECT status FROM existing) AS existing, (SELECT balance FROM upd) AS balance`,
-      values: [accountId, requestId, amount, ttlMs],
+       SELECT e.status AS existing, a.granted FROM input i
+       LEFT JOIN existing e ON e.id = i.request_id
+       LEFT JOIN alloc a ON a.ord > 0 AND a.request_id = i.request_id
+       ORDER BY i.ord`,
+      values: [accountId, items.map((i) => i.requestId), items.map((i) => i.amount), ttlMs],
     });
-    const { existing, balance } = rows[0];
-    return existing ?? (balance !== null ? 'reserved' : 'insufficient');
+    return rows.map((r) => r.existing ?? (r.granted ? 'reserved' : 'insufficient'));
   }
 
   /**

@@ -8,6 +8,7 @@ import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ErrorCode, QueueName, TrawlError, type JobName, type JobPayload, type JobResult } from '#contracts';
 import { assertRedisUp, closeUnlessRedisDown } from '#platform';
+import { runInLane } from './local-lane.js';
 import { ReplyInbox, type Reply } from './reply-channel.js';
 
 export type JobOutcome<N extends JobName> = { ok: true; result: JobResult<N> } | { ok: false; error: TrawlError };
@@ -39,8 +40,22 @@ export class JobDispatcher {
     this.inbox = new ReplyInbox(connection, prefix, randomBytes(8).toString('hex'), options.localReplies ?? true);
   }
 
-  /** Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved. */
-  async runAll<N extends JobName>(queueName: QueueName, name: N, payloads: JobPayload<N>[], deadline: number): Promise<JobOutcome<N>[]> {
+  /**
+   * Enqueues one job per payload and waits for all of them until `deadline` (epoch ms). Order is preserved.
+   * `local`: a worker of this process may run them without the queue while it has room (local-lane.ts) — for jobs
+   * whose caller survives no process death anyway and keeps its own record of what is left (a crawl's frontier).
+   */
+  async runAll<N extends JobName>(queueName: QueueName, name: N, payloads: JobPayload<N>[], deadline: number, options: { local?: boolean } = {}): Promise<JobOutcome<N>[]> {
+    if (options.local) {
+      const retry = { attempts: this.options.attempts, backoffMs: this.options.backoffMs, deadline };
+      const inLane = payloads.map((payload) => runInLane(this.prefix, queueName, name, payload, retry));
+      if (inLane.some((job) => job !== null)) {
+        const rest = payloads.filter((_, i) => inLane[i] === null);
+        const queued = rest.length > 0 ? await this.runAll(queueName, name, rest, deadline) : [];
+        let next = 0;
+        return Promise.all(inLane.map((job) => (job ? this.awaitReply<N>(job, deadline) : queued[next++]!)));
+      }
+    }
     assertRedisUp(this.connection);
     const queue = this.open(queueName);
     const ids = payloads.map(() => this.inbox.nextJobId());
@@ -68,6 +83,23 @@ export class JobDispatcher {
     return Promise.all(jobs.map((job, i) => this.await<N>(job, waits[i]!, deadline)));
   }
 
+  /** A job of the local lane: its reply, or TIMEOUT once `deadline` passed (the job ends by its own budget). */
+  private async awaitReply<N extends JobName>(job: Promise<Reply>, deadline: number): Promise<JobOutcome<N>> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()));
+    });
+    const reply = await Promise.race([job, expired]);
+    clearTimeout(timer);
+    return this.outcome<N>(reply);
+  }
+
+  private outcome<N extends JobName>(reply: Reply | null): JobOutcome<N> {
+    if (reply === null) return { ok: false, error: new TrawlError(ErrorCode.TIMEOUT, 'The request deadline passed before this item finished', 'transient') };
+    if (reply.ok) return { ok: true, result: reply.result as JobResult<N> };
+    return { ok: false, error: TrawlError.deserialize(reply.error) };
+  }
+
   private async await<N extends JobName>(job: Job, wait: { reply: Promise<Reply>; forget: () => void }, deadline: number): Promise<JobOutcome<N>> {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<null>((resolve) => {
@@ -79,10 +111,8 @@ export class JobDispatcher {
       wait.forget();
       // Nobody will read it: take it off the queue if it has not started; a running job ends by its own budget.
       job.remove().catch(() => undefined);
-      return { ok: false, error: new TrawlError(ErrorCode.TIMEOUT, 'The request deadline passed before this item finished', 'transient') };
     }
-    if (reply.ok) return { ok: true, result: reply.result as JobResult<N> };
-    return { ok: false, error: TrawlError.deserialize(reply.error) };
+    return this.outcome<N>(reply);
   }
 
   private open(name: QueueName): Queue {

@@ -10,17 +10,20 @@ import type { Redis } from 'ioredis';
 import { ErrorCode, TrawlError, type JobName, type JobPayload, type JobResult, type QueueName } from '#contracts';
 import { metrics } from '#metrics';
 import { closeUnlessRedisDown, duplicateRedis } from '#platform';
+import { openLane, outcomeOf, type JobAttempt } from './local-lane.js';
 import { replyGateway, sendReply } from './reply-channel.js';
 
 /** How many times a job may be taken back from a worker that stopped (died, lost its lock) before it is given up. */
 const MAX_STALLED = 2;
 
-export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: Job) => Promise<JobResult<N>> };
+export type JobHandlers = { [N in JobName]?: (payload: JobPayload<N>, job: JobAttempt) => Promise<JobResult<N>> };
 
 export interface JobWorkerOptions {
   concurrency: number;
   lockMs: number;
   onError?: (error: unknown) => void;
+  /** Also run jobs that a dispatcher of this process hands over directly (local-lane.ts). */
+  lane?: boolean;
 }
 
 export interface JobWorker {
@@ -38,7 +41,7 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
   const worker = new Worker(
     queue,
     async (job: Job) => {
-      const handler = handlers[job.name as JobName] as ((payload: unknown, job: Job) => Promise<unknown>) | undefined;
+      const handler = handlers[job.name as JobName] as ((payload: unknown, job: JobAttempt) => Promise<unknown>) | undefined;
       if (!handler) throw new UnrecoverableError(new TrawlError('INTERNAL', `No handler for job ${job.name}`).serialize());
       const labels = { queue, job: job.name };
       const endTimer = metrics.jobDuration.startTimer(labels);
@@ -73,6 +76,9 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
     },
   );
   worker.on('error', (error) => options.onError?.(error));
+  const closeLane = options.lane
+    ? openLane(prefix, { queue, handlers: handlers as Record<string, (payload: unknown, job: JobAttempt) => Promise<unknown>>, capacity: options.concurrency, onError: options.onError })
+    : async () => undefined;
   // A job whose workers kept dying on it (more than maxStalledCount times) is failed by the next worker that takes it,
   // without running the handler: its gateway is told, instead of waiting until the call's deadline.
   worker.on('failed', (job, error) => {
@@ -90,19 +96,11 @@ export function startJobWorker(connection: Redis, prefix: string, queue: QueueNa
   return {
     worker,
     close: async () => {
+      await closeLane();
       // pause() stops taking jobs and waits for those in hand (what close() would wait for); then nothing is left
       // that needs Redis, and a forced close drops the blocking connection instead of sending it QUIT.
       await closeUnlessRedisDown(workerConnection, () => worker.pause());
       await worker.close(true);
     },
   };
-}
-
-/** A handler's expected failures are values (`{ ok: false, error }`): count them by their code too. */
-function outcomeOf(result: unknown): string {
-  if (result && typeof result === 'object' && 'ok' in result && result.ok === false && 'error' in result) {
-    const code = (result.error as { code?: unknown } | undefined)?.code;
-    if (typeof code === 'string') return code;
-  }
-  return 'ok';
 }

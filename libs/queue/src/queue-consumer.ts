@@ -18,12 +18,15 @@ export function startQueueConsumer(options: {
   handlers: JobHandlers;
   concurrency: number;
   lockMs: number;
+  /** Also take jobs handed over by a dispatcher of this process (local-lane.ts). */
+  lane?: boolean;
   onError: (error: unknown) => void;
 }): QueueConsumer {
   const worker = startJobWorker(options.redis, options.prefix, options.queue, options.handlers, {
     concurrency: options.concurrency,
     lockMs: options.lockMs,
     onError: options.onError,
+    lane: options.lane,
   });
   const stopAnnouncing = options.registry.announce(options.kind);
   return {

@@ -30,6 +30,11 @@ export interface EngineFactory {
   concurrency: (c: TrawlConfig) => number;
   /** Job kinds only this engine's queue carries: rows like those of job-handlers.ts. */
   handlers?: readonly JobHandlerRow[];
+  /**
+   * Whether a dispatcher of the worker's own process may hand it jobs directly (#queue's local lane, asked for by a
+   * site crawl's pages). Fetches only: a browser's jobs hold contexts its pool is sized for.
+   */
+  lane?: boolean;
 }
 
 export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
@@ -44,6 +49,7 @@ export const ENGINE_FACTORIES: Record<EngineId, EngineFactory> = {
         new BrowserTlsHttpClient({ guard: new AddressGuard({ allowPrivateAddresses: true, allowedKinds: [...UPSTREAM_KINDS] }), resolve }),
       ),
     concurrency: (c) => c.WORKER_HTTP_CONCURRENCY,
+    lane: true,
   },
   chromium: {
     imports: [BrowserModule],

@@ -78,6 +78,7 @@ export class EngineWorkerModule implements OnApplicationBootstrap, OnApplication
       handlers: this.handlers,
       concurrency: this.concurrency,
       lockMs: this.config.WORKER_LOCK_MS,
+      lane: ENGINE_FACTORIES[this.engine.row.id].lane ?? false,
       onError: (error) => this.logger.error({ err: error }, `${this.engine.row.workerKind} job fault`),
     });
     // METRICS_PORT: job durations and outcomes of this worker, for Prometheus (shared with a co-hosted gateway).

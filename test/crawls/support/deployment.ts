@@ -65,12 +65,16 @@ export class CrawlDeployment {
     return d;
   }
 
-  /** Starts a process for `role` (`gateway-…` or `worker-http-…`) and waits until it is ready. */
+  /**
+   * Starts a process for `role` (`gateway-…`, `worker-http-…`, or `standalone-…`: `npm start`'s process, a gateway
+   * with its workers) and waits until it is ready.
+   */
   async start(role: string): Promise<void> {
-    const name = role.startsWith('gateway') ? 'gateway' : 'worker-http';
-    const { app, match } = await startTrawlApp(name, name === 'gateway' ? READY.gateway : READY.worker, this.env, (a) => this.all.push(a));
+    const name = role.startsWith('gateway') ? 'gateway' : role.startsWith('standalone') ? 'standalone' : 'worker-http';
+    const ready = name === 'gateway' ? READY.gateway : name === 'standalone' ? READY.standalone : READY.worker;
+    const { app, match } = await startTrawlApp(name, ready, this.env, (a) => this.all.push(a));
     this.apps.set(role, app);
-    if (name === 'gateway') this.gateways.set(role, match[1]);
+    if (name !== 'worker-http') this.gateways.set(role, match[1]);
   }
 
   async kill(role: string): Promise<void> {

@@ -1,0 +1,33 @@
+/**
+ * A crawl's page stores in group commit (#platform/group-commit): while one store of a crawl's pages is in flight,
+ * the next pages of that crawl queue up and go together in the following statement — under load N pages cost one
+ * statement, one commit and one turn of the crawl row's lock (which orders the pages' ids) instead of N. Each
+ * caller still waits until its page is committed, and gets its own outcome.
+ */
+import type { CrawlsRepository, NewCrawlPage } from '#db';
+import { GroupCommit } from '#platform/group-commit.js';
+
+export type StoreOutcome = 'new' | 'again' | 'duplicate';
+
+export class PageStoreBatches {
+  private readonly commits: GroupCommit<NewCrawlPage, StoreOutcome>;
+
+  constructor(repo: Pick<CrawlsRepository, 'storePages'>, maxBatch = 50) {
+    this.commits = new GroupCommit(async (crawlId, pages) => {
+      // The same store twice in one batch (its visit retried by this process after a lost lease): the first stores,
+      // the later ones find it stored by their reservation, as they would one by one.
+      const first = new Map<string, number>();
+      const key = (page: NewCrawlPage) => `${page.urlKey}\n${page.requestId}`;
+      pages.forEach((page, i) => first.has(key(page)) || first.set(key(page), i));
+      const distinct = pages.filter((page, i) => first.get(key(page)) === i);
+      (globalThis as any).__sizes ??= []; (globalThis as any).__sizes.push(distinct.length); if ((globalThis as any).__sizes.length % 500 === 0) process.stderr.write(`batches ${JSON.stringify((globalThis as any).__sizes.slice(-500).reduce((a: number, b: number) => a + b, 0) / 500)}\n`);
+      const outcomes = await repo.storePages(crawlId, distinct);
+      const byKey = new Map(distinct.map((page, i) => [key(page), outcomes[i]!]));
+      return pages.map((page, i) => (first.get(key(page)) === i ? byKey.get(key(page))! : 'again'));
+    }, maxBatch);
+  }
+
+  store(page: NewCrawlPage): Promise<StoreOutcome> {
+    return this.commits.add(page.jobId, page);
+  }
+}
