@@ -73,6 +73,8 @@ const IDLE_MS = 1_000;
 const POLL_MS = 100;
 /** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
 const ROW_CACHE_MS = 2_000;
+/** URL hashes this process remembers as in its crawls' seen-sets (about 100 bytes each); past it, it forgets them all. */
+const KNOWN_MAX = 200_000;
 
 interface Crawl {
   row: CrawlJobRow;
@@ -95,6 +97,13 @@ export class CrawlCoordinator {
   /** Visits of a URL that threw (Redis or Postgres faults), by crawl and hash: the third fails the URL. */
   private readonly faults = new Map<string, number>();
   /**
+   * URL hashes of each crawl that this process saw admitted or refused as seen: a crawl's seen-set only grows, so a
+   * link to one of them is not sent to Redis again (most of a page's links are; they were most of the frontier's
+   * bytes). A cache only: a URL missing here is checked by the admit script as before.
+   */
+  private readonly known = new Map<string, Set<string>>();
+  private knownSize = 0;
+  /**
    * Reserves, stores, settles and counters of concurrent visits, written together (group commit): one statement for
    * many pages.
    */
@@ -110,8 +119,8 @@ export class CrawlCoordinator {
     this.queue = new Queue(QueueName.crawl, { connection, prefix: settings.prefix });
     this.queue.on('error', () => undefined);
     this.ledger = new LedgerBatches(ports.ledger, settings.reservationTtlMs);
-    this.pages = new PageStoreBatches(ports.repo);
-    this.counts = new CrawlCountBatches(ports.repo);
+    this.counts = new CrawlCountBatches(ports.repo, (error) => ports.onError(error, 'crawl counts'));
+    this.pages = new PageStoreBatches(ports.repo, this.counts);
   }
 
   private addCounts(crawlId: string, counts: CrawlCounts): Promise<void> {
@@ -141,6 +150,7 @@ export class CrawlCoordinator {
     this.wakeLoop?.();
     await this.loopDone;
     await Promise.allSettled([...this.visits]);
+    await this.counts.flush();
     await this.worker?.close();
     await this.queue.close();
   }
@@ -444,7 +454,7 @@ export class CrawlCoordinator {
       metrics.crawlPages.inc({ outcome: 'duplicate' });
       return;
     }
-    await this.ledger.settle(requestId, options.unitCost);
+    // Charged by the store itself (the page's reservation settled in its commit).
     metrics.crawlPages.inc({ outcome: 'stored' });
     if (stored === 'new') {
       await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });
@@ -512,14 +522,17 @@ export class CrawlCoordinator {
    */
   private async admit(crawl: Crawl, entries: Array<{ url: string; depth: number; hops?: number }>): Promise<number> {
     const crawlId = crawl.row.id;
+    const known = this.known.get(crawlId);
     const candidates: CrawlUrlData[] = [];
     const seen = new Set<string>();
     for (const entry of entries) {
       const key = urlKey(entry.url, undefined, crawl.keys);
       if (!key || seen.has(key)) continue;
-      if (crawl.scope && key !== crawl.startKey && !inScope(key, crawl.scope).ok) continue;
       seen.add(key);
-      candidates.push({ crawlId, url: key, key, hash: urlHash(key), depth: entry.depth, ...(entry.hops ? { hops: entry.hops } : {}) });
+      const hash = urlHash(key);
+      if (known?.has(hash)) continue;
+      if (crawl.scope && key !== crawl.startKey && !inScope(key, crawl.scope).ok) continue;
+      candidates.push({ crawlId, url: key, key, hash, depth: entry.depth, ...(entry.hops ? { hops: entry.hops } : {}) });
     }
     if (candidates.length === 0) return 0;
     const limit = this.pageLimit(crawl);
@@ -529,13 +542,35 @@ export class CrawlCoordinator {
       crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
       candidates.map((c) => ({ hash: c.hash, host: new URL(c.key).host, shape: pathPattern(c.key), entry: pendingEntry(c) })),
     );
+    this.remember(crawlId, candidates.filter((_, i) => outcomes[i] !== 'over-limit').map((c) => c.hash));
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
     if (admitted.length === 0) return 0;
-    await this.addCounts(crawlId, { discovered: admitted.length });
+    this.counts.discoveredLater(crawlId, admitted.length);
     await this.ports.store.wake(crawlId);
     this.nudge();
     metrics.crawlFrontierAdded.inc(admitted.length);
     return admitted.length;
+  }
+
+  private forget(crawlId: string): void {
+    this.knownSize -= this.known.get(crawlId)?.size ?? 0;
+    this.known.delete(crawlId);
+  }
+
+  /** Hashes now in the crawl's seen-set (admitted, seen before, or refused by the trap cap). */
+  private remember(crawlId: string, hashes: string[]): void {
+    if (hashes.length === 0) return;
+    if (this.knownSize + hashes.length > KNOWN_MAX) {
+      this.known.clear();
+      this.knownSize = 0;
+    }
+    let set = this.known.get(crawlId);
+    if (!set) this.known.set(crawlId, (set = new Set()));
+    for (const hash of hashes) {
+      if (set.has(hash)) continue;
+      set.add(hash);
+      this.knownSize++;
+    }
   }
 
   // ---- finishing ----
@@ -561,8 +596,10 @@ export class CrawlCoordinator {
   async complete(crawl: Crawl | string): Promise<void> {
     const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
     if (!c) return;
-    if (await this.ports.repo.finish(c.row.id, 'completed', null, this.settings.retentionMs)) {
+    await this.counts.flush(c.row.id);
+    if (await this.ports.repo.finish(c.row.id, 'completed', null, this.settings.retentionMs, await this.ports.store.admitted(c.row.id))) {
       this.crawls.delete(c.row.id);
+      this.forget(c.row.id);
       await this.ports.store.clear(c.row.id);
       const row = await this.ports.repo.get(c.row.id);
       await this.ports.webhooks.send(this.hookTarget(c), 'completed', 'completed', {
@@ -579,8 +616,10 @@ export class CrawlCoordinator {
     const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
     if (!c) return false;
     await this.ports.store.stop(c.row.id);
-    const stopped = await this.ports.repo.finish(c.row.id, status, error, this.settings.retentionMs);
+    await this.counts.flush(c.row.id);
+    const stopped = await this.ports.repo.finish(c.row.id, status, error, this.settings.retentionMs, await this.ports.store.admitted(c.row.id));
     this.crawls.delete(c.row.id);
+    this.forget(c.row.id);
     if (stopped) {
       await this.ports.store.clear(c.row.id);
       if (status !== 'cancelled') await this.ports.webhooks.send(this.hookTarget(c), 'failed', 'failed', { status, error });

@@ -52,4 +52,39 @@ describe('CrawlCountBatches', () => {
     await expect(counts.add('c1', {})).resolves.toBeUndefined();
     expect(statements).toHaveLength(2);
   });
+
+  it("counts discovered URLs later: with the crawl's next statement, or on their own after a while, and keeps them when that fails", async () => {
+    const { repo, statements } = heldRepo();
+    const counts = new CrawlCountBatches(repo);
+    counts.discoveredLater('c1', 4);
+    counts.discoveredLater('c1', 2);
+    counts.discoveredLater('c2', 5);
+    // Nothing written yet: they ride on the next increment of their crawl.
+    expect(statements).toHaveLength(0);
+    const skipped = counts.add('c1', { skipped: 1 });
+    expect(statements[0]).toMatchObject({ crawlId: 'c1', counts: { discovered: 6, failed: 0, skipped: 1 } });
+    statements[0].finish(new Error('connection lost'));
+    await expect(skipped).rejects.toThrow('connection lost');
+    // A store of c1's pages takes what waits (6 again: the failed statement gave them back).
+    expect(counts.take('c1')).toBe(6);
+    expect(counts.take('c1')).toBe(0);
+    counts.giveBack('c1', 6);
+    // The rest goes on its own, one statement per crawl.
+    const flushing = counts.flush();
+    await flushed();
+    expect(statements.slice(1).map((s) => [s.crawlId, s.counts.discovered]).sort()).toEqual([['c1', 6], ['c2', 5]]);
+    for (const statement of statements.slice(1)) statement.finish();
+    await flushing;
+    expect(counts.take('c1') + counts.take('c2')).toBe(0);
+  });
+
+  it('writes discovered URLs within a fraction of a second when nothing else writes the crawl', async () => {
+    const { repo, statements } = heldRepo();
+    const counts = new CrawlCountBatches(repo);
+    counts.discoveredLater('c3', 9);
+    const deadline = Date.now() + 2_000;
+    while (statements.length === 0 && Date.now() < deadline) await new Promise((next) => setTimeout(next, 20));
+    expect(statements.map((s) => [s.crawlId, s.counts.discovered])).toEqual([['c3', 9]]);
+    statements[0].finish();
+  });
 });

@@ -3,19 +3,38 @@
  * crawl's row is in flight, the next increments for that crawl add up and go together in the following one — under
  * load N visits' counts cost one statement and one turn of the row lock (which every stored page of the crawl takes
  * too) instead of N. Each caller still waits until its increment is committed.
+ *
+ * Discovered URLs are counted later: they add up in memory and ride on the crawl's next write of its row (a page
+ * store takes them, `take`), or go on their own within `LATER_MS`. They are only a progress figure while the crawl
+ * runs (the frontier in Redis is what decides its work); a process that dies loses at most that much of them, and
+ * the crawl's final count is the frontier's own (the coordinator's `complete`).
  */
 import type { CrawlsRepository } from '#db';
 import { GroupCommit } from '#platform/group-commit.js';
 
 export type CrawlCounts = { discovered?: number; failed?: number; skipped?: number };
 
+/** The longest discovered URLs wait in memory before they are written on their own. */
+const LATER_MS = 200;
+
 export class CrawlCountBatches {
   private readonly commits: GroupCommit<CrawlCounts, undefined>;
+  private readonly later = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
 
-  constructor(repo: Pick<CrawlsRepository, 'addCounts'>) {
+  constructor(
+    repo: Pick<CrawlsRepository, 'addCounts'>,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
     this.commits = new GroupCommit(async (crawlId, items) => {
       const sum = (name: keyof CrawlCounts) => items.reduce((total, counts) => total + (counts[name] ?? 0), 0);
-      await repo.addCounts(crawlId, { discovered: sum('discovered'), failed: sum('failed'), skipped: sum('skipped') });
+      const discovered = this.take(crawlId);
+      try {
+        await repo.addCounts(crawlId, { discovered: sum('discovered') + discovered, failed: sum('failed'), skipped: sum('skipped') });
+      } catch (error) {
+        this.giveBack(crawlId, discovered);
+        throw error;
+      }
       return items.map(() => undefined);
     });
   }
@@ -23,5 +42,37 @@ export class CrawlCountBatches {
   add(crawlId: string, counts: CrawlCounts): Promise<void> {
     if (!counts.discovered && !counts.failed && !counts.skipped) return Promise.resolve();
     return this.commits.add(crawlId, counts);
+  }
+
+  /** Discovered URLs, written with the crawl's next write of its row or within LATER_MS. */
+  discoveredLater(crawlId: string, count: number): void {
+    if (count <= 0) return;
+    this.later.set(crawlId, (this.later.get(crawlId) ?? 0) + count);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, LATER_MS).unref();
+  }
+
+  /** The crawl's discovered URLs not written yet, for a statement that writes them (`giveBack` if it failed). */
+  take(crawlId: string): number {
+    const count = this.later.get(crawlId) ?? 0;
+    this.later.delete(crawlId);
+    return count;
+  }
+
+  giveBack(crawlId: string, count: number): void {
+    if (count > 0) this.later.set(crawlId, (this.later.get(crawlId) ?? 0) + count);
+  }
+
+  /** Writes what waits: one crawl's (before it finishes), or every crawl's. */
+  async flush(crawlId?: string): Promise<void> {
+    const ids = crawlId === undefined ? [...this.later.keys()] : this.later.has(crawlId) ? [crawlId] : [];
+    await Promise.all(
+      ids.map(async (id) => {
+        const discovered = this.take(id);
+        if (discovered > 0) await this.add(id, { discovered }).catch((error: unknown) => (this.giveBack(id, discovered), this.onError(error)));
+      }),
+    );
   }
 }

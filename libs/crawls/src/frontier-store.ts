@@ -288,6 +288,11 @@ export class FrontierStore {
     );
   }
 
+  /** URLs the crawl's frontier has admitted so far (0 once it is cleared). */
+  async admitted(crawlId: string): Promise<number> {
+    return Number((await this.redis.hget(this.key(crawlId, 'meta'), 'admitted')) ?? 0);
+  }
+
   /** A URL is finished (stored, failed or skipped): true when that finished the crawl. */
   async finish(crawlId: string, hash: string): Promise<boolean> {
     return (

@@ -6,13 +6,15 @@
  */
 import type { CrawlsRepository, NewCrawlPage } from '#db';
 import { GroupCommit } from '#platform/group-commit.js';
+import type { CrawlCountBatches } from './crawl-counts.js';
 
 export type StoreOutcome = 'new' | 'again' | 'duplicate';
 
 export class PageStoreBatches {
   private readonly commits: GroupCommit<NewCrawlPage, StoreOutcome>;
 
-  constructor(repo: Pick<CrawlsRepository, 'storePages'>, maxBatch = 50) {
+  /** `counts`: the crawl's discovered URLs not written yet go with its pages. */
+  constructor(repo: Pick<CrawlsRepository, 'storePages'>, counts: Pick<CrawlCountBatches, 'take' | 'giveBack'>, maxBatch = 50) {
     this.commits = new GroupCommit(async (crawlId, pages) => {
       // The same store twice in one batch (its visit retried by this process after a lost lease): the first stores,
       // the later ones find it stored by their reservation, as they would one by one.
@@ -21,7 +23,14 @@ export class PageStoreBatches {
       pages.forEach((page, i) => first.has(key(page)) || first.set(key(page), i));
       const distinct = pages.filter((page, i) => first.get(key(page)) === i);
       (globalThis as any).__sizes ??= []; (globalThis as any).__sizes.push(distinct.length); if ((globalThis as any).__sizes.length % 500 === 0) process.stderr.write(`batches ${JSON.stringify((globalThis as any).__sizes.slice(-500).reduce((a: number, b: number) => a + b, 0) / 500)}\n`);
-      const outcomes = await repo.storePages(crawlId, distinct);
+      const discovered = counts.take(crawlId);
+      let outcomes: StoreOutcome[];
+      try {
+        outcomes = await repo.storePages(crawlId, distinct, discovered);
+      } catch (error) {
+        counts.giveBack(crawlId, discovered);
+        throw error;
+      }
       const byKey = new Map(distinct.map((page, i) => [key(page), outcomes[i]!]));
       return pages.map((page, i) => (first.get(key(page)) === i ? byKey.get(key(page))! : 'again'));
     }, maxBatch);

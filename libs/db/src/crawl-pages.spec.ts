@@ -12,6 +12,7 @@ import { LedgerRepository } from './ledger.repository.js';
 let tdb: TestDatabase;
 let db: Database;
 let crawls: CrawlsRepository;
+let ledger: LedgerRepository;
 let admin: AccountAdminService;
 
 beforeAll(async () => {
@@ -19,7 +20,8 @@ beforeAll(async () => {
   db = new Database(tdb.url, 2);
   crawls = new CrawlsRepository(db);
   const accounts = new AccountsRepository(db);
-  admin = new AccountAdminService(accounts, new LedgerRepository(db), new AuthService(accounts, systemClock, 0, null, 'pages'), systemClock);
+  ledger = new LedgerRepository(db);
+  admin = new AccountAdminService(accounts, ledger, new AuthService(accounts, systemClock, 0, null, 'pages'), systemClock);
 });
 
 afterAll(async () => {
@@ -40,19 +42,29 @@ const page = (key: string, requestId: string) => ({
 });
 
 describe('CrawlsRepository.storePages', () => {
-  it('stores a batch once per key, recognises a retried store, and counts what it stored', async () => {
+  it('stores a batch once per key, recognises a retried store, and counts and charges what it stored', async () => {
     const { accountId } = await admin.create('pages', 'free');
     const id = randomUUID();
     await crawls.create({ id, accountId, kind: 'site', url: 'https://a.example/', options: {}, discovered: 4, expiresAt: new Date(Date.now() + 60_000) });
-    const [r1, r2, r3, r4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [r1, r2, r3, r4, r5] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await ledger.reserveOnceMany(accountId, [r1, r2, r3, r4, r5].map((requestId) => ({ requestId, amount: 1 })), 60_000);
     const first = await crawls.storePages(id, [page('https://a.example/a', r1), page('https://a.example/a', r2), page('https://a.example/b', r3)]);
     // The second page under /a is a duplicate even though the first one is stored by the same statement.
     expect(first).toEqual(['new', 'duplicate', 'new']);
     // /a again by its own reservation (its process died after storing it), /b by another, /c new.
-    const second = await crawls.storePages(id, [page('https://a.example/a', r1), page('https://a.example/b', r4), page('https://a.example/c', r4)]);
+    const second = await crawls.storePages(id, [page('https://a.example/a', r1), page('https://a.example/b', r4), page('https://a.example/c', r5)]);
     expect(second).toEqual(['again', 'duplicate', 'new']);
     const job = await crawls.get(id);
     expect({ done: job!.done, skipped: job!.skipped, credits: job!.credits }).toEqual({ done: 3, skipped: 2, credits: 3 });
+    // Each stored page's reservation settled once, with the store; the duplicates' are left open for their refund.
+    const { rows } = await db.pool.query<{ id: string; status: string; settles: number }>(
+      `SELECT r.id, r.status, (SELECT count(*)::int FROM credit_ledger l WHERE l.request_id = r.id AND l.kind = 'settle') AS settles
+       FROM reservations r WHERE r.account_id = $1`,
+      [accountId],
+    );
+    const state = new Map(rows.map((r) => [r.id, `${r.status} ${r.settles}`]));
+    expect([r1, r2, r3, r4, r5].map((r) => state.get(r))).toEqual(['settled 1', 'open 0', 'settled 1', 'open 0', 'settled 1']);
+    expect(await ledger.ledgerSum(accountId)).toBe(10_000 - 5);
     // The cursor order is the batches' order.
     expect((await crawls.pages(id, '0', 10)).map((p) => p.url)).toEqual(['https://a.example/a', 'https://a.example/b', 'https://a.example/c']);
     expect(await crawls.pageLinks(id, 'https://a.example/c')).toEqual(['https://a.example/c/next']);

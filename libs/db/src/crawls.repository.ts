@@ -115,12 +115,17 @@ export class CrawlsRepository {
     return rowCount === 1;
   }
 
-  /** Moves an unfinished job to a final status (its results kept `retentionMs` from now); false when it had finished. */
-  async finish(id: string, status: Exclude<CrawlJobStatus, 'queued' | 'running'>, error: string | null, retentionMs: number): Promise<boolean> {
+  /**
+   * Moves an unfinished job to a final status (its results kept `retentionMs` from now); false when it had finished.
+   * `admitted`: the URLs its frontier admitted, its final discovered count (increments of a process that died
+   * before it wrote them are in it; those a process writes after this are not added again).
+   */
+  async finish(id: string, status: Exclude<CrawlJobStatus, 'queued' | 'running'>, error: string | null, retentionMs: number, admitted = 0): Promise<boolean> {
     const { rowCount } = await this.pool.query(
-      `UPDATE crawl_jobs SET status = $2, error = $3, finished_at = now(), expires_at = now() + ($4::bigint * interval '1 millisecond')
+      `UPDATE crawl_jobs SET status = $2, error = $3, finished_at = now(), expires_at = now() + ($4::bigint * interval '1 millisecond'),
+         discovered = CASE WHEN $5::bigint > 0 THEN $5::bigint ELSE discovered END
        WHERE id = $1 AND status NOT IN ${FINISHED}`,
-      [id, status, error?.slice(0, 500) ?? null, retentionMs],
+      [id, status, error?.slice(0, 500) ?? null, retentionMs, admitted],
     );
     return rowCount === 1;
   }
@@ -128,19 +133,23 @@ export class CrawlsRepository {
   async addCounts(id: string, counts: { discovered?: number; failed?: number; skipped?: number }): Promise<void> {
     if (!counts.discovered && !counts.failed && !counts.skipped) return;
     await this.pool.query(
-      `UPDATE crawl_jobs SET discovered = discovered + $2, failed = failed + $3, skipped = skipped + $4 WHERE id = $1`,
+      // A finished crawl's discovered count is its frontier's (`finish`): a late increment is not added to it.
+      `UPDATE crawl_jobs SET discovered = discovered + CASE WHEN status IN ${FINISHED} THEN 0 ELSE $2 END, failed = failed + $3, skipped = skipped + $4 WHERE id = $1`,
       [id, counts.discovered ?? 0, counts.failed ?? 0, counts.skipped ?? 0],
     );
   }
 
   /**
-   * Stores pages of one crawl and counts them (done, credits) in one statement: one outcome per page, in order.
-   * `new`: stored now; `again`: this reservation had stored it already (a retried store); `duplicate`: another page
-   * is stored under this key, or goes first under it in this batch (counted as skipped). The job's row is locked
-   * first, so a crawl's pages take their ids in the order they commit: a reader that saw page N has seen every page
-   * before it, and the id is a cursor that skips nothing while the crawl runs.
+   * Stores pages of one crawl, counts them (done, credits) and charges them in one statement: one outcome per page,
+   * in order (`discovered`: URLs the crawl admitted since it last counted them, counted with them). `new`: stored now; `again`: this reservation had stored it already (a retried store); `duplicate`:
+   * another page is stored under this key, or goes first under it in this batch (counted as skipped; its
+   * reservation is left to the caller to refund). A page stored, now or before, settles its open reservation in the
+   * same commit — charged in full, with its `settle` row as the ledger writes it (LedgerRepository.settleFullMany):
+   * no page is stored and left unpaid by a process that died between the two. The job's row is locked first, so a
+   * crawl's pages take their ids in the order they commit: a reader that saw page N has seen every page before it,
+   * and the id is a cursor that skips nothing while the crawl runs.
    */
-  async storePages(jobId: string, pages: ReadonlyArray<Omit<NewCrawlPage, 'jobId'>>): Promise<Array<'new' | 'again' | 'duplicate'>> {
+  async storePages(jobId: string, pages: ReadonlyArray<Omit<NewCrawlPage, 'jobId'>>, discovered = 0): Promise<Array<'new' | 'again' | 'duplicate'>> {
     // One JSON document for the batch: Postgres reads it as rows, and no page's content is escaped twice (as an
     // element of a jsonb[] literal would be).
     const batch = JSON.stringify(
@@ -171,7 +180,7 @@ export class CrawlsRepository {
          ON CONFLICT (job_id, url_key) DO NOTHING RETURNING url_key, request_id
        ), outcome AS (
          -- crawl_pages is read as it was before this statement: a page it did not insert was there already.
-         SELECT i.ord, i.credits,
+         SELECT i.ord, i.credits, i.request_id,
            CASE WHEN EXISTS (SELECT 1 FROM ins WHERE ins.url_key = i.url_key AND ins.request_id = i.request_id) THEN 'new'
                 WHEN (SELECT p.request_id FROM crawl_pages p WHERE p.job_id = $1 AND p.url_key = i.url_key) = i.request_id THEN 'again'
                 ELSE 'duplicate' END AS outcome
@@ -180,12 +189,20 @@ export class CrawlsRepository {
          UPDATE crawl_jobs SET
            done = done + (SELECT count(*) FROM outcome WHERE outcome = 'new'),
            credits = credits + (SELECT coalesce(sum(credits), 0) FROM outcome WHERE outcome = 'new'),
-           skipped = skipped + (SELECT count(*) FROM outcome WHERE outcome = 'duplicate')
+           skipped = skipped + (SELECT count(*) FROM outcome WHERE outcome = 'duplicate'),
+           discovered = discovered + CASE WHEN status IN ${FINISHED} THEN 0 ELSE $3 END
          -- Through the locking CTE, so the row is locked (and the pages inserted) before it is updated.
          WHERE id IN (SELECT id FROM job)
+       ), settled AS (
+         UPDATE reservations res SET status = 'settled', charged = res.amount, settled_at = now()
+         FROM outcome o WHERE o.outcome IN ('new', 'again') AND res.id = o.request_id AND res.status = 'open' AND res.amount <= o.credits
+         RETURNING res.id, res.account_id, res.amount
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+         SELECT s.account_id, 'settle', 0, a.balance, s.id, 'charged ' || s.amount FROM settled s JOIN accounts a ON a.id = s.account_id
        )
        SELECT outcome FROM outcome ORDER BY ord`,
-      values: [jobId, batch],
+      values: [jobId, batch, discovered],
     });
     // No job row (deleted): nothing was stored; each page reads as stored by another.
     return rows.length === pages.length ? rows.map((r) => r.outcome) : pages.map(() => 'duplicate');
