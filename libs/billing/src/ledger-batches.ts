@@ -1,7 +1,7 @@
 /**
  * Group commit for the two ledger writes every call makes (and every crawl page: `reserveOnce`). While one reserve statement for an account is in
  * flight, the account's next reserves queue up and go together in the following statement; settles do the same
- * across accounts. At low load nothing waits (a lone call's write goes at once); under load, N calls cost one
+ * across accounts. At low load nothing waits (a lone call's write goes as its turn of the event loop ends); under load, N calls cost one
  * statement, one commit and one turn of the account's row lock instead of N — the lock that serialised an
  * account's concurrent calls. Every call still gets its own reserve row, reservation and settle row, so the ledger,
  * the reconciler and crash recovery see exactly what they saw before.

@@ -14,28 +14,33 @@ function heldRepo() {
 const flushed = () => new Promise((next) => setImmediate(next));
 
 describe('CrawlCountBatches', () => {
-  it('writes a lone increment at once, and those made while it is in flight together in the next statement', async () => {
+  it('writes the increments of one turn together, and those made while it is in flight together in the next statement', async () => {
     const { repo, statements } = heldRepo();
     const counts = new CrawlCountBatches(repo);
     const done: string[] = [];
     const first = counts.add('c1', { discovered: 3 }).then(() => done.push('first'));
     const second = counts.add('c1', { discovered: 2, skipped: 1 }).then(() => done.push('second'));
-    const third = counts.add('c1', { failed: 1 }).then(() => done.push('third'));
     const other = counts.add('c2', { discovered: 7 }).then(() => done.push('other'));
+    await flushed();
     expect(statements.map((s) => [s.crawlId, s.counts])).toEqual([
-      ['c1', { discovered: 3, failed: 0, skipped: 0 }],
+      ['c1', { discovered: 5, failed: 0, skipped: 1 }],
       ['c2', { discovered: 7, failed: 0, skipped: 0 }],
     ]);
+    // Made while c1's statement is in flight: the next one.
+    const third = counts.add('c1', { failed: 1 }).then(() => done.push('third'));
+    const fourth = counts.add('c1', { failed: 2 }).then(() => done.push('fourth'));
+    await flushed();
+    expect(statements).toHaveLength(2);
     statements[0].finish();
-    await first;
+    await Promise.all([first, second]);
     await flushed();
     // Not resolved before their own statement commits.
-    expect(done).toEqual(['first']);
-    expect(statements[2]).toMatchObject({ crawlId: 'c1', counts: { discovered: 2, failed: 1, skipped: 1 } });
+    expect(done.sort()).toEqual(['first', 'second']);
+    expect(statements[2]).toMatchObject({ crawlId: 'c1', counts: { discovered: 0, failed: 3, skipped: 0 } });
     statements[2].finish();
     statements[1].finish();
-    await Promise.all([second, third, other]);
-    expect(done.sort()).toEqual(['first', 'other', 'second', 'third']);
+    await Promise.all([third, fourth, other]);
+    expect(done.sort()).toEqual(['first', 'fourth', 'other', 'second', 'third']);
     expect(statements).toHaveLength(3);
   });
 
@@ -43,6 +48,7 @@ describe('CrawlCountBatches', () => {
     const { repo, statements } = heldRepo();
     const counts = new CrawlCountBatches(repo);
     const first = counts.add('c1', { skipped: 1 });
+    await flushed();
     const second = counts.add('c1', { skipped: 1 });
     statements[0].finish(new Error('connection lost'));
     await expect(first).rejects.toThrow('connection lost');
@@ -62,6 +68,7 @@ describe('CrawlCountBatches', () => {
     // Nothing written yet: they ride on the next increment of their crawl.
     expect(statements).toHaveLength(0);
     const skipped = counts.add('c1', { skipped: 1 });
+    await flushed();
     expect(statements[0]).toMatchObject({ crawlId: 'c1', counts: { discovered: 6, failed: 0, skipped: 1 } });
     statements[0].finish(new Error('connection lost'));
     await expect(skipped).rejects.toThrow('connection lost');

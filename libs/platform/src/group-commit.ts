@@ -1,8 +1,9 @@
 /**
- * Group commit: writes queued under a key go together. While one flush for a key is in flight, the key's next items
- * queue up and go in the following flush (at most `maxBatch` at a time), so at low load a lone write goes at once and
- * under load N writes cost one statement, one commit and one turn of a row lock instead of N. Each caller's promise
- * settles with its own item's outcome, after the flush that carried it.
+ * Group commit: writes queued under a key go together. A key's first write goes at the end of the event loop's turn
+ * that made it, with whatever else that turn wrote under the key; while that flush is in flight, the key's next items
+ * queue up and go in the following one (at most `maxBatch` at a time). At low load a lone write waits for nothing
+ * but its turn; under load N writes cost one statement, one commit and one turn of a row lock instead of N. Each
+ * caller's promise settles with its own item's outcome, after the flush that carried it.
  */
 interface Pending<I, O> {
   item: I;
@@ -27,7 +28,9 @@ export class GroupCommit<I, O> {
         return;
       }
       this.queues.set(key, [{ item, resolve, reject }]);
-      void this.drain(key);
+      // After this turn of the event loop: the writes its other callbacks make (callers woken by one reply from
+      // Redis or Postgres go on in the same turn) join the first flush instead of waiting for the second.
+      setImmediate(() => void this.drain(key));
     });
   }
 
