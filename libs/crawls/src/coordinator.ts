@@ -26,6 +26,7 @@ import { metrics } from '#metrics';
 import { duplicateRedis } from '#platform';
 import type { JobDispatcher } from '#queue';
 import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, visitToken, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
+import { AccountSlots } from './account-slots.js';
 import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
 import { PageStoreBatches } from './page-batches.js';
 import { crawlScope } from './crawl-scope.js';
@@ -110,6 +111,8 @@ export class CrawlCoordinator {
   private readonly ledger: LedgerBatches;
   private readonly pages: PageStoreBatches;
   private readonly counts: CrawlCountBatches;
+  /** The account slots of this process's pages, each handed on to the account's next page. */
+  private readonly slots: AccountSlots;
 
   constructor(
     private readonly connection: Redis,
@@ -121,6 +124,7 @@ export class CrawlCoordinator {
     this.ledger = new LedgerBatches(ports.ledger, settings.reservationTtlMs);
     this.counts = new CrawlCountBatches(ports.repo, (error) => ports.onError(error, 'crawl counts'));
     this.pages = new PageStoreBatches(ports.repo, this.counts);
+    this.slots = new AccountSlots(ports.gate, (error) => ports.onError(error, 'crawl account slot'));
   }
 
   private addCounts(crawlId: string, counts: CrawlCounts): Promise<void> {
@@ -150,7 +154,7 @@ export class CrawlCoordinator {
     this.wakeLoop?.();
     await this.loopDone;
     await Promise.allSettled([...this.visits]);
-    await this.counts.flush();
+    await Promise.all([this.counts.flush(), this.slots.close()]);
     await this.worker?.close();
     await this.queue.close();
   }
@@ -320,7 +324,7 @@ export class CrawlCoordinator {
   /** One claimed URL: robots.txt, politeness across crawls, the account's slot, the reservation, the page. */
   private async visit(data: CrawlUrlData, host: string): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
-    const { store, repo, gate } = this.ports;
+    const { store, repo } = this.ports;
     // A stopped crawl's URLs are not claimed (the claim script checks, atomically): a stop after the claim finds this
     // page in flight, as it finds the pages already fetching.
     if (!crawl || this.finished(crawl)) {
@@ -365,7 +369,7 @@ export class CrawlCoordinator {
     // Pages in flight count against the account's concurrency limit, leaving one slot for its synchronous calls.
     let lease: Lease | null = null;
     try {
-      lease = await gate.acquire(row.accountId, Math.max(1, options.concurrencyLimit - 1));
+      lease = await this.slots.acquire(row.accountId, Math.max(1, options.concurrencyLimit - 1));
     } finally {
       if (!lease) await store.releaseHost(host, token);
     }
@@ -388,7 +392,8 @@ export class CrawlCoordinator {
       }
       await this.fetchAndStore(crawl, data, requestId);
     } finally {
-      await Promise.all([lease.release(), store.releaseHost(host, token)]);
+      this.slots.release(row.accountId, lease);
+      await store.releaseHost(host, token);
     }
     await this.done(crawl, data);
   }
