@@ -72,6 +72,8 @@ const PAGE_QUEUE_MS = 15_000;
 const IDLE_MS = 1_000;
 /** The longest the loop sleeps with nothing to start (other processes' admissions are seen within it). */
 const POLL_MS = 100;
+/** URLs claimed from a crawl in one round trip. */
+const CLAIM_BATCH = 16;
 /** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
 const ROW_CACHE_MS = 2_000;
 /** URL hashes this process remembers as in its crawls' seen-sets (about 100 bytes each); past it, it forgets them all. */
@@ -192,10 +194,12 @@ export class CrawlCoordinator {
         if (this.visits.size < this.settings.concurrency) {
           for (const crawlId of await this.ports.store.dueCrawls(32)) {
             while (this.running && this.visits.size < this.settings.concurrency) {
-              const claim = await this.ports.store.claim(crawlId, leaseMs, this.settings.hostCap);
-              if ('url' in claim) {
-                started++;
-                this.startVisit(fromPendingEntry(crawlId, claim.url.hash, claim.url.entry), claim.url.host);
+              const room = Math.min(CLAIM_BATCH, this.settings.concurrency - this.visits.size);
+              const claim = await this.ports.store.claim(crawlId, leaseMs, this.settings.hostCap, room);
+              if ('urls' in claim) {
+                // Started together: their first round trips go in one write, and their reserves in one statement.
+                for (const url of claim.urls) this.startVisit(fromPendingEntry(crawlId, url.hash, url.entry), url.host);
+                started += claim.urls.length;
                 continue;
               }
               await this.ports.store.snooze(crawlId, 'wait' in claim ? claim.wait : IDLE_MS);

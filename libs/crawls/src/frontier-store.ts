@@ -57,14 +57,16 @@ redis.call('HSET', meta, 'admitted', admitted)
 return out`;
 
 /**
- * Returns {hash, entry, host} for the URL to start now, or {'wait', ms} (nothing startable yet), or {'idle'} (no URL
- * queued: the crawl waits for running pages to discover more, or is done), or {'stopped'}.
+ * Returns up to ARGV[4] URLs to start now, as {hash, entry, host, hash, entry, host, …}; when there is none, {'wait', ms}
+ * (nothing startable yet), {'idle'} (no URL queued: the crawl waits for running pages to discover more, or is done),
+ * or {'stopped'}. Each URL taken counts against the crawl's cap and its host's before the next is looked for.
  */
 const CLAIM = `
 local meta, hosts, running, runhost, hostrun, hostgap, pending = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local qprefix = ARGV[1]
 local lease = tonumber(ARGV[2])
 local hostCap = tonumber(ARGV[3])
+local want = tonumber(ARGV[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- Leases of a process that died: their URLs go back to the front of their host's queue.
@@ -81,13 +83,21 @@ for _, h in ipairs(redis.call('ZRANGEBYSCORE', running, '-inf', now, 'LIMIT', 0,
   end
 end
 if redis.call('HGET', meta, 'stopped') == '1' then return {'stopped'} end
-if redis.call('ZCARD', running) >= tonumber(redis.call('HGET', meta, 'cap') or '1') then return {'wait', 50} end
+local cap = tonumber(redis.call('HGET', meta, 'cap') or '1')
 local gap = tonumber(redis.call('HGET', meta, 'gap') or '0')
-for _ = 1, 20 do
+local out = {}
+local function none(status, ms)
+  if #out > 0 then return out end
+  if ms then return {status, ms} end
+  return {status}
+end
+for _ = 1, 20 + 2 * want do
+  if #out >= 3 * want then return out end
+  if redis.call('ZCARD', running) >= cap then return none('wait', 50) end
   local first = redis.call('ZRANGE', hosts, 0, 0, 'WITHSCORES')
-  if #first == 0 then return {'idle'} end
+  if #first == 0 then return none('idle') end
   local host, at = first[1], tonumber(first[2])
-  if at > now then return {'wait', at - now} end
+  if at > now then return none('wait', at - now) end
   if tonumber(redis.call('HGET', hostrun, host) or '0') >= hostCap then
     redis.call('ZADD', hosts, now + 50, host)
   else
@@ -103,12 +113,14 @@ for _ = 1, 20 do
         -- The host keeps its turn time even when its queue is empty: URLs admitted meanwhile wait for it.
         local wait = math.max(gap, tonumber(redis.call('HGET', hostgap, host) or '0'))
         redis.call('ZADD', hosts, now + wait, host)
-        return {h, entry, host}
+        out[#out + 1] = h
+        out[#out + 1] = entry
+        out[#out + 1] = host
       end
     end
   end
 end
-return {'wait', 10}`;
+return none('wait', 10)`;
 
 /** Gives a claimed URL back to the front of its host's queue, not to be started before `ms` from now. */
 const UNCLAIM = `
@@ -180,7 +192,8 @@ type FrontierRedis = Redis & {
 export type Admission = 'admitted' | 'seen' | 'over-limit' | 'trap';
 const ADMISSION: Record<number, Admission> = { 0: 'seen', 1: 'admitted', 2: 'over-limit', 3: 'trap' };
 
-export type Claim = { url: { hash: string; entry: string; host: string } } | { wait: number } | { idle: true } | { stopped: true };
+export type ClaimedUrl = { hash: string; entry: string; host: string };
+export type Claim = { urls: ClaimedUrl[] } | { wait: number } | { idle: true } | { stopped: true };
 
 /** Seen-set shards for a crawl of `limit` pages: ~256 hashes each (≤ 512 keeps a set packed), a power of 2, ≤ 4,096. */
 export function seenShards(limit: number): number {
@@ -267,17 +280,22 @@ export class FrontierStore {
     return candidates.map((_, i) => ADMISSION[out[i] ?? 2]);
   }
 
-  /** The crawl's next URL to start now, held under a lease of `leaseMs` (then it goes back to its queue). */
-  async claim(crawlId: string, leaseMs: number, hostCap: number): Promise<Claim> {
+  /**
+   * The crawl's next URLs to start now (at most `want`), each held under a lease of `leaseMs` (then it goes back to
+   * its queue); or why there is none.
+   */
+  async claim(crawlId: string, leaseMs: number, hostCap: number, want = 1): Promise<Claim> {
     const out = await this.redis.trawlFrontierClaim(
       this.key(crawlId, 'meta'), this.key(crawlId, 'hosts'), this.key(crawlId, 'running'), this.key(crawlId, 'runhost'),
       this.key(crawlId, 'hostrun'), this.key(crawlId, 'hostgap'), this.key(crawlId, 'pending'),
-      this.key(crawlId, 'q:'), leaseMs, hostCap,
+      this.key(crawlId, 'q:'), leaseMs, hostCap, Math.max(1, want),
     );
     if (out[0] === 'wait') return { wait: Number(out[1]) };
     if (out[0] === 'idle') return { idle: true };
     if (out[0] === 'stopped') return { stopped: true };
-    return { url: { hash: out[0], entry: out[1], host: out[2] } };
+    const urls: ClaimedUrl[] = [];
+    for (let i = 0; i + 2 < out.length; i += 3) urls.push({ hash: out[i]!, entry: out[i + 1]!, host: out[i + 2]! });
+    return { urls };
   }
 
   /** Puts a claimed URL back at its host's queue head, not to start before `ms` from now. */
