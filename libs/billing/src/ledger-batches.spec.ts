@@ -99,6 +99,35 @@ describe('LedgerBatches', () => {
     expect(await reservationRows(accountId)).toEqual({ reserves: 5, open: 3 });
   });
 
+  it('refunds many reservations of several accounts together, once each, with running balances in the ledger', async () => {
+    const a = (await admin.create('batched-refund-a', 'free')).accountId;
+    const b = (await admin.create('batched-refund-b', 'free')).accountId;
+    const batches = new LedgerBatches(ledger, 60_000);
+    const ids = { a1: randomUUID(), a2: randomUUID(), b1: randomUUID(), settled: randomUUID() };
+    await Promise.all([batches.reserveOnce(a, ids.a1, 10), batches.reserveOnce(a, ids.a2, 20), batches.reserveOnce(b, ids.b1, 5), batches.reserveOnce(a, ids.settled, 7)]);
+    await batches.settle(ids.settled, 7);
+    const outcomes = await Promise.all([
+      batches.refund(ids.a1, 'page failed'),
+      batches.refund(ids.b1, 'redirected'),
+      batches.refund(ids.a2, 'page failed'),
+      batches.refund(ids.a2, 'page failed'),
+      batches.refund(ids.settled, 'too late'),
+    ]);
+    expect(outcomes).toEqual([true, true, true, false, false]);
+    expect((await accounts.view(a))!.balance).toBe(10_000 - 7);
+    expect((await accounts.view(b))!.balance).toBe(10_000);
+    expect(await ledger.ledgerSum(a)).toBe(10_000 - 7);
+    expect(await ledger.ledgerSum(b)).toBe(10_000);
+    const { rows } = await db.pool.query<{ request_id: string; amount: string; balance_after: string }>(
+      `SELECT request_id, amount, balance_after FROM credit_ledger WHERE kind = 'refund' AND account_id = $1 ORDER BY id`,
+      [a],
+    );
+    expect(rows.map((r) => [r.request_id, Number(r.amount), Number(r.balance_after)])).toEqual([
+      [ids.a1, 10, 10_000 - 7 - 20],
+      [ids.a2, 20, 10_000 - 7],
+    ]);
+  });
+
   it('settles full and partial charges together, once each', async () => {
     const { accountId } = await admin.create('batched-settle', 'free');
     const batches = new LedgerBatches(ledger, 60_000);

@@ -1,5 +1,5 @@
 /**
- * Group commit for the two ledger writes every call makes (and every crawl page: `reserveOnce`). While one reserve statement for an account is in
+ * Group commit for the two ledger writes every call makes (and a crawl page's: `reserveOnce`, `refund`). While one reserve statement for an account is in
  * flight, the account's next reserves queue up and go together in the following statement; settles do the same
  * across accounts. At low load nothing waits (a lone call's write goes as its turn of the event loop ends); under load, N calls cost one
  * statement, one commit and one turn of the account's row lock instead of N — the lock that serialised an
@@ -9,7 +9,7 @@
 import type { LedgerRepository, ReserveOutcome, SettleOutcome } from '#db';
 import { GroupCommit } from '#platform/group-commit.js';
 
-type Ledger = Pick<LedgerRepository, 'reserveMany' | 'reserveOnceMany' | 'settleFullMany' | 'settlePartly'>;
+type Ledger = Pick<LedgerRepository, 'reserveMany' | 'reserveOnceMany' | 'settleFullMany' | 'settlePartly' | 'refundMany'>;
 type OnceState = Awaited<ReturnType<LedgerRepository['reserveOnceMany']>>[number];
 
 const ALL = '';
@@ -18,6 +18,7 @@ export class LedgerBatches {
   private readonly reserves: GroupCommit<{ requestId: string; amount: number }, ReserveOutcome>;
   private readonly reservesOnce: GroupCommit<{ requestId: string; amount: number }, OnceState>;
   private readonly settles: GroupCommit<{ requestId: string; charged: number }, SettleOutcome | null>;
+  private readonly refunds: GroupCommit<{ requestId: string; note: string }, boolean>;
 
   /** `reservationTtlMs`: how long a reservation may stay open before the reconciler refunds it. */
   constructor(ledger: Ledger, reservationTtlMs: number, maxBatch = 100) {
@@ -31,6 +32,13 @@ export class LedgerBatches {
       const states = await ledger.reserveOnceMany(accountId, distinct, reservationTtlMs);
       const byId = new Map(distinct.map((item, i) => [item.requestId, states[i]!]));
       return items.map((item, i) => (first.get(item.requestId) === i ? byId.get(item.requestId)! : 'open'));
+    }, maxBatch);
+    this.refunds = new GroupCommit(async (_all, items) => {
+      // A request twice in one batch: refunded once, the later ones find it closed.
+      const first = new Map<string, number>();
+      items.forEach((item, i) => first.has(item.requestId) || first.set(item.requestId, i));
+      const refunded = await ledger.refundMany(items.filter((item, i) => first.get(item.requestId) === i));
+      return items.map((item, i) => first.get(item.requestId) === i && refunded.has(item.requestId));
     }, maxBatch);
     this.settles = new GroupCommit(async (_all, items) => {
       const settled = await ledger.settleFullMany(items);
@@ -46,6 +54,11 @@ export class LedgerBatches {
   /** A reservation that may exist already (a crawl page whose process died): `reserved`, or the state it is in. */
   reserveOnce(accountId: string, requestId: string, amount: number): Promise<OnceState> {
     return this.reservesOnce.add(accountId, { requestId, amount });
+  }
+
+  /** Returns a reservation whole (nothing used): true when it was open, false when it had been closed already. */
+  refund(requestId: string, note: string): Promise<boolean> {
+    return this.refunds.add(ALL, { requestId, note });
   }
 
   settle(requestId: string, charged: number): Promise<SettleOutcome | null> {

@@ -404,7 +404,7 @@ export class CrawlCoordinator {
 
   private async fetchAndStore(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<void> {
     const { options, row } = crawl;
-    const { ledger, dispatcher, store } = this.ports;
+    const { dispatcher, store } = this.ports;
     const engine = selectEngine({ renders: options.render_js });
     const payload: CrawlPagePayload = {
       callId: requestId,
@@ -435,7 +435,7 @@ export class CrawlCoordinator {
     const canonical = this.canonicalOf(crawl, page, finalKey);
     if (canonical) {
       // A duplicate of its canonical page: that page is crawled instead, at this depth; this one is not stored.
-      await ledger.refund(requestId, 'a canonical duplicate');
+      await this.ledger.refund(requestId, 'a canonical duplicate');
       await this.addCounts(data.crawlId, { skipped: 1 });
       await this.admit(crawl, [{ url: canonical, depth: data.depth }]);
       return;
@@ -459,7 +459,7 @@ export class CrawlCoordinator {
     });
     if (stored !== 'new') await store.unclaimPage(data.crawlId);
     if (stored === 'duplicate') {
-      await ledger.refund(requestId, 'the same page is stored already');
+      await this.ledger.refund(requestId, 'the same page is stored already');
       metrics.crawlPages.inc({ outcome: 'duplicate' });
       return;
     }
@@ -489,7 +489,7 @@ export class CrawlCoordinator {
     if (crawl.scope && !inScope(target, crawl.scope).ok) {
       return this.fail(data, requestId, ErrorCode.OUT_OF_SCOPE, `The page redirected out of the crawl's scope (${target.slice(0, 200)})`);
     }
-    await this.ports.ledger.refund(requestId, 'redirected');
+    await this.ledger.refund(requestId, 'redirected');
     await this.addCounts(data.crawlId, { skipped: 1 });
     const admitted = await this.admit(crawl, [{ url: target, depth: data.depth, hops }]);
     // A redirect back to a URL already crawled (a loop) ends here: nothing to store.
@@ -497,13 +497,13 @@ export class CrawlCoordinator {
   }
 
   private async fail(data: CrawlUrlData, requestId: string, code: string, message: string): Promise<void> {
-    await this.ports.ledger.refund(requestId, 'page failed');
+    await this.ledger.refund(requestId, 'page failed');
     await this.ports.repo.recordError(data.crawlId, { url: data.url, code, message, robots: false });
     metrics.crawlPages.inc({ outcome: 'failed' });
   }
 
   private async skip(data: CrawlUrlData, requestId: string, note: string): Promise<void> {
-    await this.ports.ledger.refund(requestId, note);
+    await this.ledger.refund(requestId, note);
     await this.addCounts(data.crawlId, { skipped: 1 });
     metrics.crawlPages.inc({ outcome: 'duplicate' });
   }
@@ -591,7 +591,7 @@ export class CrawlCoordinator {
   /** The URL's last attempt failed in the coordinator itself: it is recorded as failed, its reservation refunded. */
   private async abandon(data: CrawlUrlData, error: unknown): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
-    await this.ports.ledger.refund(pageRequestId(data.crawlId, data.hash), 'crawl page abandoned');
+    await this.ledger.refund(pageRequestId(data.crawlId, data.hash), 'crawl page abandoned');
     await this.ports.repo.recordError(data.crawlId, {
       url: data.url,
       code: ErrorCode.INTERNAL,

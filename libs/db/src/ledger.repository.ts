@@ -217,6 +217,38 @@ export class LedgerRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * `refund` for many requests in one statement (each account's row updated once): the requests whose reservation
+   * was open get it back, each with its own `refund` row (balance_after the account's running balance, in order).
+   * Returns the requests it refunded; the others were closed already. Request ids are distinct.
+   */
+  async refundMany(items: ReadonlyArray<{ requestId: string; note: string }>): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ id: string }>({
+      name: 'ledger-refund-many',
+      text: `WITH items AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS t(id, note, ord)
+       ), r AS (
+         UPDATE reservations res SET status = 'refunded', charged = 0, settled_at = now()
+         FROM items WHERE res.id = items.id AND res.status = 'open'
+         RETURNING res.id, res.account_id, res.amount
+       ), sums AS (
+         SELECT account_id, sum(amount) AS total FROM r GROUP BY account_id
+       ), upd AS (
+         UPDATE accounts a SET balance = a.balance + s.total FROM sums s WHERE a.id = s.account_id
+         RETURNING a.id, a.balance, s.total
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
+         SELECT r.account_id, 'refund', r.amount,
+                upd.balance - upd.total + sum(r.amount) OVER (PARTITION BY r.account_id ORDER BY i.ord), r.id, i.note
+         FROM r JOIN items i ON i.id = r.id JOIN upd ON upd.id = r.account_id
+         ORDER BY i.ord
+       )
+       SELECT id FROM r`,
+      values: [items.map((i) => i.requestId), items.map((i) => i.note.slice(0, 200))],
+    });
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** What became of a request's reservation: `missing` when Postgres has no record of it (lost in a crash). */
   async reservationState(requestId: string): Promise<'open' | 'settled' | 'refunded' | 'missing'> {
     const { rows } = await this.pool.query<{ status: 'open' | 'settled' | 'refunded' }>('SELECT status FROM reservations WHERE id = $1', [requestId]);
