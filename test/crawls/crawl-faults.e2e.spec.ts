@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
-import { urlKey } from '#frontier';
 import { pollUntil } from '../support/poll.js';
-import { chargedByAccount, jobsIn, ledgerViolations, openReservations } from '../reliability/support/trawl-invariants.js';
+import { jobsIn } from '../reliability/support/trawl-invariants.js';
 import { CrawlDeployment } from './support/deployment.js';
+import { expectCrawledOnce } from './support/exactly-once.js';
 
 jest.setTimeout(150_000);
 
@@ -88,28 +88,9 @@ describe('a site crawl through faults', () => {
     await trawl.redis.start();
     note('Redis up');
 
-    const finished = await trawl.finished(account.apiKey, id, 90_000);
+    const { finished, pages } = await expectCrawledOnce(trawl, account, id, expected);
     note(`crawl ${finished.status}: ${JSON.stringify(finished.counts)}`);
-    expect({ status: finished.status, error: finished.error }).toEqual({ status: 'completed', error: undefined });
-
-    // Every expected page exactly once, read by cursor.
-    const pages = await trawl.pages(account.apiKey, id);
-    const keys = pages.map((p) => urlKey(p.url, undefined, { ignoreQuery: false })!);
-    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
-    expect([...keys].sort()).toEqual([...expected].sort());
-    expect(finished.counts.done).toBe(pages.length);
     expect(finished.counts.failed).toBeGreaterThan(0);
-
-    // The ledger: stored pages × 1 credit charged, by as many reservations; failures and duplicates charged nothing.
-    await pollUntil(async () => (await openReservations(trawl.db)) === 0, 'every reservation closed', 80_000, 500);
-    expect(await ledgerViolations(trawl.db)).toEqual({ ledgerNotBalance: [], negativeBalance: [], notOncePerRequest: [], badlyClosed: [], chargesNotBalance: [], logNotCharged: [] });
-    expect((await chargedByAccount(trawl.db)).get(account.accountId)).toBe(pages.length);
-    const { rows } = await trawl.db.query<{ charged: number }>(
-      `SELECT count(*)::int AS charged FROM reservations WHERE account_id = $1 AND charged > 0`,
-      [account.accountId],
-    );
-    expect(rows[0].charged).toBe(pages.length);
-    expect(finished.credits).toBe(pages.length);
     const balance = await trawl.db.query<{ balance: string }>(`SELECT balance FROM accounts WHERE id = $1`, [account.accountId]);
     expect(Number(balance.rows[0].balance)).toBe(100_000 - pages.length);
 

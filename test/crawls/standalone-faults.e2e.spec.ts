@@ -7,10 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
 import { JobName } from '#contracts';
-import { urlKey } from '#frontier';
 import { pollUntil } from '../support/poll.js';
-import { chargedByAccount, ledgerViolations, openReservations } from '../reliability/support/trawl-invariants.js';
 import { CrawlDeployment } from './support/deployment.js';
+import { expectCrawledOnce } from './support/exactly-once.js';
 
 jest.setTimeout(150_000);
 
@@ -67,18 +66,7 @@ describe('a site crawl in the standalone process', () => {
     await trawl.kill('standalone-0');
     await trawl.start('standalone-1');
 
-    const finished = await trawl.finished(account.apiKey, id, 90_000);
-    expect({ status: finished.status, error: finished.error }).toEqual({ status: 'completed', error: undefined });
-    const pages = await trawl.pages(account.apiKey, id);
-    const keys = pages.map((p) => urlKey(p.url, undefined, { ignoreQuery: false })!);
-    expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
-    expect([...keys].sort()).toEqual([...expected].sort());
-    expect(finished.counts.done).toBe(pages.length);
-
-    await pollUntil(async () => (await openReservations(trawl.db)) === 0, 'every reservation closed', 80_000, 500);
-    expect(await ledgerViolations(trawl.db)).toEqual({ ledgerNotBalance: [], negativeBalance: [], notOncePerRequest: [], badlyClosed: [], chargesNotBalance: [], logNotCharged: [] });
-    expect((await chargedByAccount(trawl.db)).get(account.accountId)).toBe(pages.length);
-    expect(finished.credits).toBe(pages.length);
+    await expectCrawledOnce(trawl, account, id, expected);
 
     // The pages ran in the process's own worker: the queue carried robots.txt fetches, never a page.
     const names = await queuedJobNames();

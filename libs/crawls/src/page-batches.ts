@@ -22,7 +22,6 @@ export class PageStoreBatches {
       const key = (page: NewCrawlPage) => `${page.urlKey}\n${page.requestId}`;
       pages.forEach((page, i) => first.has(key(page)) || first.set(key(page), i));
       const distinct = pages.filter((page, i) => first.get(key(page)) === i);
-      (globalThis as any).__sizes ??= []; (globalThis as any).__sizes.push(distinct.length); if ((globalThis as any).__sizes.length % 500 === 0) process.stderr.write(`batches ${JSON.stringify((globalThis as any).__sizes.slice(-500).reduce((a: number, b: number) => a + b, 0) / 500)}\n`);
       const discovered = counts.take(crawlId);
       let outcomes: StoreOutcome[];
       try {

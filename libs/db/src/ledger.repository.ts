@@ -14,6 +14,32 @@ export interface SettleOutcome {
 }
 
 /**
+ * The CTEs that grant the requests of `req` (request_id, amount, ord from 1) in order while the account's balance
+ * ($1; locked) covers them, each with its `reserve` row (balance_after the running balance) and its reservation
+ * (expiring in $4 ms): `alloc` says of each whether it was granted.
+ */
+const GRANT_IN_ORDER = `acct AS (
+         SELECT balance FROM accounts WHERE id = $1::uuid FOR UPDATE
+       ), alloc AS (
+         SELECT 0::bigint AS ord, NULL::uuid AS request_id, 0::bigint AS amount, false AS granted, (SELECT balance FROM acct) AS left_after
+         UNION ALL
+         SELECT r.ord, r.request_id, r.amount, r.amount <= a.left_after,
+                CASE WHEN r.amount <= a.left_after THEN a.left_after - r.amount ELSE a.left_after END
+         FROM alloc a JOIN req r ON r.ord = a.ord + 1
+       ), granted AS (
+         SELECT * FROM alloc WHERE ord > 0 AND granted
+       ), upd AS (
+         UPDATE accounts SET balance = balance - (SELECT sum(amount) FROM granted)
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM granted) RETURNING balance
+       ), led AS (
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
+         SELECT $1, 'reserve', -amount, left_after, request_id FROM granted ORDER BY ord
+       ), res AS (
+         INSERT INTO reservations (id, account_id, amount, expires_at)
+         SELECT request_id, $1, amount, now() + ($4::int * interval '1 millisecond') FROM granted
+       )`;
+
+/**
  * The statements on every call's path are named, so each pooled connection plans them once (node-postgres prepares a
  * named statement on first use) instead of parsing and planning the CTE on every request.
  */
@@ -74,26 +100,7 @@ export class LedgerRepository {
        ), req AS (
          SELECT i.request_id, i.amount, row_number() OVER (ORDER BY i.ord) AS ord
          FROM input i WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.id = i.request_id)
-       ), acct AS (
-         SELECT balance FROM accounts WHERE id = $1::uuid FOR UPDATE
-       ), alloc AS (
-         SELECT 0::bigint AS ord, NULL::uuid AS request_id, 0::bigint AS amount, false AS granted, (SELECT balance FROM acct) AS left_after
-         UNION ALL
-         SELECT r.ord, r.request_id, r.amount, r.amount <= a.left_after,
-                CASE WHEN r.amount <= a.left_after THEN a.left_after - r.amount ELSE a.left_after END
-         FROM alloc a JOIN req r ON r.ord = a.ord + 1
-       ), granted AS (
-         SELECT * FROM alloc WHERE ord > 0 AND granted
-       ), upd AS (
-         UPDATE accounts SET balance = balance - (SELECT sum(amount) FROM granted)
-         WHERE id = $1 AND EXISTS (SELECT 1 FROM granted) RETURNING balance
-       ), led AS (
-         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-         SELECT $1, 'reserve', -amount, left_after, request_id FROM granted ORDER BY ord
-       ), res AS (
-         INSERT INTO reservations (id, account_id, amount, expires_at)
-         SELECT request_id, $1, amount, now() + ($4::int * interval '1 millisecond') FROM granted
-       )
+       ), ${GRANT_IN_ORDER}
        SELECT e.status AS existing, a.granted FROM input i
        LEFT JOIN existing e ON e.id = i.request_id
        LEFT JOIN alloc a ON a.ord > 0 AND a.request_id = i.request_id
@@ -113,26 +120,7 @@ export class LedgerRepository {
       name: 'ledger-reserve-many',
       text: `WITH RECURSIVE req AS (
          SELECT * FROM unnest($2::uuid[], $3::bigint[]) WITH ORDINALITY AS t(request_id, amount, ord)
-       ), acct AS (
-         SELECT balance FROM accounts WHERE id = $1::uuid FOR UPDATE
-       ), alloc AS (
-         SELECT 0::bigint AS ord, NULL::uuid AS request_id, 0::bigint AS amount, false AS granted, (SELECT balance FROM acct) AS left_after
-         UNION ALL
-         SELECT r.ord, r.request_id, r.amount, r.amount <= a.left_after,
-                CASE WHEN r.amount <= a.left_after THEN a.left_after - r.amount ELSE a.left_after END
-         FROM alloc a JOIN req r ON r.ord = a.ord + 1
-       ), granted AS (
-         SELECT * FROM alloc WHERE ord > 0 AND granted
-       ), upd AS (
-         UPDATE accounts SET balance = balance - (SELECT sum(amount) FROM granted)
-         WHERE id = $1 AND EXISTS (SELECT 1 FROM granted) RETURNING balance
-       ), led AS (
-         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id)
-         SELECT $1, 'reserve', -amount, left_after, request_id FROM granted ORDER BY ord
-       ), res AS (
-         INSERT INTO reservations (id, account_id, amount, expires_at)
-         SELECT request_id, $1, amount, now() + ($4::int * interval '1 millisecond') FROM granted
-       )
+       ), ${GRANT_IN_ORDER}
        SELECT request_id, granted, left_after AS balance FROM alloc WHERE ord > 0 ORDER BY ord`,
       values: [accountId, items.map((i) => i.requestId), items.map((i) => i.amount), ttlMs],
     });
