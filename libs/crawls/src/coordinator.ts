@@ -365,6 +365,11 @@ export class CrawlCoordinator {
     // would hold every other crawl of the host back by it too.
     const gapMs = Math.max(Math.min(options.delay_ms ?? this.settings.hostGapMs, this.settings.hostGapMs), crawlDelayMs);
     const token = visitToken(data.crawlId, data.hash);
+    // The page's reservation is asked for while its host slot is: it is the URL's own (a visit put back to wait finds
+    // it open when it comes again), so it costs the visit no round trip of its own.
+    const requestId = pageRequestId(data.crawlId, data.hash);
+    const reserved = this.ledger.reserveOnce(row.accountId, requestId, options.unitCost);
+    reserved.catch(() => undefined);
     const wait = await store.acquireHost(host, token, this.leaseMs(), this.settings.hostCap, gapMs);
     if (wait > 0) {
       metrics.crawlPolitenessWaits.inc();
@@ -383,8 +388,7 @@ export class CrawlCoordinator {
     }
 
     try {
-      const requestId = pageRequestId(data.crawlId, data.hash);
-      const state = await this.ledger.reserveOnce(row.accountId, requestId, options.unitCost);
+      const state = await reserved;
       if (state === 'insufficient') {
         await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
         await store.finish(data.crawlId, data.hash);
