@@ -386,6 +386,7 @@ export class CrawlCoordinator {
       metrics.crawlPolitenessWaits.inc();
       return store.unclaim(data.crawlId, data.hash, 200);
     }
+    let visited = false;
 
     try {
       const state = await reserved;
@@ -399,11 +400,13 @@ export class CrawlCoordinator {
         return this.done(crawl, data);
       }
       await this.fetchAndStore(crawl, data, requestId);
+      visited = true;
     } finally {
       this.slots.release(row.accountId, lease);
-      await store.releaseHost(host, token);
+      if (!visited) await store.releaseHost(host, token);
     }
-    await this.done(crawl, data);
+    // Both in one write to Redis.
+    await Promise.all([store.releaseHost(host, token), this.done(crawl, data)]);
   }
 
   private async fetchAndStore(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<void> {
