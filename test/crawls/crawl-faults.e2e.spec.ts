@@ -12,7 +12,7 @@ import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
 import { pollUntil } from '../support/poll.js';
 import { jobsIn } from '../reliability/support/trawl-invariants.js';
 import { CrawlDeployment } from './support/deployment.js';
-import { expectCrawledOnce } from './support/exactly-once.js';
+import { crawlWholeSite, expectCrawledOnce } from './support/exactly-once.js';
 
 jest.setTimeout(150_000);
 
@@ -50,18 +50,8 @@ afterAll(async () => {
 
 describe('a site crawl through faults', () => {
   it('completes with every page once and an exact ledger after a worker, the gateway and Redis die mid-crawl', async () => {
-    const account = await trawl.account('developer');
-    const expected = site.expected({ maxDepth: MAX_DEPTH, allowExternal: true });
-    const id = await trawl.startCrawl(account.apiKey, {
-      url: `${site.hosts[0]}/`,
-      max_depth: MAX_DEPTH,
-      limit: 1000,
-      allow_external_links: true,
-      concurrency: 6,
-      // ~5 pages a second per host: the crawl runs long enough for three faults.
-      delay_ms: 200,
-    });
-    const done = async () => (await trawl.read(account.apiKey, id).catch(() => null))?.counts.done ?? 0;
+    // ~5 pages a second per host: the crawl runs long enough for three faults.
+    const { account, expected, id, stored: done } = await crawlWholeSite(trawl, site, MAX_DEPTH, 200);
     const atLeast = (n: number, what: string) => pollUntil(async () => (await done()) >= n, `${n} pages stored ${what}`, 60_000, 100);
 
     // 1. A worker-http dies with page jobs in flight: the jobs stall and the other worker runs them again.

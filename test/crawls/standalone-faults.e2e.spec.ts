@@ -9,7 +9,7 @@ import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
 import { JobName } from '#contracts';
 import { pollUntil } from '../support/poll.js';
 import { CrawlDeployment } from './support/deployment.js';
-import { expectCrawledOnce } from './support/exactly-once.js';
+import { crawlWholeSite, expectCrawledOnce } from './support/exactly-once.js';
 
 jest.setTimeout(150_000);
 
@@ -50,17 +50,7 @@ async function queuedJobNames(): Promise<string[]> {
 
 describe('a site crawl in the standalone process', () => {
   it('completes with every page once and an exact ledger after the process dies with pages in its hands', async () => {
-    const account = await trawl.account('developer');
-    const expected = site.expected({ maxDepth: MAX_DEPTH, allowExternal: true });
-    const id = await trawl.startCrawl(account.apiKey, {
-      url: `${site.hosts[0]}/`,
-      max_depth: MAX_DEPTH,
-      limit: 1000,
-      allow_external_links: true,
-      concurrency: 6,
-      delay_ms: 100,
-    });
-    const done = async () => (await trawl.read(account.apiKey, id).catch(() => null))?.counts.done ?? 0;
+    const { account, expected, id, stored: done } = await crawlWholeSite(trawl, site, MAX_DEPTH, 100);
     await pollUntil(async () => (await done()) >= 20, '20 pages stored', 60_000, 100);
     await pollUntil(async () => (await trawl.running(id)) >= 2, 'URLs claimed by the process');
     await trawl.kill('standalone-0');

@@ -23,23 +23,22 @@ export class LedgerBatches {
   /** `reservationTtlMs`: how long a reservation may stay open before the reconciler refunds it. */
   constructor(ledger: Ledger, reservationTtlMs: number, maxBatch = 100) {
     this.reserves = new GroupCommit((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), maxBatch);
-    this.reservesOnce = new GroupCommit(async (accountId, items) => {
-      // A request twice in one batch (two processes' visits of one URL cannot share a batch; one process's could
-      // only after a lost lease): the first reserves, the later ones find it open, as they would one by one.
-      const first = new Map<string, number>();
-      items.forEach((item, i) => first.has(item.requestId) || first.set(item.requestId, i));
-      const distinct = items.filter((item, i) => first.get(item.requestId) === i);
-      const states = await ledger.reserveOnceMany(accountId, distinct, reservationTtlMs);
-      const byId = new Map(distinct.map((item, i) => [item.requestId, states[i]!]));
-      return items.map((item, i) => (first.get(item.requestId) === i ? byId.get(item.requestId)! : 'open'));
-    }, maxBatch);
-    this.refunds = new GroupCommit(async (_all, items) => {
-      // A request twice in one batch: refunded once, the later ones find it closed.
-      const first = new Map<string, number>();
-      items.forEach((item, i) => first.has(item.requestId) || first.set(item.requestId, i));
-      const refunded = await ledger.refundMany(items.filter((item, i) => first.get(item.requestId) === i));
-      return items.map((item, i) => first.get(item.requestId) === i && refunded.has(item.requestId));
-    }, maxBatch);
+    // A request twice in one batch (one process's visit of a URL again after its lease was lost): the first reserves
+    // (or refunds), the later ones find it open (or closed), as they would one by one.
+    const byRequest = (item: { requestId: string }) => item.requestId;
+    this.reservesOnce = new GroupCommit<{ requestId: string; amount: number }, OnceState>(
+      (accountId, items) => ledger.reserveOnceMany(accountId, items, reservationTtlMs),
+      maxBatch,
+      { identity: byRequest, repeat: () => 'open' },
+    );
+    this.refunds = new GroupCommit<{ requestId: string; note: string }, boolean>(
+      async (_all, items) => {
+        const refunded = await ledger.refundMany(items);
+        return items.map((item) => refunded.has(item.requestId));
+      },
+      maxBatch,
+      { identity: byRequest, repeat: () => false },
+    );
     this.settles = new GroupCommit(async (_all, items) => {
       const settled = await ledger.settleFullMany(items);
       // Partly used or already closed: one by one, returning the rest (or nothing when closed already).

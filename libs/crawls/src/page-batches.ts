@@ -15,24 +15,21 @@ export class PageStoreBatches {
 
   /** `counts`: the crawl's discovered URLs not written yet go with its pages. */
   constructor(repo: Pick<CrawlsRepository, 'storePages'>, counts: Pick<CrawlCountBatches, 'take' | 'giveBack'>, maxBatch = 50) {
-    this.commits = new GroupCommit(async (crawlId, pages) => {
+    this.commits = new GroupCommit(
+      async (crawlId, pages) => {
+        const discovered = counts.take(crawlId);
+        try {
+          return await repo.storePages(crawlId, pages, discovered);
+        } catch (error) {
+          counts.giveBack(crawlId, discovered);
+          throw error;
+        }
+      },
+      maxBatch,
       // The same store twice in one batch (its visit retried by this process after a lost lease): the first stores,
       // the later ones find it stored by their reservation, as they would one by one.
-      const first = new Map<string, number>();
-      const key = (page: NewCrawlPage) => `${page.urlKey}\n${page.requestId}`;
-      pages.forEach((page, i) => first.has(key(page)) || first.set(key(page), i));
-      const distinct = pages.filter((page, i) => first.get(key(page)) === i);
-      const discovered = counts.take(crawlId);
-      let outcomes: StoreOutcome[];
-      try {
-        outcomes = await repo.storePages(crawlId, distinct, discovered);
-      } catch (error) {
-        counts.giveBack(crawlId, discovered);
-        throw error;
-      }
-      const byKey = new Map(distinct.map((page, i) => [key(page), outcomes[i]!]));
-      return pages.map((page, i) => (first.get(key(page)) === i ? byKey.get(key(page))! : 'again'));
-    }, maxBatch);
+      { identity: (page) => `${page.urlKey}\n${page.requestId}`, repeat: () => 'again' },
+    );
   }
 
   store(page: NewCrawlPage): Promise<StoreOutcome> {

@@ -204,8 +204,8 @@ export class CrawlsRepository {
        SELECT outcome FROM outcome ORDER BY ord`,
       values: [jobId, batch, discovered],
     });
-    // No job row (deleted): nothing was stored; each page reads as stored by another.
-    return rows.length === pages.length ? rows.map((r) => r.outcome) : pages.map(() => 'duplicate');
+    // A crawl that is gone (deleted) stores nothing: each of its pages reads as a duplicate.
+    return rows.map((r) => r.outcome);
   }
 
   /** Records a URL that was not stored: a failure (counted failed) or a robots.txt refusal (counted skipped). */

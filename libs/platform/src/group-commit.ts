@@ -11,13 +11,23 @@ interface Pending<I, O> {
   reject: (error: unknown) => void;
 }
 
+/**
+ * Items that are the same write (a retried request, whose id is its identity): only the first of a batch is flushed,
+ * and a repeat gets `repeat` of the first's outcome — what it would have found one write later.
+ */
+export interface Repeats<I, O> {
+  identity: (item: I) => string;
+  repeat: (first: O) => O;
+}
+
 export class GroupCommit<I, O> {
   private readonly queues = new Map<string, Pending<I, O>[]>();
 
-  /** `flush` writes a batch of one key's items and answers one outcome per item, in order. */
+  /** `flush` writes a batch of one key's items (distinct, with `repeats`) and answers one outcome per item, in order. */
   constructor(
     private readonly flush: (key: string, items: I[]) => Promise<O[]>,
     private readonly maxBatch = 100,
+    private readonly repeats?: Repeats<I, O>,
   ) {}
 
   add(key: string, item: I): Promise<O> {
@@ -39,12 +49,28 @@ export class GroupCommit<I, O> {
     while (queue.length > 0) {
       const batch = queue.splice(0, this.maxBatch);
       try {
-        const outcomes = await this.flush(key, batch.map((p) => p.item));
+        const outcomes = await this.write(key, batch.map((p) => p.item));
         batch.forEach((p, i) => p.resolve(outcomes[i]!));
       } catch (error) {
         for (const p of batch) p.reject(error);
       }
     }
     this.queues.delete(key);
+  }
+
+  private async write(key: string, items: I[]): Promise<O[]> {
+    if (!this.repeats) return this.flush(key, items);
+    const { identity, repeat } = this.repeats;
+    const slots = new Map<string, number>();
+    const distinct: I[] = [];
+    const at = items.map((item) => {
+      const id = identity(item);
+      const slot = slots.get(id);
+      if (slot !== undefined) return { slot, first: false };
+      slots.set(id, distinct.push(item) - 1);
+      return { slot: distinct.length - 1, first: true };
+    });
+    const outcomes = await this.flush(key, distinct);
+    return at.map(({ slot, first }) => (first ? outcomes[slot]! : repeat(outcomes[slot]!)));
   }
 }

@@ -85,12 +85,16 @@ export class JobDispatcher {
 
   /** A job of the local lane: its reply, or TIMEOUT once `deadline` passed (the job ends by its own budget). */
   private async awaitReply<N extends JobName>(job: Promise<Reply>, deadline: number): Promise<JobOutcome<N>> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()));
-    });
-    const reply = await Promise.race([job, expired]);
-    clearTimeout(timer);
+    return this.outcome<N>(await replyBy(job, deadline));
+  }
+
+  private async await<N extends JobName>(job: Job, wait: { reply: Promise<Reply>; forget: () => void }, deadline: number): Promise<JobOutcome<N>> {
+    const reply = await replyBy(wait.reply, deadline);
+    if (reply === null) {
+      wait.forget();
+      // Nobody will read it: take it off the queue if it has not started; a running job ends by its own budget.
+      job.remove().catch(() => undefined);
+    }
     return this.outcome<N>(reply);
   }
 
@@ -98,21 +102,6 @@ export class JobDispatcher {
     if (reply === null) return { ok: false, error: new TrawlError(ErrorCode.TIMEOUT, 'The request deadline passed before this item finished', 'transient') };
     if (reply.ok) return { ok: true, result: reply.result as JobResult<N> };
     return { ok: false, error: TrawlError.deserialize(reply.error) };
-  }
-
-  private async await<N extends JobName>(job: Job, wait: { reply: Promise<Reply>; forget: () => void }, deadline: number): Promise<JobOutcome<N>> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()));
-    });
-    const reply = await Promise.race([wait.reply, expired]);
-    clearTimeout(timer);
-    if (reply === null) {
-      wait.forget();
-      // Nobody will read it: take it off the queue if it has not started; a running job ends by its own budget.
-      job.remove().catch(() => undefined);
-    }
-    return this.outcome<N>(reply);
   }
 
   private open(name: QueueName): Queue {
@@ -161,5 +150,18 @@ export class JobDispatcher {
       },
       () => undefined,
     );
+  }
+}
+
+/** The reply, or null once `deadline` (epoch ms) has passed without one. */
+async function replyBy(reply: Promise<Reply>, deadline: number): Promise<Reply | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(1, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([reply, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }

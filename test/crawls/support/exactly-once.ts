@@ -7,7 +7,20 @@ import { expect } from '@jest/globals';
 import { urlKey } from '#frontier';
 import { pollUntil } from '#test/support/poll.js';
 import { chargedByAccount, ledgerViolations, openReservations } from '#test/reliability/support/trawl-invariants.js';
+import type { CrawlSite } from '#bench/support/crawl-site.js';
 import type { CrawlAnswer, CrawlDeployment, CrawlPage } from './deployment.js';
+
+/**
+ * A developer account's crawl of the whole fixture site (its hosts link to each other) to `maxDepth`, six pages at a
+ * time, each host's pages `delayMs` apart; the URL keys a correct crawler stores, and how many it has stored so far.
+ */
+export async function crawlWholeSite(trawl: CrawlDeployment, site: CrawlSite, maxDepth: number, delayMs: number) {
+  const account = await trawl.account('developer');
+  const expected = site.expected({ maxDepth, allowExternal: true });
+  const id = await trawl.startCrawl(account.apiKey, { url: `${site.hosts[0]}/`, max_depth: maxDepth, limit: 1000, allow_external_links: true, concurrency: 6, delay_ms: delayMs });
+  const stored = async () => (await trawl.read(account.apiKey, id).catch(() => null))?.counts.done ?? 0;
+  return { account, expected, id, stored };
+}
 
 export async function expectCrawledOnce(
   trawl: CrawlDeployment,
