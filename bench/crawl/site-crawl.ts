@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBenchState } from '../support/bench-state.js';
-import { measureCpu, SERVICE_PROCESSES } from '../support/process-cpu.js';
+import { measureCpu } from '../support/process-cpu.js';
 import { main, RUNNERS, type SiteRunner } from './site-crawlee.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -60,9 +60,9 @@ const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner =
     const apiKey = state.accounts[0].apiKey;
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
     const trawlPid = child.pid!;
-    const groups = ['trawl', 'services'] as const;
+    const groups = ['trawl', 'postgres', 'redis'] as const;
     const t0 = performance.now();
-    const { result, cpu } = await measureCpu(groups, (p) => (p.pid === trawlPid ? 'trawl' : SERVICE_PROCESSES.has(p.comm) ? 'services' : undefined), async () => {
+    const { result, cpu } = await measureCpu(groups, (p) => (p.pid === trawlPid ? 'trawl' : p.comm === 'postgres' ? 'postgres' : p.comm === 'redis-server' ? 'redis' : undefined), async () => {
       const res = await fetch(`${url}/crawls`, {
         method: 'POST',
         headers,
@@ -79,8 +79,8 @@ const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner =
       }
     });
     const seconds = (performance.now() - t0) / 1000;
-    console.log(`trawl: ${result.status}, ${result.counts.done} pages, CPU ${cpu.trawl.toFixed(1)} s Trawl + ${cpu.services.toFixed(1)} s Postgres/Redis`);
-    return { side, pages: result.counts.done, failed: result.counts.failed, seconds, cpuSeconds: cpu.trawl + cpu.services };
+    console.log(`trawl: ${result.status}, ${result.counts.done} pages, CPU ${cpu.trawl.toFixed(1)} s Trawl + ${cpu.postgres.toFixed(1)} s Postgres + ${cpu.redis.toFixed(1)} s Redis`);
+    return { side, pages: result.counts.done, failed: result.counts.failed, seconds, cpuSeconds: cpu.trawl + cpu.postgres + cpu.redis };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));

@@ -20,30 +20,36 @@ export class LedgerBatches {
   private readonly settles: GroupCommit<{ requestId: string; charged: number }, SettleOutcome | null>;
   private readonly refunds: GroupCommit<{ requestId: string; note: string }, boolean>;
 
-  /** `reservationTtlMs`: how long a reservation may stay open before the reconciler refunds it. */
-  constructor(ledger: Ledger, reservationTtlMs: number, maxBatch = 100) {
-    this.reserves = new GroupCommit((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), maxBatch);
+  /**
+   * `reservationTtlMs`: how long a reservation may stay open before the reconciler refunds it. `reserveOnceLingerMs`,
+   * `refundLingerMs`: how long a crawl page's `reserveOnce` and `refund` wait for others to go with (no answer to a
+   * caller waits on them); a call's `reserve` and `settle` go at the end of their turn.
+   */
+  constructor(
+    ledger: Ledger,
+    reservationTtlMs: number,
+    { maxBatch = 100, reserveOnceLingerMs = 0, refundLingerMs = 0 }: { maxBatch?: number; reserveOnceLingerMs?: number; refundLingerMs?: number } = {},
+  ) {
+    this.reserves = new GroupCommit((accountId, items) => ledger.reserveMany(accountId, items, reservationTtlMs), { maxBatch });
     // A request twice in one batch (one process's visit of a URL again after its lease was lost): the first reserves
     // (or refunds), the later ones find it open (or closed), as they would one by one.
     const byRequest = (item: { requestId: string }) => item.requestId;
     this.reservesOnce = new GroupCommit<{ requestId: string; amount: number }, OnceState>(
       (accountId, items) => ledger.reserveOnceMany(accountId, items, reservationTtlMs),
-      maxBatch,
-      { identity: byRequest, repeat: () => 'open' },
+      { maxBatch, lingerMs: reserveOnceLingerMs, repeats: { identity: byRequest, repeat: () => 'open' } },
     );
     this.refunds = new GroupCommit<{ requestId: string; note: string }, boolean>(
       async (_all, items) => {
         const refunded = await ledger.refundMany(items);
         return items.map((item) => refunded.has(item.requestId));
       },
-      maxBatch,
-      { identity: byRequest, repeat: () => false },
+      { maxBatch, lingerMs: refundLingerMs, repeats: { identity: byRequest, repeat: () => false } },
     );
     this.settles = new GroupCommit(async (_all, items) => {
       const settled = await ledger.settleFullMany(items);
       // Partly used or already closed: one by one, returning the rest (or nothing when closed already).
       return Promise.all(items.map((i) => settled.get(i.requestId) ?? ledger.settlePartly(i.requestId, i.charged)));
-    }, maxBatch);
+    }, { maxBatch });
   }
 
   reserve(accountId: string, requestId: string, amount: number): Promise<ReserveOutcome> {

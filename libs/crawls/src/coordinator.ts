@@ -24,7 +24,7 @@ import type { CrawlJobRow, CrawlsRepository, LedgerRepository } from '#db';
 import { followableLinks, inScope, pathPattern, urlHash, urlKey, type CrawlScope, type UrlKeyOptions } from '#frontier';
 import { metrics } from '#metrics';
 import { duplicateRedis } from '#platform';
-import type { JobDispatcher } from '#queue';
+import type { JobDispatcher, JobOutcome } from '#queue';
 import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, visitToken, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
 import { AccountSlots } from './account-slots.js';
 import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
@@ -74,10 +74,25 @@ const IDLE_MS = 1_000;
 const POLL_MS = 100;
 /** URLs claimed from a crawl in one round trip. */
 const CLAIM_BATCH = 16;
+/**
+ * How long the crawl's writes wait for others to go in the same statement: a page's reservation (asked for while its
+ * host slot is, and awaited after its fetch), its store (awaited before its links are admitted), its counters, a
+ * failed page's refund (awaited by no one: the URL goes on, and the reconciler refunds what a dead process left open).
+ * Each is one statement for several pages instead of one a page, which halved the Postgres CPU of a crawl.
+ */
+const LINGER_MS = { reserve: 5, store: 2, counts: 5, refund: 20 };
 /** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
 const ROW_CACHE_MS = 2_000;
 /** URL hashes this process remembers as in its crawls' seen-sets (about 100 bytes each); past it, it forgets them all. */
 const KNOWN_MAX = 200_000;
+
+/** Both promises' values, once both have settled (the first one's error if either failed). */
+async function both<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
+}
 
 interface Crawl {
   row: CrawlJobRow;
@@ -105,6 +120,8 @@ export class CrawlCoordinator {
    * bytes). A cache only: a URL missing here is checked by the admit script as before.
    */
   private readonly known = new Map<string, Set<string>>();
+  /** Crawls whose last claim here was told to wait (their cap, a host's turn): the next URL to finish hurries them. */
+  private readonly waiting = new Set<string>();
   private knownSize = 0;
   /**
    * Reserves, stores, settles and counters of concurrent visits, written together (group commit): one statement for
@@ -115,6 +132,8 @@ export class CrawlCoordinator {
   private readonly counts: CrawlCountBatches;
   /** The account slots of this process's pages, each handed on to the account's next page. */
   private readonly slots: AccountSlots;
+  /** Refunds on their way (`refundLater`), awaited by `close`. */
+  private readonly refunds = new Set<Promise<unknown>>();
 
   constructor(
     private readonly connection: Redis,
@@ -123,9 +142,9 @@ export class CrawlCoordinator {
   ) {
     this.queue = new Queue(QueueName.crawl, { connection, prefix: settings.prefix });
     this.queue.on('error', () => undefined);
-    this.ledger = new LedgerBatches(ports.ledger, settings.reservationTtlMs);
-    this.counts = new CrawlCountBatches(ports.repo, (error) => ports.onError(error, 'crawl counts'));
-    this.pages = new PageStoreBatches(ports.repo, this.counts);
+    this.ledger = new LedgerBatches(ports.ledger, settings.reservationTtlMs, { reserveOnceLingerMs: LINGER_MS.reserve, refundLingerMs: LINGER_MS.refund });
+    this.counts = new CrawlCountBatches(ports.repo, (error) => ports.onError(error, 'crawl counts'), LINGER_MS.counts);
+    this.pages = new PageStoreBatches(ports.repo, this.counts, LINGER_MS.store);
     this.slots = new AccountSlots(ports.gate, (error) => ports.onError(error, 'crawl account slot'));
   }
 
@@ -156,7 +175,7 @@ export class CrawlCoordinator {
     this.wakeLoop?.();
     await this.loopDone;
     await Promise.allSettled([...this.visits]);
-    await Promise.all([this.counts.flush(), this.slots.close()]);
+    await Promise.all([this.counts.flush(), this.slots.close(), Promise.allSettled([...this.refunds])]);
     await this.worker?.close();
     await this.queue.close();
   }
@@ -202,6 +221,7 @@ export class CrawlCoordinator {
                 started += claim.urls.length;
                 continue;
               }
+              if ('wait' in claim) this.waiting.add(crawlId);
               await this.ports.store.snooze(crawlId, 'wait' in claim ? claim.wait : IDLE_MS);
               break;
             }
@@ -389,7 +409,9 @@ export class CrawlCoordinator {
     let visited = false;
 
     try {
-      const state = await reserved;
+      // The page is fetched while its reservation is written, and stored only if the reservation was granted. Both
+      // are awaited before anything else: the fetch holds the host's slot and the account's until it ends.
+      const [state, outcome] = await both(reserved, this.fetch(crawl, data, requestId));
       if (state === 'insufficient') {
         await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
         await store.finish(data.crawlId, data.hash);
@@ -399,7 +421,7 @@ export class CrawlCoordinator {
         await this.rediscover(crawl, data);
         return this.done(crawl, data);
       }
-      await this.fetchAndStore(crawl, data, requestId);
+      await this.store(crawl, data, requestId, outcome);
       visited = true;
     } finally {
       this.slots.release(row.accountId, lease);
@@ -409,9 +431,8 @@ export class CrawlCoordinator {
     await Promise.all([store.releaseHost(host, token), this.done(crawl, data)]);
   }
 
-  private async fetchAndStore(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<void> {
+  private async fetch(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<JobOutcome<typeof JobName.crawlPage>> {
     const { options, row } = crawl;
-    const { dispatcher, store } = this.ports;
     const engine = selectEngine({ renders: options.render_js });
     const payload: CrawlPagePayload = {
       callId: requestId,
@@ -426,7 +447,13 @@ export class CrawlCoordinator {
       ...(options.kind === 'site' ? { followRedirects: false } : {}),
       timeoutMs: this.settings.pageTimeoutMs,
     };
-    const [outcome] = await dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + PAGE_QUEUE_MS, { local: true });
+    const [outcome] = await this.ports.dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + PAGE_QUEUE_MS, { local: true });
+    return outcome;
+  }
+
+  private async store(crawl: Crawl, data: CrawlUrlData, requestId: string, outcome: JobOutcome<typeof JobName.crawlPage>): Promise<void> {
+    const { options } = crawl;
+    const { store } = this.ports;
     const failure: SerializedError | null = !outcome.ok ? outcome.error.toJSON() : !outcome.result.ok ? outcome.result.error : null;
     if (failure || !outcome.ok || !outcome.result.ok) return this.fail(data, requestId, failure?.code ?? ErrorCode.INTERNAL, failure?.message ?? 'failed');
     const page = outcome.result;
@@ -442,7 +469,7 @@ export class CrawlCoordinator {
     const canonical = this.canonicalOf(crawl, page, finalKey);
     if (canonical) {
       // A duplicate of its canonical page: that page is crawled instead, at this depth; this one is not stored.
-      await this.ledger.refund(requestId, 'a canonical duplicate');
+      this.refundLater(requestId, 'a canonical duplicate');
       await this.addCounts(data.crawlId, { skipped: 1 });
       await this.admit(crawl, [{ url: canonical, depth: data.depth }]);
       return;
@@ -452,21 +479,26 @@ export class CrawlCoordinator {
     if (claim === 'full') return this.skip(data, requestId, "the crawl's page limit is reached");
     if (claim === 'last') await store.stop(data.crawlId);
     const content = storedContent(page, this.settings.pageMaxBytes);
-    const stored = await this.pages.store({
-      jobId: data.crawlId,
-      urlKey: finalKey,
-      sourceUrl: data.url,
-      url: page.finalUrl,
-      statusCode: page.status_code,
-      depth: data.depth,
-      content: content.value,
-      bytes: content.bytes,
-      credits: options.unitCost,
-      requestId,
-    });
+    // Its links are admitted while it is stored: a process that dies between the two runs the URL again, and the
+    // seen-set keeps its links from being admitted twice. A duplicate's links are the stored page's, seen already.
+    const [stored] = await both(
+      this.pages.store({
+        jobId: data.crawlId,
+        urlKey: finalKey,
+        sourceUrl: data.url,
+        url: page.finalUrl,
+        statusCode: page.status_code,
+        depth: data.depth,
+        content: content.value,
+        bytes: content.bytes,
+        credits: options.unitCost,
+        requestId,
+      }),
+      claim === 'last' ? Promise.resolve() : this.discover(crawl, data, page.links ?? []),
+    );
     if (stored !== 'new') await store.unclaimPage(data.crawlId);
     if (stored === 'duplicate') {
-      await this.ledger.refund(requestId, 'the same page is stored already');
+      this.refundLater(requestId, 'the same page is stored already');
       metrics.crawlPages.inc({ outcome: 'duplicate' });
       return;
     }
@@ -475,7 +507,6 @@ export class CrawlCoordinator {
     if (stored === 'new') {
       await this.ports.webhooks.send(this.hookTarget(crawl), 'page', requestId, { url: page.finalUrl, source_url: data.url, status_code: page.status_code, depth: data.depth, ...content.value });
     }
-    if (claim !== 'last') await this.discover(crawl, data, page.links ?? []);
   }
 
   /** A page's canonical URL key when it names another page of the crawl (in scope): this page is its duplicate. */
@@ -496,21 +527,33 @@ export class CrawlCoordinator {
     if (crawl.scope && !inScope(target, crawl.scope).ok) {
       return this.fail(data, requestId, ErrorCode.OUT_OF_SCOPE, `The page redirected out of the crawl's scope (${target.slice(0, 200)})`);
     }
-    await this.ledger.refund(requestId, 'redirected');
+    this.refundLater(requestId, 'redirected');
     await this.addCounts(data.crawlId, { skipped: 1 });
     const admitted = await this.admit(crawl, [{ url: target, depth: data.depth, hops }]);
     // A redirect back to a URL already crawled (a loop) ends here: nothing to store.
     if (admitted === 0) metrics.crawlPages.inc({ outcome: 'duplicate' });
   }
 
+  /**
+   * Gives a page's reservation back without waiting for it: the URL goes on at once, the refund goes with others, and
+   * one that a dying process never wrote is the reconciler's when the reservation expires.
+   */
+  private refundLater(requestId: string, note: string): void {
+    const refund = this.ledger
+      .refund(requestId, note)
+      .catch((error: unknown) => this.ports.onError(error, 'crawl page refund'))
+      .finally(() => this.refunds.delete(refund));
+    this.refunds.add(refund);
+  }
+
   private async fail(data: CrawlUrlData, requestId: string, code: string, message: string): Promise<void> {
-    await this.ledger.refund(requestId, 'page failed');
+    this.refundLater(requestId, 'page failed');
     await this.ports.repo.recordError(data.crawlId, { url: data.url, code, message, robots: false });
     metrics.crawlPages.inc({ outcome: 'failed' });
   }
 
   private async skip(data: CrawlUrlData, requestId: string, note: string): Promise<void> {
-    await this.ledger.refund(requestId, note);
+    this.refundLater(requestId, note);
     await this.addCounts(data.crawlId, { skipped: 1 });
     metrics.crawlPages.inc({ outcome: 'duplicate' });
   }
@@ -592,7 +635,11 @@ export class CrawlCoordinator {
   // ---- finishing ----
 
   private async done(crawl: Crawl, data: CrawlUrlData): Promise<void> {
-    if (await this.ports.store.finish(data.crawlId, data.hash)) await this.complete(crawl);
+    // A crawl put off because its pages in flight were at its cap may start one now: it is looked at again at once
+    // (in the same write to Redis), not when its wait ends.
+    const hurry = this.waiting.delete(data.crawlId) ? this.ports.store.hurry(data.crawlId) : null;
+    const [finished] = await Promise.all([this.ports.store.finish(data.crawlId, data.hash), hurry]);
+    if (finished) await this.complete(crawl);
   }
 
   /** The URL's last attempt failed in the coordinator itself: it is recorded as failed, its reservation refunded. */

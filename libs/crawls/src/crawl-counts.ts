@@ -25,6 +25,7 @@ export class CrawlCountBatches {
   constructor(
     repo: Pick<CrawlsRepository, 'addCounts'>,
     private readonly onError: (error: unknown) => void = () => undefined,
+    lingerMs = 0,
   ) {
     this.commits = new GroupCommit(async (crawlId, items) => {
       const sum = (name: keyof CrawlCounts) => items.reduce((total, counts) => total + (counts[name] ?? 0), 0);
@@ -36,7 +37,7 @@ export class CrawlCountBatches {
         throw error;
       }
       return items.map(() => undefined);
-    });
+    }, { lingerMs });
   }
 
   add(crawlId: string, counts: CrawlCounts): Promise<void> {

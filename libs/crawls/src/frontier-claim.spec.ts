@@ -51,3 +51,17 @@ describe('FrontierStore.claim', () => {
     expect(await store.claim(id, 60_000, 5, 8)).toEqual({ idle: true });
   });
 });
+
+describe('FrontierStore.hurry', () => {
+  it('brings a crawl put off for later back to the front at once, and never lists a crawl that is not listed', async () => {
+    const id = await crawlWith(1, [{ host: 'a.test', n: 2 }]);
+    await store.snooze(id, 60_000);
+    expect(await store.dueCrawls(1_000)).not.toContain(id);
+    await store.hurry(id);
+    expect(await store.dueCrawls(1_000)).toContain(id);
+
+    const gone = randomUUID();
+    await store.hurry(gone);
+    expect(await store.isActive(gone)).toBe(false);
+  });
+});

@@ -350,6 +350,11 @@ export class FrontierStore {
     await this.redis.zadd(this.activeKey, Date.now(), crawlId);
   }
 
+  /** Looks at a listed crawl now if it was put off for later (a slot of its cap came free); never lists it again. */
+  async hurry(crawlId: string): Promise<void> {
+    await this.redis.zadd(this.activeKey, 'XX', 'LT', Date.now(), crawlId);
+  }
+
   async isActive(crawlId: string): Promise<boolean> {
     return (await this.redis.zscore(this.activeKey, crawlId)) !== null;
   }

@@ -14,7 +14,7 @@ export class PageStoreBatches {
   private readonly commits: GroupCommit<NewCrawlPage, StoreOutcome>;
 
   /** `counts`: the crawl's discovered URLs not written yet go with its pages. */
-  constructor(repo: Pick<CrawlsRepository, 'storePages'>, counts: Pick<CrawlCountBatches, 'take' | 'giveBack'>, maxBatch = 50) {
+  constructor(repo: Pick<CrawlsRepository, 'storePages'>, counts: Pick<CrawlCountBatches, 'take' | 'giveBack'>, lingerMs = 0) {
     this.commits = new GroupCommit(
       async (crawlId, pages) => {
         const discovered = counts.take(crawlId);
@@ -25,10 +25,13 @@ export class PageStoreBatches {
           throw error;
         }
       },
-      maxBatch,
-      // The same store twice in one batch (its visit retried by this process after a lost lease): the first stores,
-      // the later ones find it stored by their reservation, as they would one by one.
-      { identity: (page) => `${page.urlKey}\n${page.requestId}`, repeat: () => 'again' },
+      {
+        maxBatch: 50,
+        lingerMs,
+        // The same store twice in one batch (its visit retried by this process after a lost lease): the first stores,
+        // the later ones find it stored by their reservation, as they would one by one.
+        repeats: { identity: (page) => `${page.urlKey}\n${page.requestId}`, repeat: () => 'again' },
+      },
     );
   }
 

@@ -23,11 +23,20 @@ describe('GroupCommit', () => {
     const flushed: string[][] = [];
     const commit = new GroupCommit<{ id: string }, string>(
       async (_key, items) => (flushed.push(items.map((i) => i.id)), items.map((i) => `stored ${i.id}`)),
-      100,
-      { identity: (item) => item.id, repeat: (first) => `again (${first})` },
+      { repeats: { identity: (item) => item.id, repeat: (first) => `again (${first})` } },
     );
     const outcomes = await Promise.all(['x', 'y', 'x', 'x'].map((id) => commit.add('k', { id })));
     expect(flushed).toEqual([['x', 'y']]);
     expect(outcomes).toEqual(['stored x', 'stored y', 'again (stored x)', 'again (stored x)']);
+  });
+
+  it('with a linger, writes items of later turns in the first flush too', async () => {
+    const flushes: number[][] = [];
+    const commit = new GroupCommit<number, number>(async (_key, items) => (flushes.push(items), items), { lingerMs: 500 });
+    const first = commit.add('k', 1);
+    await new Promise((turn) => setImmediate(turn));
+    const second = commit.add('k', 2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(flushes).toEqual([[1, 2]]);
   });
 });
