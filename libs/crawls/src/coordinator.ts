@@ -605,7 +605,7 @@ export class CrawlCoordinator {
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
     if (admitted.length === 0) return 0;
     this.counts.discoveredLater(crawlId, admitted.length);
-    await this.ports.store.wake(crawlId);
+    // The admit script has listed the crawl as due; this process's loop looks at once.
     this.nudge();
     metrics.crawlFrontierAdded.inc(admitted.length);
     return admitted.length;

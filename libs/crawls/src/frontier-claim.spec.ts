@@ -65,3 +65,17 @@ describe('FrontierStore.hurry', () => {
     expect(await store.isActive(gone)).toBe(false);
   });
 });
+
+describe('FrontierStore.admit', () => {
+  it('makes a crawl put off for later due at once when it admits a URL, and leaves it be when it admits none', async () => {
+    const id = await crawlWith(1, [{ host: 'a.test', n: 1 }]);
+    const entry = (n: number) => ({ hash: Buffer.from(`new/${n}`.padEnd(8, '.')).toString('base64url'), host: 'a.test', shape: '/q', entry: `a.test/new/${n}` });
+    await store.snooze(id, 60_000);
+    expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual(['admitted']);
+    expect(await store.dueCrawls(1_000)).toContain(id);
+
+    await store.snooze(id, 60_000);
+    expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual(['seen']);
+    expect(await store.dueCrawls(1_000)).not.toContain(id);
+  });
+});

@@ -26,14 +26,16 @@ export interface CachedRobots {
 }
 
 const ADMIT = `
-local meta, pending, shapes, hosts = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, pending, shapes, hosts, active = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local qprefix, seenprefix = ARGV[1], ARGV[2]
 local limit = tonumber(ARGV[3])
 local cap = tonumber(ARGV[4])
+local crawl, now = ARGV[5], ARGV[6]
 if redis.call('HGET', meta, 'stopped') == '1' then return {} end
 local admitted = tonumber(redis.call('HGET', meta, 'admitted') or '0')
+local before = admitted
 local out = {}
-for i = 5, #ARGV, 6 do
+for i = 7, #ARGV, 6 do
   local h, id, shard, host, shape, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
   local seen = seenprefix .. shard
   if redis.call('SISMEMBER', seen, id) == 1 then
@@ -54,6 +56,8 @@ for i = 5, #ARGV, 6 do
   end
 end
 redis.call('HSET', meta, 'admitted', admitted)
+-- URLs to start: the crawl is looked at now.
+if admitted > before then redis.call('ZADD', active, now, crawl) end
 return out`;
 
 /**
@@ -215,7 +219,7 @@ export class FrontierStore {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 4, lua: ADMIT });
+    redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 5, lua: ADMIT });
     redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 7, lua: CLAIM });
     redis.defineCommand('trawlFrontierUnclaim', { numberOfKeys: 4, lua: UNCLAIM });
     redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 5, lua: FINISH });
@@ -263,14 +267,15 @@ export class FrontierStore {
 
   /**
    * Admits candidates in order (each its URL-key hash, host, path shape for the trap cap, and the data its visit
-   * needs) into its host's queue; one outcome per candidate.
+   * needs) into its host's queue; one outcome per candidate. A crawl that admitted any is looked at now (`wake`, in
+   * the same script: no round trip of its own).
    */
   async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; host: string; shape: string; entry: string }>): Promise<Admission[]> {
     if (candidates.length === 0) return [];
     const shards = await this.shardsOf(crawlId);
     const out = await this.redis.trawlFrontierAdmit(
-      this.key(crawlId, 'meta'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'hosts'),
-      this.key(crawlId, 'q:'), this.key(crawlId, 'seen:'), limit, shapeCap,
+      this.key(crawlId, 'meta'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'hosts'), this.activeKey,
+      this.key(crawlId, 'q:'), this.key(crawlId, 'seen:'), limit, shapeCap, crawlId, Date.now(),
       ...candidates.flatMap((c) => {
         const { id, shard } = seenMember(c.hash, shards);
         return [c.hash, id, shard, c.host, `${c.host}${c.shape}`, c.entry];
