@@ -7,9 +7,9 @@
  *
  *   robots.txt allows it? → a politeness slot (crawl cap, host cap and gap, Crawl-delay) and an account lease, else
  *   the job waits (delayed) → the page's reservation (its id derives from the crawl and the URL, so a retried job
- *   finds its own) → the page from a worker → stored once under its final or canonical URL key → settled (charged
- *   only if stored by this reservation) → its links admitted to the frontier → the URL finished; the last one
- *   finishes the crawl.
+ *   finds its own), written while the page comes from a worker → stored once under its final or canonical URL key
+ *   and settled in the same commit (charged only if stored by this reservation), while its links are admitted to
+ *   the frontier → the URL finished; the last one finishes the crawl.
  *
  * A page that failed costs nothing; an account out of credits stops the crawl (`credits_exhausted`, its pages kept).
  */
@@ -76,7 +76,7 @@ const POLL_MS = 100;
 const CLAIM_BATCH = 16;
 /**
  * How long the crawl's writes wait for others to go in the same statement: a page's reservation (asked for while its
- * host slot is, and awaited after its fetch), its store (awaited before its links are admitted), its counters, a
+ * host slot is, and awaited with its fetch), its store (awaited with its links' admission), its counters, a
  * failed page's refund (awaited by no one: the URL goes on, and the reconciler refunds what a dead process left open).
  * Each is one statement for several pages instead of one a page: about 40 % less Postgres CPU a page.
  */
