@@ -9,7 +9,7 @@
  *   the job waits (delayed) → the page's reservation (its id derives from the crawl and the URL, so a retried job
  *   finds its own), written while the page comes from a worker → stored once under its final or canonical URL key
  *   and settled in the same commit (charged only if stored by this reservation), while its links are admitted to
- *   the frontier → the URL finished; the last one finishes the crawl.
+ *   the frontier → the URL finished (a crawl at its cap is looked at again at once); the last one finishes the crawl.
  *
  * A page that failed costs nothing; an account out of credits stops the crawl (`credits_exhausted`, its pages kept).
  */
@@ -120,8 +120,6 @@ export class CrawlCoordinator {
    * bytes). A cache only: a URL missing here is checked by the admit script as before.
    */
   private readonly known = new Map<string, Set<string>>();
-  /** Crawls whose last claim here was told to wait (their cap, a host's turn): the next URL to finish hurries them. */
-  private readonly waiting = new Set<string>();
   private knownSize = 0;
   /**
    * Reserves, stores, settles and counters of concurrent visits, written together (group commit): one statement for
@@ -221,7 +219,6 @@ export class CrawlCoordinator {
                 started += claim.urls.length;
                 continue;
               }
-              if ('wait' in claim) this.waiting.add(crawlId);
               await this.ports.store.snooze(crawlId, 'wait' in claim ? claim.wait : IDLE_MS);
               break;
             }
@@ -635,11 +632,7 @@ export class CrawlCoordinator {
   // ---- finishing ----
 
   private async done(crawl: Crawl, data: CrawlUrlData): Promise<void> {
-    // A crawl put off because its pages in flight were at its cap may start one now: it is looked at again at once
-    // (in the same write to Redis), not when its wait ends.
-    const hurry = this.waiting.delete(data.crawlId) ? this.ports.store.hurry(data.crawlId) : null;
-    const [finished] = await Promise.all([this.ports.store.finish(data.crawlId, data.hash), hurry]);
-    if (finished) await this.complete(crawl);
+    if (await this.ports.store.finish(data.crawlId, data.hash)) await this.complete(crawl);
   }
 
   /** The URL's last attempt failed in the coordinator itself: it is recorded as failed, its reservation refunded. */

@@ -52,17 +52,22 @@ describe('FrontierStore.claim', () => {
   });
 });
 
-describe('FrontierStore.hurry', () => {
-  it('brings a crawl put off for later back to the front at once, and never lists a crawl that is not listed', async () => {
-    const id = await crawlWith(1, [{ host: 'a.test', n: 2 }]);
+describe('FrontierStore.finish', () => {
+  it('brings a crawl that was at its cap back to the front when one of its URLs finishes, and only then', async () => {
+    const id = await crawlWith(1, [{ host: 'a.test', n: 3 }]);
+    const first = await store.claim(id, 60_000, 5, 1);
+    expect(await store.claim(id, 60_000, 5, 1)).toEqual({ wait: expect.any(Number) });
     await store.snooze(id, 60_000);
     expect(await store.dueCrawls(1_000)).not.toContain(id);
-    await store.hurry(id);
+    await store.finish(id, 'urls' in first ? first.urls[0]!.hash : '');
     expect(await store.dueCrawls(1_000)).toContain(id);
 
-    const gone = randomUUID();
-    await store.hurry(gone);
-    expect(await store.isActive(gone)).toBe(false);
+    // Below its cap the crawl's wait is its own (a host's gap, nothing queued): a URL finishing leaves it.
+    const roomy = await crawlWith(5, [{ host: 'b.test', n: 3 }]);
+    const one = await store.claim(roomy, 60_000, 5, 1);
+    await store.snooze(roomy, 60_000);
+    await store.finish(roomy, 'urls' in one ? one.urls[0]!.hash : '');
+    expect(await store.dueCrawls(1_000)).not.toContain(roomy);
   });
 });
 

@@ -141,10 +141,14 @@ redis.call('LPUSH', qprefix .. host, h)
 redis.call('ZADD', hosts, 'GT', now + ms, host)
 return 1`;
 
-/** A URL is finished: 1 when the crawl is done (seeded and nothing pending, or stopped and nothing running). */
+/**
+ * A URL is finished: 1 when the crawl is done (seeded and nothing pending, or stopped and nothing running). A crawl
+ * that was at its cap has a slot free again: it is looked at now, not when the wait its last claim was given ends.
+ */
 const FINISH = `
-local meta, pending, running, runhost, hostrun = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local h = ARGV[1]
+local meta, pending, running, runhost, hostrun, active = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local h, crawl = ARGV[1], ARGV[3]
+local full = redis.call('ZCARD', running) >= tonumber(redis.call('HGET', meta, 'cap') or '1')
 local host = redis.call('HGET', runhost, h)
 if host then
   redis.call('HINCRBY', hostrun, host, -1)
@@ -158,6 +162,7 @@ if redis.call('HGET', meta, 'stopped') == '1' then
   return 0
 end
 if redis.call('HLEN', pending) == 0 and redis.call('HGET', meta, 'seeded') == '1' then return 1 end
+if full then redis.call('ZADD', active, 'XX', 'LT', ARGV[2], crawl) end
 return 0`;
 
 const CLAIM_PAGE = `
@@ -222,7 +227,7 @@ export class FrontierStore {
     redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 5, lua: ADMIT });
     redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 7, lua: CLAIM });
     redis.defineCommand('trawlFrontierUnclaim', { numberOfKeys: 4, lua: UNCLAIM });
-    redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 5, lua: FINISH });
+    redis.defineCommand('trawlFrontierFinish', { numberOfKeys: 6, lua: FINISH });
     redis.defineCommand('trawlFrontierClaimPage', { numberOfKeys: 1, lua: CLAIM_PAGE });
     redis.defineCommand('trawlHostAcquire', { numberOfKeys: 2, lua: HOST_ACQUIRE });
     this.redis = redis as FrontierRedis;
@@ -321,7 +326,7 @@ export class FrontierStore {
     return (
       (await this.redis.trawlFrontierFinish(
         this.key(crawlId, 'meta'), this.key(crawlId, 'pending'), this.key(crawlId, 'running'), this.key(crawlId, 'runhost'), this.key(crawlId, 'hostrun'),
-        hash, Date.now(),
+        this.activeKey, hash, Date.now(), crawlId,
       )) === 1
     );
   }
@@ -353,11 +358,6 @@ export class FrontierStore {
   /** Looks at the crawl at once (its pages discovered URLs, or it was just seeded). */
   async wake(crawlId: string): Promise<void> {
     await this.redis.zadd(this.activeKey, Date.now(), crawlId);
-  }
-
-  /** Looks at a listed crawl now if it was put off for later (a slot of its cap came free); never lists it again. */
-  async hurry(crawlId: string): Promise<void> {
-    await this.redis.zadd(this.activeKey, 'XX', 'LT', Date.now(), crawlId);
   }
 
   async isActive(crawlId: string): Promise<boolean> {
