@@ -206,6 +206,21 @@ describe('the account API (by key, as scripts use it)', () => {
     expect(usage.body.days.find((d: any) => d.endpoint === '/crawl').credits).toBeGreaterThanOrEqual(1);
   });
 
+  it("counts a crawl's charged pages in usage, under its endpoint, beside the calls", async () => {
+    const own = await trawl.createAccount();
+    const headers = { 'x-api-key': own.apiKey };
+    const started = await call('POST', '/batches', { body: { urls: [`${site.url}/a`, 'http://127.0.0.1:1/closed'] }, headers });
+    expect(started.status).toBe(201);
+    await pollUntil(async () => (await call('GET', `/batches/${started.body.id}`, { headers })).body.status === 'completed', 'the batch to complete');
+    const usage = await call('GET', '/account/usage?days=1', { headers });
+    // One call started it; the page stored costs 1, the URL that failed nothing (and is not an error of a call).
+    expect(usage.body.days).toEqual([expect.objectContaining({ endpoint: '/batches', calls: 1, errors: 0, credits: 1 })]);
+    const overview = await call('GET', '/account', { headers });
+    expect(overview.body.thisPeriod).toEqual({ calls: 1, credits: 1 });
+    const admin = await call('GET', '/admin/usage?days=1', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(admin.body.accounts.find((a: any) => a.accountId === own.accountId)).toMatchObject({ calls: 1, credits: 1 });
+  });
+
   it('pages the log with a cursor and validates its parameters', async () => {
     for (let i = 0; i < 3; i++) await trawl.get(`/crawl?urls=${encodeURIComponent(`${site.url}/a`)}`, { 'x-api-key': account.apiKey });
     await pollUntil(async () => (await call('GET', '/account/requests?limit=200', { headers: { 'x-api-key': account.apiKey } })).body.requests.length >= 5, 'five rows');

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Database } from './database.js';
+import { usageRows } from './usage-rows.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 
 export type AccountStatus = 'active' | 'suspended';
@@ -199,8 +200,8 @@ export class AccountsRepository {
 
   async usageSince(accountId: string, since: Date): Promise<UsageSummary> {
     const { rows } = await this.pool.query<{ endpoint: string; requests: string; credits: string | null }>(
-      `SELECT endpoint, count(*) AS requests, sum(credits) AS credits FROM request_log
-       WHERE account_id = $1 AND created_at >= $2 GROUP BY endpoint ORDER BY endpoint`,
+      `SELECT endpoint, sum(calls) AS requests, sum(credits) AS credits
+       FROM ${usageRows('account_id = $1 AND created_at >= $2')} AS u GROUP BY endpoint ORDER BY endpoint`,
       [accountId, since],
     );
     const byEndpoint: UsageSummary['byEndpoint'] = {};

@@ -1,12 +1,13 @@
 /**
  * What the console reads and writes beyond account administration: usage by day, the request log page by page,
  * named keys, and one-time sign-in links. Every query is scoped to one account (or, for the operator's usage view,
- * bounded by time) and served by the request log's (account_id, created_at) index.
+ * bounded by time) and served by the (account_id, created_at) indexes of the request log and the ledger.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Database } from './database.js';
 import type { CallDetail } from './request-log.repository.js';
+import { usageRows } from './usage-rows.js';
 
 export interface UsageDay {
   /** UTC day, `YYYY-MM-DD`. */
@@ -77,8 +78,8 @@ export class ConsoleRepository {
   async usageByDay(accountId: string, since: Date): Promise<UsageDay[]> {
     const { rows } = await this.pool.query<{ day: string; endpoint: string; calls: number; errors: number; credits: number }>(
       `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, endpoint,
-              count(*)::int AS calls, count(*) FILTER (WHERE status >= 400)::int AS errors, coalesce(sum(credits), 0)::bigint AS credits
-       FROM request_log WHERE account_id = $1 AND created_at >= $2
+              sum(calls)::int AS calls, sum(errors)::int AS errors, coalesce(sum(credits), 0)::bigint AS credits
+       FROM ${usageRows('account_id = $1 AND created_at >= $2')} AS u
        GROUP BY 1, 2 ORDER BY 1, 2`,
       [accountId, since],
     );
@@ -189,8 +190,8 @@ export class ConsoleRepository {
   async usageByDayAll(since: Date): Promise<UsageDay[]> {
     const { rows } = await this.pool.query<UsageDay>(
       `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, endpoint,
-              count(*)::int AS calls, count(*) FILTER (WHERE status >= 400)::int AS errors, coalesce(sum(credits), 0)::bigint AS credits
-       FROM request_log WHERE created_at >= $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+              sum(calls)::int AS calls, sum(errors)::int AS errors, coalesce(sum(credits), 0)::bigint AS credits
+       FROM ${usageRows('created_at >= $1')} AS u GROUP BY 1, 2 ORDER BY 1, 2`,
       [since],
     );
     return rows;
@@ -198,9 +199,9 @@ export class ConsoleRepository {
 
   async usageByAccount(since: Date, limit: number): Promise<AccountUsageRow[]> {
     const { rows } = await this.pool.query<{ account_id: string; name: string; calls: number; errors: number; credits: number }>(
-      `SELECT a.id AS account_id, a.name, count(r.id)::int AS calls, count(r.id) FILTER (WHERE r.status >= 400)::int AS errors,
-              coalesce(sum(r.credits), 0)::bigint AS credits
-       FROM accounts a LEFT JOIN request_log r ON r.account_id = a.id AND r.created_at >= $1
+      `SELECT a.id AS account_id, a.name, coalesce(sum(u.calls), 0)::int AS calls, coalesce(sum(u.errors), 0)::int AS errors,
+              coalesce(sum(u.credits), 0)::bigint AS credits
+       FROM accounts a LEFT JOIN ${usageRows('created_at >= $1')} AS u ON u.account_id = a.id
        GROUP BY a.id, a.name ORDER BY credits DESC, calls DESC, a.name LIMIT $2`,
       [since, limit],
     );

@@ -66,6 +66,8 @@ const JOB_COLUMNS = `id, account_id AS "accountId", kind, status, url, options, 
   created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt", expires_at AS "expiresAt"`;
 
 const FINISHED = `('completed', 'cancelled', 'failed', 'credits_exhausted')`;
+/** The endpoint a crawl's page charges are counted under in usage (a site crawl's, a batch's), as SQL over `job`. */
+const PAGE_ENDPOINT = `CASE job.kind WHEN 'site' THEN '/crawls' ELSE '/batches' END`;
 
 export class CrawlsRepository {
   private readonly pool: pg.Pool;
@@ -169,7 +171,7 @@ export class CrawlsRepository {
     const { rows } = await this.pool.query<{ outcome: 'new' | 'again' | 'duplicate' }>({
       name: 'crawl-store-pages',
       text: `WITH job AS (
-         SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
+         SELECT id, kind FROM crawl_jobs WHERE id = $1 FOR UPDATE
        ), input AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS t(ord int, url_key text, source_url text, url text, status_code int,
            depth int, content jsonb, bytes int, credits bigint, request_id uuid)
@@ -198,8 +200,10 @@ export class CrawlsRepository {
          FROM outcome o WHERE o.outcome IN ('new', 'again') AND res.id = o.request_id AND res.status = 'open' AND res.amount <= o.credits
          RETURNING res.id, res.account_id, res.amount
        ), led AS (
-         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note)
-         SELECT s.account_id, 'settle', 0, a.balance, s.id, 'charged ' || s.amount FROM settled s JOIN accounts a ON a.id = s.account_id
+         -- A crawl's pages have no request-log row: usage counts them by the endpoint named here.
+         INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, note, endpoint)
+         SELECT s.account_id, 'settle', 0, a.balance, s.id, 'charged ' || s.amount, ${PAGE_ENDPOINT}
+         FROM settled s JOIN accounts a ON a.id = s.account_id, job
        )
        SELECT outcome FROM outcome ORDER BY ord`,
       values: [jobId, batch, discovered],
