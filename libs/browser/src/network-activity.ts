@@ -40,7 +40,11 @@ export class NetworkActivity {
   private readonly countedSinceLoad = new Set<string>();
   /** Document-changing request ids in flight (for `busyAtLoad`). */
   private readonly changing = new Set<string>();
-  private busyAtLoad = false;
+  /**
+   * The document-changing requests in flight at load, less those the browser then refused: a request the page's load
+   * handler made can reach us before the load does, and its refusal (a Content-Security-Policy) after it.
+   */
+  private readonly busyAtLoad = new Set<string>();
   /** When the page's main thread caught up after `markLoaded` (its load time when nobody asked); null until then. */
   private caughtUpAt: number | null = null;
   /** Counts loads, so a signal from an earlier job of a reused tab is ignored. */
@@ -70,6 +74,7 @@ export class NetworkActivity {
     session.on('Network.loadingFailed', (event) => {
       const refused = event.blockedReason !== undefined || REFUSED_BEFORE_SENDING.test(event.errorText);
       if (refused && this.countedSinceLoad.has(event.requestId)) this.fetchesSinceLoad--;
+      if (refused) this.busyAtLoad.delete(event.requestId);
       done(event.requestId);
     });
     // A fetch whose body the page never reads never "finishes", and an event stream is endless by design: for
@@ -90,7 +95,7 @@ export class NetworkActivity {
     this.countedSinceLoad.clear();
     this.loadedAt = null;
     this.fetchesSinceLoad = 0;
-    this.busyAtLoad = false;
+    this.busyAtLoad.clear();
     this.caughtUpAt = null;
     this.generation++;
     this.lastChange = performance.now();
@@ -104,7 +109,8 @@ export class NetworkActivity {
     this.loadedAt = performance.now();
     this.fetchesSinceLoad = 0;
     this.countedSinceLoad.clear();
-    this.busyAtLoad = this.changing.size > 0;
+    this.busyAtLoad.clear();
+    for (const id of this.changing) this.busyAtLoad.add(id);
     const generation = ++this.generation;
     this.caughtUpAt = caughtUp === undefined ? this.loadedAt : null;
     void caughtUp?.then(() => {
@@ -119,7 +125,7 @@ export class NetworkActivity {
    * did not refuse (false before `markLoaded`).
    */
   get activeSinceLoad(): boolean {
-    return this.loadedAt !== null && (this.busyAtLoad || this.fetchesSinceLoad > 0);
+    return this.loadedAt !== null && (this.busyAtLoad.size > 0 || this.fetchesSinceLoad > 0);
   }
 
   /**
