@@ -5,15 +5,17 @@
  * with its product's default formats (enhanced HTML and Markdown of every page, links kept) — Crawlee only parses
  * each page for its title and links. One site crawl from hosts[0] with external links allowed (the site's hosts link
  * to each other), robots.txt respected by both. CPU: Trawl's process, and Trawl's process + Postgres + Redis
- * (the machine's services, shared: an upper bound); Crawlee's process.
+ * (the machine's services, shared: an upper bound); Crawlee's process. Each side first crawls another site
+ * unmeasured, in the process it is then measured in (`--warmup-pages-per-host`, 0 for none; see SiteRunner).
  *
  *   npm run build && node dist/bench/crawl/site-crawl.js [--pages-per-host=5000] [--hosts=4] [--concurrency=20]
- *     [--per-host-gap-ms=0] [--rounds=3] [--sides=crawlee,trawl,trawl-links]
+ *     [--per-host-gap-ms=0] [--rounds=3] [--sides=crawlee,trawl,trawl-links] [--warmup-pages-per-host=500]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBenchState } from '../support/bench-state.js';
+import type { CrawlSiteProcess } from '../support/crawl-site-process.js';
 import { measureCpu } from '../support/process-cpu.js';
 import { main, RUNNERS, type SiteRunner } from './site-crawlee.js';
 
@@ -44,7 +46,7 @@ async function startTrawl(env: Record<string, string>): Promise<{ child: ChildPr
  * `formats` overrides the crawl's format flags: side `trawl-links` asks for none, so each page is parsed for its
  * metadata and links only and stored as such — the work Crawlee's side does.
  */
-const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner => async (site, opts) => {
+const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner => async (site, opts, warmup) => {
   const state = await createBenchState({ repoRoot: root, pgAdminUrl: pgAdmin, redisUrl, plans: ['scale'] });
   const { child, url } = await startTrawl({
     DATABASE_URL: state.databaseUrl,
@@ -57,17 +59,14 @@ const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner =
     CRAWL_JOB_MAX_PAGES: '1000000',
   });
   try {
-    const apiKey = state.accounts[0].apiKey;
-    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-    const trawlPid = child.pid!;
-    const groups = ['trawl', 'postgres', 'redis'] as const;
-    const t0 = performance.now();
-    const { result, cpu } = await measureCpu(groups, (p) => (p.pid === trawlPid ? 'trawl' : p.comm === 'postgres' ? 'postgres' : p.comm === 'redis-server' ? 'redis' : undefined), async () => {
+    const headers = { 'x-api-key': state.accounts[0].apiKey, 'content-type': 'application/json' };
+    /** One site crawl through the API, from hosts[0] with external links, to its end. */
+    const crawl = async (target: CrawlSiteProcess) => {
       const res = await fetch(`${url}/crawls`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
-          url: `${site.hosts[0]}/`, limit: 1_000_000, max_depth: 100, allow_external_links: true, sitemap: 'skip',
+          url: `${target.hosts[0]}/`, limit: 1_000_000, max_depth: 100, allow_external_links: true, sitemap: 'skip',
           concurrency: opts.concurrency, delay_ms: opts.perHostGapMs, ...formats,
         }),
       });
@@ -77,7 +76,12 @@ const trawlSide = (side: string, formats: Record<string, boolean>): SiteRunner =
         if (status.status !== 'queued' && status.status !== 'running') return status;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-    });
+    };
+    if (warmup) await crawl(warmup);
+    const trawlPid = child.pid!;
+    const groups = ['trawl', 'postgres', 'redis'] as const;
+    const t0 = performance.now();
+    const { result, cpu } = await measureCpu(groups, (p) => (p.pid === trawlPid ? 'trawl' : p.comm === 'postgres' ? 'postgres' : p.comm === 'redis-server' ? 'redis' : undefined), () => crawl(site));
     const seconds = (performance.now() - t0) / 1000;
     console.log(`trawl: ${result.status}, ${result.counts.done} pages, CPU ${cpu.trawl.toFixed(1)} s Trawl + ${cpu.postgres.toFixed(1)} s Postgres + ${cpu.redis.toFixed(1)} s Redis`);
     return { side, pages: result.counts.done, failed: result.counts.failed, seconds, cpuSeconds: cpu.trawl + cpu.postgres + cpu.redis };

@@ -14,7 +14,7 @@
  * /index.html spellings, and reads no rel=canonical): its page count is over the pages Trawl stores.
  *
  *   npm run build && node dist/bench/crawl/site-crawlee.js [--pages-per-host=5000] [--hosts=4] [--concurrency=20]
- *     [--per-host-gap-ms=0] [--rounds=1] [--sides=crawlee]
+ *     [--per-host-gap-ms=0] [--rounds=1] [--sides=crawlee] [--warmup-pages-per-host=500]
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -45,10 +45,25 @@ export interface SiteRun {
   cpuSeconds: number;
 }
 
-export type SiteRunner = (site: CrawlSiteProcess, opts: SiteRunOptions) => Promise<SiteRun>;
+/**
+ * One measured run over `site`. With `warmup`, the side first crawls that other site (other hosts, other pages) in
+ * the same process, unmeasured: the figures are then the crawler's steady state, its JIT compilation done, as in a
+ * long crawl or a server that has run for a while, rather than a fresh process's first seconds.
+ */
+export type SiteRunner = (site: CrawlSiteProcess, opts: SiteRunOptions, warmup: CrawlSiteProcess | null) => Promise<SiteRun>;
 
 /** Crawlee's CheerioCrawler over every host of the site, same-hostname links, in this process. */
-export const runCrawlee: SiteRunner = async (site, opts) => {
+export const runCrawlee: SiteRunner = async (site, opts, warmup) => {
+  if (warmup) await crawlWithCrawlee(warmup, opts);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const { pages, failed } = await crawlWithCrawlee(site, opts);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return { side: 'crawlee cheerio', pages, failed, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+};
+
+async function crawlWithCrawlee(site: CrawlSiteProcess, opts: SiteRunOptions): Promise<{ pages: number; failed: number }> {
   log.setLevel(LogLevel.OFF); // failures are counted, not logged
   let pages = 0;
   let failed = 0;
@@ -71,14 +86,10 @@ export const runCrawlee: SiteRunner = async (site, opts) => {
     },
     config,
   );
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
   await crawler.run(site.hosts.map((h) => `${h}/`));
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
   if (sink === 0) console.error('crawlee: no titles read');
-  return { side: 'crawlee cheerio', pages, failed, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
-};
+  return { pages, failed };
+}
 
 /** The sides this file runs; another side registers here (see the header). */
 export const RUNNERS: Record<string, SiteRunner> = { crawlee: runCrawlee };
@@ -94,6 +105,7 @@ export async function main(): Promise<void> {
       'per-host-gap-ms': { type: 'string', default: '0' },
       rounds: { type: 'string', default: '1' },
       sides: { type: 'string', default: 'crawlee' },
+      'warmup-pages-per-host': { type: 'string', default: '500' },
     },
   });
   const options: CrawlSiteOptions = { ...SITE, pagesPerHost: Number(values['pages-per-host']), hosts: Number(values.hosts) };
@@ -101,7 +113,11 @@ export async function main(): Promise<void> {
   const sides = values.sides.split(',').filter(Boolean);
   for (const side of sides) if (!RUNNERS[side]) throw new Error(`unknown side ${side}: ${Object.keys(RUNNERS).join(', ')}`);
   const site = await startCrawlSiteProcess(options);
+  // Another site (its own port, so other hosts; other pages) each side crawls first, unmeasured; 0: no warm-up.
+  const warmupPages = Number(values['warmup-pages-per-host']);
+  const warmup = warmupPages > 0 ? await startCrawlSiteProcess({ ...options, seed: (options.seed ?? 1) + 1, hosts: 2, pagesPerHost: warmupPages }) : null;
   try {
+    if (warmup) console.log(`warm-up: each side first crawls ${warmup.expectedPages} pages of another site, unmeasured`);
     console.log(`site: ${site.hosts.length} hosts, ${site.expectedPages} pages a correct crawler stores; concurrency ${run.concurrency}, per-host gap ${run.perHostGapMs} ms; load ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
     const rows = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
@@ -110,7 +126,7 @@ export async function main(): Promise<void> {
         await site.stats(true);
         const load1 = os.loadavg()[0];
         const ticks0 = siteTicks(site.pid);
-        const r = await RUNNERS[side](site, run);
+        const r = await RUNNERS[side](site, run, warmup);
         const stats = await site.stats(true);
         rows.push({
           round,
@@ -129,9 +145,10 @@ export async function main(): Promise<void> {
       }
     }
     console.table(rows);
-    console.log(JSON.stringify({ bench: 'site-crawlee', site: options, run, expectedPages: site.expectedPages, rows }));
+    console.log(JSON.stringify({ bench: 'site-crawlee', site: options, run, warmupPagesPerHost: warmupPages, expectedPages: site.expectedPages, rows }));
   } finally {
     await site.close();
+    await warmup?.close();
   }
 }
 
