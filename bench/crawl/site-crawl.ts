@@ -24,7 +24,11 @@ const pgAdmin = process.env.BENCH_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function startTrawl(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  // BENCH_PROFILE_DIR: a V8 CPU profile of Trawl's process; BENCH_NODE_FLAGS: other flags for it (`--perf-basic-prof`).
+  const profile = [
+    ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+  ];
   const child = spawn(process.execPath, [...profile, path.join(root, 'dist/apps/standalone/src/main.js')], {
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -79,16 +79,17 @@ const balanceOf = async (accountId: string) => (await trawl.admin.report(account
 describe('crawl life', () => {
   it('runs a batch over a list: each URL once, a 404 kept with its status as /crawl does, invalid URLs left out when asked', async () => {
     const account = await trawl.createAccount();
-    const urls = [`${pages.url}/a`, `${pages.url}/b`, `${pages.url}/a`, `${pages.url}/missing`, 'not a url'];
-    expect((await post(account.apiKey, '/batches', { urls })).body.error.message).toMatch(/^urls\[4\]: .*ignore_invalid_urls/);
+    const urls = [`${pages.url}/a`, `${pages.url}/b`, `${pages.url}/a`, `${pages.url}/missing`, 'http://127.0.0.1:1/closed', 'not a url'];
+    expect((await post(account.apiKey, '/batches', { urls })).body.error.message).toMatch(/^urls\[5\]: .*ignore_invalid_urls/);
     const started = await post(account.apiKey, '/batches', { urls, ignore_invalid_urls: true, markdown: true });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ status: 'queued', invalid_urls: ['not a url'] });
     const done = await finished(account.apiKey, started.body.id);
-    expect(done).toMatchObject({ kind: 'batch', status: 'completed', counts: { discovered: 3, done: 3, failed: 0, pending: 0 }, credits: 3 });
+    expect(done).toMatchObject({ kind: 'batch', status: 'completed', counts: { discovered: 4, done: 3, failed: 1, pending: 0 }, credits: 3 });
     const read = await trawl.get(`/batches/${started.body.id}`, key(account.apiKey));
     expect(read.body.pages.map((p: { url: string; status_code: number }) => [new URL(p.url).pathname, p.status_code]).sort()).toEqual([['/a', 200], ['/b', 200], ['/missing', 404]]);
     expect(read.body.pages.find((p: { url: string }) => p.url.endsWith('/a')).markdown).toMatch(/Page a of the batch/);
+    // Final as soon as the batch reads completed: the URL that failed was refunded before.
     expect(await balanceOf(account.accountId)).toBe(10_000 - 3);
   });
 

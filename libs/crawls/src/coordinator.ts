@@ -543,6 +543,15 @@ export class CrawlCoordinator {
     this.refunds.add(refund);
   }
 
+  /**
+   * The refunds this process has on their way, landed: a crawl is marked finished after them, so its account's
+   * balance read once it reads finished has its failed pages back (those refunded here; another process's land
+   * within their linger).
+   */
+  private async settled(): Promise<void> {
+    await Promise.allSettled([...this.refunds]);
+  }
+
   private async fail(data: CrawlUrlData, requestId: string, code: string, message: string): Promise<void> {
     this.refundLater(requestId, 'page failed');
     await this.ports.repo.recordError(data.crawlId, { url: data.url, code, message, robots: false });
@@ -652,6 +661,7 @@ export class CrawlCoordinator {
   async complete(crawl: Crawl | string): Promise<void> {
     const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
     if (!c) return;
+    await this.settled();
     await this.counts.flush(c.row.id);
     if (await this.ports.repo.finish(c.row.id, 'completed', null, this.settings.retentionMs, await this.ports.store.admitted(c.row.id))) {
       this.crawls.delete(c.row.id);
@@ -672,6 +682,7 @@ export class CrawlCoordinator {
     const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
     if (!c) return false;
     await this.ports.store.stop(c.row.id);
+    await this.settled();
     await this.counts.flush(c.row.id);
     const stopped = await this.ports.repo.finish(c.row.id, status, error, this.settings.retentionMs, await this.ports.store.admitted(c.row.id));
     this.crawls.delete(c.row.id);
