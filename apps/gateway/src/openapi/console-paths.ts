@@ -31,7 +31,7 @@ export function consolePaths(): Record<string, unknown> {
       delete: op('Sign out (x-csrf-token)', { security: [{ consoleSession: [] }] }, { description: 'Signed out' } as never),
     },
     '/account': { get: op('The account: plan, balance, period, concurrency in use, this period’s calls and credits', { security: sessionOrKey }) },
-    '/account/usage': { get: op('Calls, errors and credits by UTC day and endpoint', { security: sessionOrKey, parameters: queryParameters(usageQuerySchema) }) },
+    '/account/usage': { get: op('Calls, errors and credits by UTC day and endpoint (a crawl\'s pages add their credits to /crawls or /batches)', { security: sessionOrKey, parameters: queryParameters(usageQuerySchema) }) },
     '/account/requests': { get: op('The request log, newest first, one page', { security: sessionOrKey, parameters: queryParameters(requestsQuerySchema) }) },
     '/account/requests/{id}': {
       get: op('One call, with a crawl’s per-URL outcomes', { security: sessionOrKey, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }] }),
