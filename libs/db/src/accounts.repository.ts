@@ -201,7 +201,7 @@ export class AccountsRepository {
   async usageSince(accountId: string, since: Date): Promise<UsageSummary> {
     const { rows } = await this.pool.query<{ endpoint: string; requests: string; credits: string | null }>(
       `SELECT endpoint, sum(calls) AS requests, sum(credits) AS credits
-       FROM ${usageRows('account_id = $1 AND created_at >= $2')} AS u GROUP BY endpoint ORDER BY endpoint`,
+       FROM ${usageRows({ account: '$1', since: '$2' })} AS u GROUP BY endpoint ORDER BY endpoint`,
       [accountId, since],
     );
     const byEndpoint: UsageSummary['byEndpoint'] = {};

@@ -76,14 +76,18 @@ export class ConsoleRepository {
   }
 
   async usageByDay(accountId: string, since: Date): Promise<UsageDay[]> {
-    const { rows } = await this.pool.query<{ day: string; endpoint: string; calls: number; errors: number; credits: number }>(
+    return this.byDay(usageRows({ account: '$1', since: '$2' }), [accountId, since]);
+  }
+
+  /** Usage rows (`usageRows`) summed by UTC day and endpoint. */
+  private async byDay(rows: string, values: unknown[]): Promise<UsageDay[]> {
+    const result = await this.pool.query<UsageDay>(
       `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, endpoint,
               sum(calls)::int AS calls, sum(errors)::int AS errors, coalesce(sum(credits), 0)::bigint AS credits
-       FROM ${usageRows('account_id = $1 AND created_at >= $2')} AS u
-       GROUP BY 1, 2 ORDER BY 1, 2`,
-      [accountId, since],
+       FROM ${rows} AS u GROUP BY 1, 2 ORDER BY 1, 2`,
+      values,
     );
-    return rows;
+    return result.rows;
   }
 
   async requests(accountId: string, filter: RequestFilter): Promise<RequestRow[]> {
@@ -188,20 +192,14 @@ export class ConsoleRepository {
 
   /** The operator's view: usage by day over every account since `since`. */
   async usageByDayAll(since: Date): Promise<UsageDay[]> {
-    const { rows } = await this.pool.query<UsageDay>(
-      `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, endpoint,
-              sum(calls)::int AS calls, sum(errors)::int AS errors, coalesce(sum(credits), 0)::bigint AS credits
-       FROM ${usageRows('created_at >= $1')} AS u GROUP BY 1, 2 ORDER BY 1, 2`,
-      [since],
-    );
-    return rows;
+    return this.byDay(usageRows({ since: '$1' }), [since]);
   }
 
   async usageByAccount(since: Date, limit: number): Promise<AccountUsageRow[]> {
     const { rows } = await this.pool.query<{ account_id: string; name: string; calls: number; errors: number; credits: number }>(
       `SELECT a.id AS account_id, a.name, coalesce(sum(u.calls), 0)::int AS calls, coalesce(sum(u.errors), 0)::int AS errors,
               coalesce(sum(u.credits), 0)::bigint AS credits
-       FROM accounts a LEFT JOIN ${usageRows('created_at >= $1')} AS u ON u.account_id = a.id
+       FROM accounts a LEFT JOIN ${usageRows({ since: '$1' })} AS u ON u.account_id = a.id
        GROUP BY a.id, a.name ORDER BY credits DESC, calls DESC, a.name LIMIT $2`,
       [since, limit],
     );
