@@ -364,12 +364,12 @@ export class CrawlCoordinator {
       } catch (error) {
         if (error instanceof RobotsPending) return store.unclaim(data.crawlId, data.hash, 250);
         if (!(error instanceof RobotsUnreachable)) throw error;
-        await repo.recordError(data.crawlId, { url: data.url, code: error.code, message: error.message, robots: false });
+        await this.counts.recordError(data.crawlId, { url: data.url, code: error.code, message: error.message, robots: false });
         metrics.crawlPages.inc({ outcome: 'failed' });
         return this.done(crawl, data);
       }
       if (!rules.allowed(data.url)) {
-        await repo.recordError(data.crawlId, { url: data.url, code: ErrorCode.ROBOTS_DISALLOWED, message: "The site's robots.txt does not allow this URL", robots: true });
+        await this.counts.recordError(data.crawlId, { url: data.url, code: ErrorCode.ROBOTS_DISALLOWED, message: "The site's robots.txt does not allow this URL", robots: true });
         return this.done(crawl, data);
       }
       crawlDelayMs = rules.crawlDelayMs() ?? 0;
@@ -554,7 +554,7 @@ export class CrawlCoordinator {
 
   private async fail(data: CrawlUrlData, requestId: string, code: string, message: string): Promise<void> {
     this.refundLater(requestId, 'page failed');
-    await this.ports.repo.recordError(data.crawlId, { url: data.url, code, message, robots: false });
+    await this.counts.recordError(data.crawlId, { url: data.url, code, message, robots: false });
     metrics.crawlPages.inc({ outcome: 'failed' });
   }
 
@@ -648,7 +648,7 @@ export class CrawlCoordinator {
   private async abandon(data: CrawlUrlData, error: unknown): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
     await this.ledger.refund(pageRequestId(data.crawlId, data.hash), 'crawl page abandoned');
-    await this.ports.repo.recordError(data.crawlId, {
+    await this.counts.recordError(data.crawlId, {
       url: data.url,
       code: ErrorCode.INTERNAL,
       message: `The crawl could not process this URL (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`,

@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import type { CrawlErrorRecord } from '#db';
 import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
 
 /** A repository whose statements finish when the test says: what each was asked to add, in order. */
 function heldRepo() {
-  const statements: Array<{ crawlId: string; counts: CrawlCounts; finish: (error?: Error) => void }> = [];
+  const statements: Array<{ crawlId: string; counts: CrawlCounts; errors: readonly CrawlErrorRecord[]; finish: (error?: Error) => void }> = [];
   const repo = {
-    addCounts: (crawlId: string, counts: CrawlCounts) =>
-      new Promise<void>((resolve, reject) => statements.push({ crawlId, counts: { ...counts }, finish: (error) => (error ? reject(error) : resolve()) })),
+    addCounts: (crawlId: string, counts: CrawlCounts, errors: readonly CrawlErrorRecord[] = []) =>
+      new Promise<void>((resolve, reject) => statements.push({ crawlId, counts: { ...counts }, errors, finish: (error) => (error ? reject(error) : resolve()) })),
   };
   return { repo, statements };
 }
@@ -93,5 +94,21 @@ describe('CrawlCountBatches', () => {
     while (statements.length === 0 && Date.now() < deadline) await new Promise((next) => setTimeout(next, 20));
     expect(statements.map((s) => [s.crawlId, s.counts.discovered])).toEqual([['c3', 9]]);
     statements[0].finish();
+  });
+
+  it("writes a crawl's error rows with its increments, in one statement, and each caller waits for its own", async () => {
+    const { repo, statements } = heldRepo();
+    const counts = new CrawlCountBatches(repo);
+    const gone = { url: 'https://a.example/gone', code: 'HTTP_ERROR', message: 'The page answered HTTP 404', robots: false };
+    const refused = { url: 'https://a.example/private/', code: 'ROBOTS_DISALLOWED', message: 'robots.txt', robots: true };
+    let written = 0;
+    const outcomes = [counts.recordError('c1', gone), counts.add('c1', { skipped: 1 }), counts.recordError('c1', refused)].map((p) => p.then(() => written++));
+    await flushed();
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ crawlId: 'c1', counts: { discovered: 0, failed: 0, skipped: 1 }, errors: [gone, refused] });
+    expect(written).toBe(0);
+    statements[0].finish();
+    await Promise.all(outcomes);
+    expect(written).toBe(3);
   });
 });

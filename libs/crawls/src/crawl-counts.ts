@@ -1,24 +1,28 @@
 /**
- * A crawl's counters (discovered, failed, skipped) in group commit (#platform/group-commit): while one UPDATE of a
- * crawl's row is in flight, the next increments for that crawl add up and go together in the following one — under
- * load N visits' counts cost one statement and one turn of the row lock (which every stored page of the crawl takes
- * too) instead of N. Each caller still waits until its increment is committed.
+ * A crawl's counters (discovered, failed, skipped) and the URLs it did not store (its error rows) in group commit
+ * (#platform/group-commit): while one statement on a crawl's row is in flight, the next increments and error rows for
+ * that crawl add up and go together in the following one — under load N visits' outcomes cost one statement and one
+ * turn of the row lock (which every stored page of the crawl takes too) instead of N. Each caller still waits until
+ * its increment or row is committed.
  *
  * Discovered URLs are counted later: they add up in memory and ride on the crawl's next write of its row (a page
  * store takes them, `take`), or go on their own within `LATER_MS`. They are only a progress figure while the crawl
  * runs (the frontier in Redis is what decides its work); a process that dies loses at most that much of them, and
  * the crawl's final count is the frontier's own (the coordinator's `complete`).
  */
-import type { CrawlsRepository } from '#db';
+import type { CrawlErrorRecord, CrawlsRepository } from '#db';
 import { GroupCommit } from '#platform/group-commit.js';
 
 export type CrawlCounts = { discovered?: number; failed?: number; skipped?: number };
+
+/** One visit's outcome to write: increments, or a URL not stored (counted by the repository). */
+type Tally = { counts: CrawlCounts; error?: CrawlErrorRecord };
 
 /** The longest discovered URLs wait in memory before they are written on their own. */
 const LATER_MS = 200;
 
 export class CrawlCountBatches {
-  private readonly commits: GroupCommit<CrawlCounts, undefined>;
+  private readonly commits: GroupCommit<Tally, undefined>;
   private readonly later = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
 
@@ -28,10 +32,11 @@ export class CrawlCountBatches {
     lingerMs = 0,
   ) {
     this.commits = new GroupCommit(async (crawlId, items) => {
-      const sum = (name: keyof CrawlCounts) => items.reduce((total, counts) => total + (counts[name] ?? 0), 0);
+      const sum = (name: keyof CrawlCounts) => items.reduce((total, { counts }) => total + (counts[name] ?? 0), 0);
+      const errors = items.flatMap(({ error }) => (error ? [error] : []));
       const discovered = this.take(crawlId);
       try {
-        await repo.addCounts(crawlId, { discovered: sum('discovered') + discovered, failed: sum('failed'), skipped: sum('skipped') });
+        await repo.addCounts(crawlId, { discovered: sum('discovered') + discovered, failed: sum('failed'), skipped: sum('skipped') }, errors);
       } catch (error) {
         this.giveBack(crawlId, discovered);
         throw error;
@@ -42,7 +47,12 @@ export class CrawlCountBatches {
 
   add(crawlId: string, counts: CrawlCounts): Promise<void> {
     if (!counts.discovered && !counts.failed && !counts.skipped) return Promise.resolve();
-    return this.commits.add(crawlId, counts);
+    return this.commits.add(crawlId, { counts });
+  }
+
+  /** A URL the crawl did not store, written with the crawl's next counts (a failure counts failed, a refusal skipped). */
+  recordError(crawlId: string, error: CrawlErrorRecord): Promise<void> {
+    return this.commits.add(crawlId, { counts: {}, error });
   }
 
   /** Discovered URLs, written with the crawl's next write of its row or within LATER_MS. */

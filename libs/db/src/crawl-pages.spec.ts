@@ -74,3 +74,29 @@ describe('CrawlsRepository.storePages', () => {
     expect(await crawls.storePages(randomUUID(), [page('https://a.example/x', randomUUID())])).toEqual(['duplicate']);
   });
 });
+
+describe('CrawlsRepository.addCounts', () => {
+  it('records the URLs a crawl did not store with its increments, in one statement, each counted by its kind', async () => {
+    const { accountId } = await admin.create('errors', 'free');
+    const id = randomUUID();
+    await crawls.create({ id, accountId, kind: 'site', url: 'https://a.example/', options: {}, discovered: 1, expiresAt: new Date(Date.now() + 60_000) });
+    await crawls.addCounts(id, { discovered: 5, skipped: 1 }, [
+      { url: 'https://a.example/gone', code: 'HTTP_ERROR', message: 'The page answered HTTP 404', robots: false },
+      { url: 'https://a.example/private/x', code: 'ROBOTS_DISALLOWED', message: 'robots.txt', robots: true },
+      { url: 'https://a.example/closed', code: 'FETCH_FAILED', message: 'x'.repeat(2_000), robots: false },
+    ]);
+    const job = await crawls.get(id);
+    expect({ discovered: job!.discovered, failed: job!.failed, skipped: job!.skipped }).toEqual({ discovered: 6, failed: 2, skipped: 2 });
+    const errors = await crawls.errors(id, '0', 10);
+    expect(errors.map((e) => [e.url, e.code, e.robots])).toEqual([
+      ['https://a.example/gone', 'HTTP_ERROR', false],
+      ['https://a.example/private/x', 'ROBOTS_DISALLOWED', true],
+      ['https://a.example/closed', 'FETCH_FAILED', false],
+    ]);
+    expect(errors[2].message).toHaveLength(500);
+    // Plain increments still go alone; a crawl that is gone records nothing and fails nothing.
+    await crawls.addCounts(id, { failed: 1 });
+    expect((await crawls.get(id))!.failed).toBe(3);
+    await expect(crawls.addCounts(randomUUID(), { skipped: 1 }, [{ url: 'https://a.example/', code: 'X', message: 'x', robots: false }])).resolves.toBeUndefined();
+  });
+});

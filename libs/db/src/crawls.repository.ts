@@ -47,6 +47,9 @@ export interface CrawlErrorRow {
   createdAt: Date;
 }
 
+/** A URL a crawl did not store: a failure, or a robots.txt refusal (`robots`). */
+export type CrawlErrorRecord = Pick<CrawlErrorRow, 'url' | 'code' | 'message' | 'robots'>;
+
 export interface NewCrawlPage {
   jobId: string;
   urlKey: string;
@@ -132,7 +135,12 @@ export class CrawlsRepository {
     return rowCount === 1;
   }
 
-  async addCounts(id: string, counts: { discovered?: number; failed?: number; skipped?: number }): Promise<void> {
+  /**
+   * Adds to a crawl's counters, and records the URLs it did not store with them (`errors`: a failure counts failed,
+   * a robots.txt refusal skipped) in the same statement.
+   */
+  async addCounts(id: string, counts: { discovered?: number; failed?: number; skipped?: number }, errors: readonly CrawlErrorRecord[] = []): Promise<void> {
+    if (errors.length > 0) return this.recordErrors(id, counts, errors);
     if (!counts.discovered && !counts.failed && !counts.skipped) return;
     await this.pool.query(
       // A finished crawl's discovered count is its frontier's (`finish`): a late increment is not added to it.
@@ -212,20 +220,27 @@ export class CrawlsRepository {
     return rows.map((r) => r.outcome);
   }
 
-  /** Records a URL that was not stored: a failure (counted failed) or a robots.txt refusal (counted skipped). */
-  async recordError(jobId: string, error: { url: string; code: string; message: string; robots: boolean }): Promise<void> {
+  /** Records URLs that were not stored, each a failure (counted failed) or a robots.txt refusal (counted skipped). */
+  private async recordErrors(jobId: string, counts: { discovered?: number; failed?: number; skipped?: number }, errors: readonly CrawlErrorRecord[]): Promise<void> {
+    const batch = JSON.stringify(errors.map((e, ord) => ({ ord, url: e.url, code: e.code.slice(0, 64), message: e.message.slice(0, 500), robots: e.robots })));
     await this.pool.query({
-      name: 'crawl-record-error',
+      name: 'crawl-record-errors',
       text: `WITH job AS (
          SELECT id FROM crawl_jobs WHERE id = $1 FOR UPDATE
        ), ins AS (
-         INSERT INTO crawl_errors (job_id, url, code, message, robots) SELECT job.id, $2::text, $3::varchar, $4::varchar, $5::boolean FROM job
-         RETURNING job_id
+         INSERT INTO crawl_errors (job_id, url, code, message, robots)
+         SELECT job.id, e.url, e.code, e.message, e.robots
+         FROM job, jsonb_to_recordset($2::jsonb) AS e(ord int, url text, code varchar, message varchar, robots boolean)
+         ORDER BY e.ord
+         RETURNING robots
        )
-       -- Counted after the insert (it reads the insert's output): the job row is locked once, by the insert's CTE.
-       UPDATE crawl_jobs SET failed = failed + CASE WHEN $5 THEN 0 ELSE 1 END, skipped = skipped + CASE WHEN $5 THEN 1 ELSE 0 END
-       WHERE id IN (SELECT job_id FROM ins)`,
-      values: [jobId, error.url, error.code.slice(0, 64), error.message.slice(0, 500), error.robots],
+       -- The job row is locked once, by the first CTE; the counts read the insert's output.
+       UPDATE crawl_jobs SET
+         discovered = discovered + CASE WHEN status IN ${FINISHED} THEN 0 ELSE $3 END,
+         failed = failed + $4 + (SELECT count(*) FROM ins WHERE NOT robots),
+         skipped = skipped + $5 + (SELECT count(*) FROM ins WHERE robots)
+       WHERE id IN (SELECT id FROM job)`,
+      values: [jobId, batch, counts.discovered ?? 0, counts.failed ?? 0, counts.skipped ?? 0],
     });
   }
 
