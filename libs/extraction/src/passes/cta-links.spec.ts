@@ -19,6 +19,14 @@ describe('removeCallsToAction', () => {
     expect(out).toContain('Pricing');
     expect(out).toContain('Card title');
   });
+  it('reads a link wrapped in inline elements by its block: a lone button in a span goes, a contents entry stays', () => {
+    expect(run('<p>Plans for every team.</p><div><span class="btn"><a href="/p">See plans</a></span></div>')).toBe('Plans for every team.');
+    // A DocBook table of contents: every entry a link in a span in a <dt>, short titles as well as long ones.
+    const toc = run(
+      '<dl class="toc"><dt><span class="sect1"><a href="/a">3. Conventions</a></span></dt><dt><span class="sect1"><a href="/b">5. Bug Reporting Guidelines</a></span></dt></dl>',
+    );
+    expect(toc).toBe('3. Conventions5. Bug Reporting Guidelines');
+  });
 });
 
 describe('a widened service page', () => {
