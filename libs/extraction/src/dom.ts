@@ -130,6 +130,24 @@ export function removeNode(node: ChildNode): void {
 }
 
 /** Remove many children of one parent at once (O(n) instead of O(n²) splices). */
+
+/** A new element owning `children` (moved from wherever they were). */
+export function createElement(name: string, attribs: Record<string, string>, children: ChildNode[]): Element {
+  const el = new Element(name, attribs);
+  relink(el, children);
+  return el;
+}
+
+/** Puts `nodes` where `el` was; `el` is detached. */
+export function replaceWith(el: Element, nodes: ChildNode[]): void {
+  const parent = el.parent;
+  if (!parent) return;
+  const siblings = parent.children;
+  const at = siblings.indexOf(el);
+  if (at < 0) return;
+  relink(parent, [...siblings.slice(0, at), ...nodes, ...siblings.slice(at + 1)]);
+  el.parent = null;
+}
 /** Removes, in place, the outermost elements under `roots` that `doomed` picks (what they hold is not visited). */
 export function removeOutermost(roots: ParentNode[], doomed: (el: Element) => boolean): void {
   const visit = (node: ParentNode): void => {
@@ -172,6 +190,13 @@ export function textContent(node: AnyNode): string {
     return out;
   }
   return '';
+}
+
+/** Text or an image: something the reader sees. */
+export function visible(node: ChildNode): boolean {
+  if (isText(node)) return node.data.trim() !== '';
+  if (!isTag(node)) return false;
+  return node.name === 'img' || node.children.some(visible);
 }
 
 /**

@@ -10,11 +10,12 @@
  *   by line breaks (`4.35 ratings<br>score`, not `ratingsscore`);
  * - two inline elements side by side with nothing between them (a facet's label and its count) get a space, as in the
  *   page's text: they are two boxes the page's styles lay out apart;
- * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only.
+ * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only;
+ * - definition lists, which it has no syntax for either, become lists (#./definition-lists).
  */
 import {
   BLOCK_TAGS,
-  Element,
+  type Element,
   HEADING_TAGS,
   Text,
   contains,
@@ -25,9 +26,13 @@ import {
   isTag,
   isText,
   relink,
+  createElement as element,
+  replaceWith,
+  visible,
   type ChildNode,
   type ParentNode,
 } from '../dom.js';
+import { definitionListsAsLists } from './definition-lists.js';
 
 const UNWRAPPED = new Set(['mark', 'u', 'ins']);
 const CELLS = new Set(['td', 'th']);
@@ -41,6 +46,7 @@ const VERBATIM = new Set(['pre', 'code', 'kbd', 'samp', 'textarea']);
 export function shapeForMarkdown(roots: ParentNode[]): void {
   for (const root of roots) {
     for (const el of findAll(root, (e) => UNWRAPPED.has(e.name))) replaceWith(el, el.children);
+    definitionListsAsLists(root);
     // Outermost first: a link inside a distributed link's content is met (and left alone) later.
     for (const link of findAll(root, (e) => e.name === 'a' && holdsBlock(e))) {
       if (link.parent) replaceWith(link, distribute(link.children, link));
@@ -62,12 +68,6 @@ export function shapeForMarkdown(roots: ParentNode[]): void {
 
 const isBlock = (node: ChildNode): node is Element => isTag(node) && BLOCK_TAGS.has(node.name);
 
-/** Text or an image: something the reader sees. */
-function visible(node: ChildNode): boolean {
-  if (isText(node)) return node.data.trim() !== '';
-  if (!isTag(node)) return false;
-  return node.name === 'img' || node.children.some(visible);
-}
 
 /** `link`'s content with the link moved inside: around each run of inline content and inside each block. */
 function distribute(children: ChildNode[], link: Element): ChildNode[] {
@@ -220,21 +220,4 @@ function edgeChar(el: Element, last: boolean): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A new element owning `children` (moved from wherever they were). */
-function element(name: string, attribs: Record<string, string>, children: ChildNode[]): Element {
-  const el = new Element(name, attribs);
-  relink(el, children);
-  return el;
-}
-
-function replaceWith(el: Element, nodes: ChildNode[]): void {
-  const parent = el.parent;
-  if (!parent) return;
-  const siblings = parent.children;
-  const at = siblings.indexOf(el);
-  if (at < 0) return;
-  relink(parent, [...siblings.slice(0, at), ...nodes, ...siblings.slice(at + 1)]);
-  el.parent = null;
 }
