@@ -78,4 +78,9 @@ describe('shapeForMarkdown', () => {
     expect(markdown).toBe('not out of apathy, but uncertainty. Security feels complex.\n\nPosted today');
     expect(textAfter).toBe('not out of apathy, but uncertainty. Security feels complex.\n\nPosted today');
   });
+
+  it("ends a code block at its code, not at the empty line a <pre>'s closing line break would print", () => {
+    const { markdown } = markdownOf('<pre class="programlisting">SELECT * FROM weather;\n</pre><pre>a\n<b>b</b>\n\n</pre><pre><code>let a = 1;\n</code></pre>');
+    expect(markdown).toBe('```\nSELECT * FROM weather;\n```\n\n```\na\nb\n```\n\n```\nlet a = 1;\n```');
+  });
 });

@@ -11,7 +11,8 @@
  * - two inline elements side by side with nothing between them (a facet's label and its count) get a space, as in the
  *   page's text: they are two boxes the page's styles lay out apart;
  * - `mark`, `u` and `ins`, which Markdown has no syntax for, give their content only;
- * - definition lists, which it has no syntax for either, become lists (#./definition-lists).
+ * - definition lists, which it has no syntax for either, become lists (#./definition-lists);
+ * - the line breaks that end a `<pre>` go: the converter would print them as an empty last line of the code block.
  */
 import {
   BLOCK_TAGS,
@@ -63,6 +64,7 @@ export function shapeForMarkdown(roots: ParentNode[]): void {
     }
     separateRunTogetherBlocks(root, undefined);
     spaceInlineNeighbours(root);
+    for (const pre of findAll(root, (e) => e.name === 'pre')) trimEndingLineBreaks(pre);
   }
 }
 
@@ -220,4 +222,18 @@ function edgeChar(el: Element, last: boolean): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Removes the line breaks at the end of `el`'s text (in its last text node, through the elements that end it). */
+function trimEndingLineBreaks(el: Element): void {
+  for (let node: ChildNode | undefined = el.children[el.children.length - 1]; node; ) {
+    if (isText(node)) {
+      node.data = node.data.replace(/[\r\n]+$/, '');
+      if (node.data !== '') return;
+      node = node.prev ?? undefined;
+    } else if (isTag(node)) {
+      if (node.name === 'br' || node.children.length === 0) return;
+      node = node.children[node.children.length - 1];
+    } else node = node.prev ?? undefined;
+  }
 }
