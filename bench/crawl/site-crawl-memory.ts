@@ -86,6 +86,30 @@ async function startTrawl(env: Record<string, string>): Promise<{ child: ChildPr
   return { child, url };
 }
 
+interface Family {
+  family: string;
+  keys: number;
+  bytes: number;
+}
+
+/** Every key's MEMORY USAGE, summed by its name with ids, hosts and numbers replaced by `*`, largest first. */
+async function keyFamilies(redis: Redis): Promise<Family[]> {
+  const families = new Map<string, Family>();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) {
+      const family = key.replace(/\{[^}]*\}/g, '*').replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '*').replace(/\d+/g, '*');
+      const entry = families.get(family) ?? { family, keys: 0, bytes: 0 };
+      entry.keys += 1;
+      entry.bytes += Number((await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+      families.set(family, entry);
+    }
+  } while (cursor !== '0');
+  return [...families.values()].sort((a, b) => b.bytes - a.bytes);
+}
+
 interface Sample {
   done: number;
   seconds: number;
@@ -125,6 +149,7 @@ try {
   const samples: Sample[] = [];
   let peak = 0;
   let seenBytes = 0;
+  let families: Family[] = [];
   let next = pages / 10;
   for (;;) {
     const status = (await (await fetch(`${trawl.url}/crawls/${id}?limit=1`, { headers })).json()) as { status: string; counts: { done: number } };
@@ -146,8 +171,9 @@ try {
       while (next <= status.counts.done) next += pages / 10;
     }
     if (!finished && status.counts.done >= pages * 0.95 && seenBytes === 0) {
-      // The seen-set, measured before the finished crawl's frontier is cleared.
-      for (const key of await probe.keys(`${state.redisPrefix}:*seen:*`)) seenBytes += Number((await probe.call('MEMORY', 'USAGE', key, 'SAMPLES', '0')) ?? 0);
+      // The seen-set and every other family of keys, measured before the finished crawl's frontier is cleared.
+      families = await keyFamilies(probe);
+      seenBytes = families.filter((f) => /seen:/.test(f.family)).reduce((sum, f) => sum + f.bytes, 0);
     }
     if (finished) {
       if (status.status !== 'completed') throw new Error(`the crawl ended ${status.status}`);
@@ -175,6 +201,8 @@ try {
     contentBytesPerPage: Math.round(Number(rows[0].content) / stored),
     load1: os.loadavg()[0].toFixed(2),
   };
+  console.log('Redis memory by key family at 95 % of the crawl (MEMORY USAGE; ids, hosts and numbers as *):');
+  console.table(families.slice(0, 15).map((f) => ({ family: f.family, keys: f.keys, KiB: Math.round(f.bytes / 1024) })));
   console.log(JSON.stringify(summary));
 } finally {
   await db.end();

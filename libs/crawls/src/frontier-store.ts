@@ -9,7 +9,7 @@
  *   q:<host> LIST  the host's admitted URLs, in admission order (breadth-first)
  *   running  ZSET  hash → lease expiry: URLs a process has claimed; an expired lease goes back to its host's queue
  *   runhost  HASH  hash → host, hostrun HASH host → URLs running there, hostgap HASH host → robots.txt Crawl-delay
- *   shapes   HASH  per host and path shape: URLs admitted (the trap cap)
+ *   shapes   HASH  per host and path shape that several URLs can share: URLs admitted (the trap cap)
  * A process claims the crawl's next URL (one script: the host whose turn has come, its queue's head), so URLs wait
  * in their queues rather than being taken and put back; a per-host lease across every crawl (`host:{h}:*`) keeps
  * the cap and the gap of a host shared by several crawls. Crawls with work are listed in `active` (score: when to
@@ -42,13 +42,13 @@ for i = 7, #ARGV, 6 do
     out[#out + 1] = 0
   elseif admitted >= limit then
     out[#out + 1] = 2
-  elseif cap > 0 and tonumber(redis.call('HGET', shapes, shape) or '0') >= cap then
+  elseif cap > 0 and shape ~= '' and tonumber(redis.call('HGET', shapes, shape) or '0') >= cap then
     redis.call('SADD', seen, id)
     out[#out + 1] = 3
   else
     redis.call('SADD', seen, id)
     redis.call('HSET', pending, h, entry)
-    redis.call('HINCRBY', shapes, shape, 1)
+    if shape ~= '' then redis.call('HINCRBY', shapes, shape, 1) end
     redis.call('RPUSH', qprefix .. host, h)
     redis.call('ZADD', hosts, 'NX', 0, host)
     admitted = admitted + 1
@@ -271,8 +271,8 @@ export class FrontierStore {
   }
 
   /**
-   * Admits candidates in order (each its URL-key hash, host, path shape for the trap cap, and the data its visit
-   * needs) into its host's queue; one outcome per candidate. A crawl that admitted any is looked at now (`wake`, in
+   * Admits candidates in order (each its URL-key hash, host, path shape for the trap cap — '' for a URL no other
+   * shares it with, not counted — and the data its visit needs) into its host's queue; one outcome per candidate. A crawl that admitted any is looked at now (`wake`, in
    * the same script: no round trip of its own).
    */
   async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; host: string; shape: string; entry: string }>): Promise<Admission[]> {
@@ -283,7 +283,7 @@ export class FrontierStore {
       this.key(crawlId, 'q:'), this.key(crawlId, 'seen:'), limit, shapeCap, crawlId, Date.now(),
       ...candidates.flatMap((c) => {
         const { id, shard } = seenMember(c.hash, shards);
-        return [c.hash, id, shard, c.host, `${c.host}${c.shape}`, c.entry];
+        return [c.hash, id, shard, c.host, c.shape ? `${c.host}${c.shape}` : '', c.entry];
       }),
     );
     // A stopped crawl admits nothing (the script returns no outcomes).

@@ -6,7 +6,7 @@
  */
 export { normalisePercentEncoding, urlKey, type UrlKeyOptions } from './url-key.js';
 export { compilePatterns, inScope, MAX_PATTERN_LENGTH, MAX_PATTERNS, type CrawlScope, type PathPattern, type ScopeVerdict } from './scope.js';
-export { pathPattern } from './traps.js';
+export { pathPattern, trapPattern } from './traps.js';
 export { MAX_ROBOTS_BYTES, parseRobots, productToken, type RobotsRules } from './robots.js';
 export { MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, parseSitemap, type SitemapParse } from './sitemap.js';
 export { canonicalKey, documentBase, followableLinks, MAX_LINKS_PER_PAGE } from './links.js';

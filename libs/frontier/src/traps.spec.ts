@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { pathPattern } from './traps.js';
+import { pathPattern, trapPattern } from './traps.js';
 
 describe('pathPattern', () => {
   it('gives a calendar one shape whatever the day', () => {
@@ -28,3 +28,14 @@ describe('pathPattern', () => {
     expect(pathPattern('http://a.example/f?p1=a&p2=b')).toBe('/f?p{n}');
   });
 });
+
+describe('trapPattern', () => {
+  it('is the path pattern of a URL that can share it, and empty for a URL that is the only one of its pattern', () => {
+    expect(trapPattern('http://a.example/calendar/2024/05/01')).toBe('/calendar/{n}/{n}/{n}');
+    expect(trapPattern('http://a.example/list?sessionid=abc123')).toBe('/list?sessionid');
+    expect(trapPattern('http://a.example/search?q=shoes')).toBe('/search?q');
+    expect(trapPattern('http://a.example/docs/getting-started')).toBe('');
+    expect(trapPattern('http://a.example/')).toBe('');
+  });
+});
+
