@@ -36,6 +36,8 @@ beforeAll(async () => {
     '/a': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<h1>A</h1><p>Page a of the batch, with words enough.</p>')),
     '/b': (_q, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(html('<h1>B</h1><p>Page b of the batch, with words enough.</p>')),
     '/missing': (_q, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end(html('<p>Not here.</p>')),
+    // Holds its request half a second, then drops the connection: a page that fails late.
+    '/hang-up': (_q, res) => void setTimeout(() => res.destroy(), 500),
   });
   // A webhook receiver that refuses each event's first delivery (500), so every event is delivered at least twice.
   hooks = createServer((req, res) => {
@@ -151,6 +153,20 @@ describe('crawl life', () => {
     expect((await trawl.get(`/crawls/${started.body.id}`, key(account.apiKey))).body.pages).toHaveLength(5);
     await trawl.ledger.refund(holder, 'test');
     expect(await balanceOf(account.accountId)).toBe(10_000 - 5);
+    expect(await ledgerViolations(trawl.db.pool)).toMatchObject({ ledgerNotBalance: [], negativeBalance: [], notOncePerRequest: [], badlyClosed: [] });
+  });
+
+  it('does not stop for credits that another page of the crawl holds and then gives back', async () => {
+    const account = await trawl.createAccount();
+    // Two credits left. The first URL holds one until it fails, half a second on; the other two ask for theirs
+    // meanwhile, and the last finds none left until the failed page's credit is back.
+    const holder = randomUUID();
+    expect((await trawl.ledger.reserve(account.accountId, holder, 10_000 - 2, 600_000)).ok).toBe(true);
+    const started = await post(account.apiKey, '/batches', { urls: [`${pages.url}/hang-up`, `${pages.url}/a`, `${pages.url}/b`] });
+    const done = await finished(account.apiKey, started.body.id);
+    expect(done).toMatchObject({ status: 'completed', counts: { done: 2, failed: 1 }, credits: 2 });
+    await trawl.ledger.refund(holder, 'test');
+    expect(await balanceOf(account.accountId)).toBe(10_000 - 2);
     expect(await ledgerViolations(trawl.db.pool)).toMatchObject({ ledgerNotBalance: [], negativeBalance: [], notOncePerRequest: [], badlyClosed: [] });
   });
 

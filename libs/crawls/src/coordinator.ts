@@ -21,7 +21,7 @@ import {
 } from '#contracts';
 import { LedgerBatches, type ConcurrencyGate, type Lease } from '#billing';
 import type { CrawlJobRow, CrawlsRepository, LedgerRepository } from '#db';
-import { followableLinks, inScope, pathPattern, urlHash, urlKey, type CrawlScope, type UrlKeyOptions } from '#frontier';
+import { followableLinks, inScope, trapPattern, urlHash, urlKey, type CrawlScope, type UrlKeyOptions } from '#frontier';
 import { metrics } from '#metrics';
 import { duplicateRedis } from '#platform';
 import type { JobDispatcher, JobOutcome } from '#queue';
@@ -132,6 +132,8 @@ export class CrawlCoordinator {
   private readonly slots: AccountSlots;
   /** Refunds on their way (`refundLater`), awaited by `close`. */
   private readonly refunds = new Set<Promise<unknown>>();
+  /** Visits of each crawl holding a granted reservation, until their page is stored or its credit is on its way back. */
+  private readonly holding = new Map<string, Set<Promise<void>>>();
 
   constructor(
     private readonly connection: Redis,
@@ -345,7 +347,7 @@ export class CrawlCoordinator {
   /** One claimed URL: robots.txt, politeness across crawls, the account's slot, the reservation, the page. */
   private async visit(data: CrawlUrlData, host: string): Promise<void> {
     const crawl = await this.crawl(data.crawlId);
-    const { store, repo } = this.ports;
+    const { store } = this.ports;
     // A stopped crawl's URLs are not claimed (the claim script checks, atomically): a stop after the claim finds this
     // page in flight, as it finds the pages already fetching.
     if (!crawl || this.finished(crawl)) {
@@ -404,11 +406,16 @@ export class CrawlCoordinator {
       return store.unclaim(data.crawlId, data.hash, 200);
     }
     let visited = false;
+    const release = this.holdWhenGranted(data.crawlId, reserved);
 
     try {
       // The page is fetched while its reservation is written, and stored only if the reservation was granted. Both
       // are awaited before anything else: the fetch holds the host's slot and the account's until it ends.
-      const [state, outcome] = await both(reserved, this.fetch(crawl, data, requestId));
+      const [granted, outcome] = await both(reserved, this.fetch(crawl, data, requestId));
+      let state = granted;
+      // Credits this crawl's other pages hold come back when those fail or turn out duplicates: the account is out of
+      // credits only if it still is once they have settled (else a crawl stops while its account has credits left).
+      if (state === 'insufficient' && (await this.othersSettled(data.crawlId))) state = await this.ledger.reserveOnce(row.accountId, requestId, options.unitCost);
       if (state === 'insufficient') {
         await this.stop(crawl, 'credits_exhausted', `${ErrorCode.CREDITS_EXHAUSTED}: the account ran out of credits; the pages stored so far are kept`);
         await store.finish(data.crawlId, data.hash);
@@ -421,6 +428,7 @@ export class CrawlCoordinator {
       await this.store(crawl, data, requestId, outcome);
       visited = true;
     } finally {
+      release();
       this.slots.release(row.accountId, lease);
       if (!visited) await store.releaseHost(host, token);
     }
@@ -544,6 +552,45 @@ export class CrawlCoordinator {
   }
 
   /**
+   * Counts the visit among its crawl's pages holding credits once its reservation is granted, until `release` (for
+   * `othersSettled`). A visit refused credits is never counted: visits that wait on each other cannot both be.
+   */
+  private holdWhenGranted(crawlId: string, reserved: Promise<string>): () => void {
+    let done!: () => void;
+    const held = new Promise<void>((resolve) => (done = resolve));
+    let released = false;
+    void reserved.then(
+      (state) => {
+        if (released || (state !== 'reserved' && state !== 'open')) return;
+        let visits = this.holding.get(crawlId);
+        if (!visits) this.holding.set(crawlId, (visits = new Set()));
+        visits.add(held);
+        void held.then(() => {
+          visits.delete(held);
+          if (visits.size === 0 && this.holding.get(crawlId) === visits) this.holding.delete(crawlId);
+        });
+      },
+      () => undefined,
+    );
+    return () => {
+      released = true;
+      done();
+    };
+  }
+
+  /**
+   * Waits until the pages of the crawl that this process has holding credits are stored or refunded, and its refunds
+   * on their way have landed; false when there were none (nothing could have come back).
+   */
+  private async othersSettled(crawlId: string): Promise<boolean> {
+    const held = [...(this.holding.get(crawlId) ?? [])];
+    if (held.length === 0 && this.refunds.size === 0) return false;
+    await Promise.allSettled(held);
+    await this.settled();
+    return true;
+  }
+
+  /**
    * The refunds this process has on their way, landed: a crawl is marked finished after them, so its account's
    * balance read once it reads finished has its failed pages back (those refunded here; another process's land
    * within their linger).
@@ -605,7 +652,7 @@ export class CrawlCoordinator {
       crawlId,
       limit === Number.MAX_SAFE_INTEGER ? limit : limit * 3 + 100,
       crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
-      candidates.map((c) => ({ hash: c.hash, host: new URL(c.key).host, shape: pathPattern(c.key), entry: pendingEntry(c) })),
+      candidates.map((c) => ({ hash: c.hash, host: new URL(c.key).host, shape: trapPattern(c.key), entry: pendingEntry(c) })),
     );
     this.remember(crawlId, candidates.filter((_, i) => outcomes[i] !== 'over-limit').map((c) => c.hash));
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
