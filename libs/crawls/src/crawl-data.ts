@@ -44,14 +44,18 @@ export type CrawlOptions = (
   concurrencyLimit: number;
 };
 
-/** What a pending entry keeps so a lost job can be added again: the job's data without the crawl id and hash. */
+/**
+ * What a pending entry keeps so a lost job can be added again: the job's data without the crawl id and hash, and
+ * without its key when that is its URL (an admitted URL is its key: the pending URLs are most of a crawl's Redis, and
+ * the URL twice was half of each entry).
+ */
 export function pendingEntry(data: CrawlUrlData): string {
-  return JSON.stringify({ url: data.url, key: data.key, depth: data.depth, ...(data.hops ? { hops: data.hops } : {}) });
+  return JSON.stringify({ url: data.url, ...(data.key !== data.url ? { key: data.key } : {}), depth: data.depth, ...(data.hops ? { hops: data.hops } : {}) });
 }
 
 export function fromPendingEntry(crawlId: string, hash: string, entry: string): CrawlUrlData {
-  const { url, key, depth, hops } = JSON.parse(entry) as { url: string; key: string; depth: number; hops?: number };
-  return { crawlId, url, key, depth, hash, ...(hops ? { hops } : {}) };
+  const { url, key, depth, hops } = JSON.parse(entry) as { url: string; key?: string; depth: number; hops?: number };
+  return { crawlId, url, key: key ?? url, depth, hash, ...(hops ? { hops } : {}) };
 }
 
 /**
