@@ -73,6 +73,8 @@ describe('trawl crawl-site', () => {
     expect(pages.find((p) => p.url.endsWith('/a'))).toMatchObject({ depth: 1, markdown: expect.stringContaining('Page A') });
     expect(run.stderr).toMatch(/crawl-site: crawl [0-9a-f-]{36} started/);
     expect(run.stderr).toContain('crawl-site: completed — 2 pages stored of 3 discovered, 0 failed, 1 skipped, 2 credits');
+    // Once: the last progress line is the summary.
+    expect(run.stderr.split('crawl-site: completed —')).toHaveLength(2);
     expect(run.stderr).not.toContain('\r');
     expect((await trawl.admin.report(account.accountId)).account.balance).toBe(10_000 - 2);
   });

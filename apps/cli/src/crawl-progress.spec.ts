@@ -40,5 +40,11 @@ describe('CrawlProgress', () => {
       'crawl-site: running — 1 pages stored of 10 discovered, 1 failed, 0 skipped, 1 credits\n',
       'crawl-site: completed — 2 pages stored of 10 discovered, 1 failed, 0 skipped, 2 credits\n',
     ]);
+    // The closing summary is that last line already: the command does not write it twice.
+    expect(progress.wrote(crawl(2, 10, 'completed'))).toBe(true);
+    expect(progress.wrote(crawl(3, 10, 'completed'))).toBe(false);
+    const tty = new CrawlProgress(stream(true));
+    tty.update(crawl(2, 10, 'completed'));
+    expect(tty.wrote(crawl(2, 10, 'completed'))).toBe(false);
   });
 });

@@ -37,6 +37,11 @@ export class CrawlProgress {
     this.last = line;
   }
 
+  /** Whether the last plain line written is `crawl`'s summary already (the closing summary would repeat it). */
+  wrote(crawl: CrawlJobSummary): boolean {
+    return !this.stream.isTTY && this.last === summaryLine(crawl);
+  }
+
   /** Ends the bar's line (the next message starts on its own line). */
   finish(): void {
     if (this.drawn) this.stream.write('\n');

@@ -137,7 +137,7 @@ export async function runCrawlSiteCommand(args: string[], io: CrawlSiteIo, signa
     }
     return 130;
   }
-  io.stderr.write(`crawl-site: ${summaryLine(status)}${status.error ? ` (${status.error})` : ''}\n`);
+  if (status.error || !progress.wrote(status)) io.stderr.write(`crawl-site: ${summaryLine(status)}${status.error ? ` (${status.error})` : ''}\n`);
   return status.status === 'completed' ? 0 : 1;
 }
 
