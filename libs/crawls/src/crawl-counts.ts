@@ -10,10 +10,10 @@
  * runs (the frontier in Redis is what decides its work); a process that dies loses at most that much of them, and
  * the crawl's final count is the frontier's own (the coordinator's `complete`).
  */
-import type { CrawlErrorRecord, CrawlsRepository } from '#db';
+import type { CrawlCountIncrements, CrawlErrorRecord, CrawlsRepository } from '#db';
 import { GroupCommit } from '#platform/group-commit.js';
 
-export type CrawlCounts = { discovered?: number; failed?: number; skipped?: number };
+export type CrawlCounts = CrawlCountIncrements;
 
 /** One visit's outcome to write: increments, or a URL not stored (counted by the repository). */
 type Tally = { counts: CrawlCounts; error?: CrawlErrorRecord };

@@ -272,8 +272,8 @@ export class FrontierStore {
 
   /**
    * Admits candidates in order (each its URL-key hash, host, path shape for the trap cap — '' for a URL no other
-   * shares it with, not counted — and the data its visit needs) into its host's queue; one outcome per candidate. A crawl that admitted any is looked at now (`wake`, in
-   * the same script: no round trip of its own).
+   * shares it with, not counted — and the data its visit needs) into its host's queue; one outcome per candidate. A
+   * crawl that admitted any is looked at now (`wake`, in the same script: no round trip of its own).
    */
   async admit(crawlId: string, limit: number, shapeCap: number, candidates: Array<{ hash: string; host: string; shape: string; entry: string }>): Promise<Admission[]> {
     if (candidates.length === 0) return [];

@@ -47,6 +47,9 @@ export interface CrawlErrorRow {
   createdAt: Date;
 }
 
+/** Increments to a crawl's progress counters. */
+export type CrawlCountIncrements = { discovered?: number; failed?: number; skipped?: number };
+
 /** A URL a crawl did not store: a failure, or a robots.txt refusal (`robots`). */
 export type CrawlErrorRecord = Pick<CrawlErrorRow, 'url' | 'code' | 'message' | 'robots'>;
 
@@ -139,7 +142,7 @@ export class CrawlsRepository {
    * Adds to a crawl's counters, and records the URLs it did not store with them (`errors`: a failure counts failed,
    * a robots.txt refusal skipped) in the same statement.
    */
-  async addCounts(id: string, counts: { discovered?: number; failed?: number; skipped?: number }, errors: readonly CrawlErrorRecord[] = []): Promise<void> {
+  async addCounts(id: string, counts: CrawlCountIncrements, errors: readonly CrawlErrorRecord[] = []): Promise<void> {
     if (errors.length > 0) return this.recordErrors(id, counts, errors);
     if (!counts.discovered && !counts.failed && !counts.skipped) return;
     await this.pool.query(
@@ -221,7 +224,7 @@ export class CrawlsRepository {
   }
 
   /** Records URLs that were not stored, each a failure (counted failed) or a robots.txt refusal (counted skipped). */
-  private async recordErrors(jobId: string, counts: { discovered?: number; failed?: number; skipped?: number }, errors: readonly CrawlErrorRecord[]): Promise<void> {
+  private async recordErrors(jobId: string, counts: CrawlCountIncrements, errors: readonly CrawlErrorRecord[]): Promise<void> {
     const batch = JSON.stringify(errors.map((e, ord) => ({ ord, url: e.url, code: e.code.slice(0, 64), message: e.message.slice(0, 500), robots: e.robots })));
     await this.pool.query({
       name: 'crawl-record-errors',

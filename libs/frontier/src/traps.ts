@@ -53,4 +53,3 @@ export function trapPattern(url: string): string {
   const pattern = pathPattern(url);
   return pattern.includes('{') || pattern.includes('?') ? pattern : '';
 }
-
