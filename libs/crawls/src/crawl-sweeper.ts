@@ -29,6 +29,9 @@ export class CrawlSweeper {
       try {
         const progress = await this.store.progress(crawl.id);
         if (!progress) {
+          // A crawl just written is given its frontier a moment later (crawl-jobs.service.ts: the row, then Redis):
+          // one read in between is not a frontier Redis lost.
+          if (crawl.status === 'queued' && now - crawl.createdAt.getTime() < STALL_MS) continue;
           if (await this.coordinator.stop(crawl.id, 'failed', `${ErrorCode.INTERNAL}: the crawl's frontier was lost (Redis restarted without its data)`)) out.failed++;
           continue;
         }

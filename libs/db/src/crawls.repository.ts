@@ -109,9 +109,9 @@ export class CrawlsRepository {
   }
 
   /** Every running job (for the sweeper that finishes the ones whose frontier drained). */
-  async running(limit = 1000): Promise<Array<Pick<CrawlJobRow, 'id' | 'accountId' | 'status'>>> {
-    const { rows } = await this.pool.query<Pick<CrawlJobRow, 'id' | 'accountId' | 'status'>>(
-      `SELECT id, account_id AS "accountId", status FROM crawl_jobs WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT $1`,
+  async running(limit = 1000): Promise<Array<Pick<CrawlJobRow, 'id' | 'accountId' | 'status' | 'createdAt'>>> {
+    const { rows } = await this.pool.query<Pick<CrawlJobRow, 'id' | 'accountId' | 'status' | 'createdAt'>>(
+      `SELECT id, account_id AS "accountId", status, created_at AS "createdAt" FROM crawl_jobs WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT $1`,
       [limit],
     );
     return rows;
