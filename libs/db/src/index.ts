@@ -5,4 +5,3 @@ export * from './migrator.js';
 export * from './request-log.repository.js';
 export * from './console.repository.js';
 export * from './crawls.repository.js';
-export * from './frontier.repository.js';
