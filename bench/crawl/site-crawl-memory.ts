@@ -3,9 +3,11 @@
  * resident memory of every process sampled as it runs — Trawl as `npm start` runs it (the standalone process:
  * gateway, coordinator, worker-http and its extraction threads) and a Redis of the run's own (so its memory is the
  * crawl's alone) — and reported at every tenth of the way. The claim is that memory stays flat from 10 % to the end
- * (within 20 %): nothing of a crawl grows with its size in a process, only in Postgres (stored pages) and in Redis
- * (the seen-set, ~9 bytes a URL). Also reported: bytes per seen URL (MEMORY USAGE of the seen-set shards) and bytes
- * per stored page (Postgres: crawl_pages with its indexes and TOAST, divided by the pages).
+ * (within 20 %): nothing of a crawl grows with its size in a process or in Redis (its seen-set is allocated for its
+ * limit at start, its pending URLs are bounded: the rest of the frontier waits in Postgres), only in Postgres. Also
+ * reported: the frontier's rows in Postgres at each sample, bytes per seen URL (MEMORY USAGE of the seen-set over the
+ * URLs the crawl admitted) and bytes per stored page (Postgres: crawl_pages with its indexes and TOAST, divided by
+ * the pages).
  * Postgres is the machine's, shared: its memory is its configured buffers, not measured here.
  *
  *   npm run build && node dist/bench/crawl/site-crawl-memory.js [--pages=100000] [--hosts=10] [--concurrency=20]
@@ -117,6 +119,8 @@ interface Sample {
   trawlPeakMiB: number;
   redisRssMiB: number;
   redisUsedMiB: number;
+  /** The crawl's frontier rows in Postgres (crawl_frontier). */
+  pgFrontier: number;
 }
 
 const redis = await startRedis();
@@ -166,6 +170,7 @@ try {
         trawlPeakMiB: mib(peak),
         redisRssMiB: mib(rssKiB(redis.child.pid!)),
         redisUsedMiB: Math.round((used / 1048576) * 10) / 10,
+        pgFrontier: Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM crawl_frontier WHERE job_id = $1`, [id])).rows[0].n),
       });
       console.log(JSON.stringify(samples.at(-1)));
       while (next <= status.counts.done) next += pages / 10;
@@ -173,7 +178,7 @@ try {
     if (!finished && status.counts.done >= pages * 0.95 && seenBytes === 0) {
       // The seen-set and every other family of keys, measured before the finished crawl's frontier is cleared.
       families = await keyFamilies(probe);
-      seenBytes = families.filter((f) => /seen:/.test(f.family)).reduce((sum, f) => sum + f.bytes, 0);
+      seenBytes = families.filter((f) => /:seen(:|$)/.test(f.family)).reduce((sum, f) => sum + f.bytes, 0);
     }
     if (finished) {
       if (status.status !== 'completed') throw new Error(`the crawl ended ${status.status}`);
@@ -188,6 +193,8 @@ try {
   const stored = Number(rows[0].pages);
   const from = samples.find((s) => s.done >= pages / 10) ?? samples[0];
   const last = samples.at(-1)!;
+  // Redis while the crawl runs (the last sample is after it finished and its frontier was cleared).
+  const running = samples.filter((s) => s !== last);
   console.table(samples);
   const summary = {
     bench: 'site-crawl-memory',
@@ -196,6 +203,13 @@ try {
     pagesPerSecond: Math.round(stored / last.seconds),
     trawlRssMiB: { at10pct: from.trawlMiB, atEnd: last.trawlMiB, growth: Math.round((last.trawlMiB / from.trawlMiB - 1) * 1000) / 10 + ' %', peak: last.trawlPeakMiB },
     redisRssMiB: { at10pct: from.redisRssMiB, atEnd: last.redisRssMiB },
+    redisUsedMiB: {
+      at10pct: from.redisUsedMiB,
+      at90pct: running.at(-1)?.redisUsedMiB,
+      peak: Math.max(...running.map((s) => s.redisUsedMiB)),
+      growth: Math.round((Math.max(...running.map((s) => s.redisUsedMiB)) / from.redisUsedMiB - 1) * 1000) / 10 + ' % at peak',
+    },
+    pgFrontierPeak: Math.max(...samples.map((s) => s.pgFrontier)),
     seenBytesPerUrl: Math.round((seenBytes / seen[0].discovered) * 10) / 10,
     storedBytesPerPage: Math.round(Number(rows[0].bytes) / stored),
     contentBytesPerPage: Math.round(Number(rows[0].content) / stored),

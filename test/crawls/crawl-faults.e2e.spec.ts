@@ -5,7 +5,8 @@
  * new one starts; the killed one's URLs come back when their leases expire), SIGKILL Redis with URLs claimed and
  * start it again on its AOF. The crawl must complete with every page a correct crawler stores exactly once in its
  * results (read by cursor), the ledger exact — credits charged = stored pages × 1, failures charged nothing, no
- * reservation left open — and nothing left in the frontier.
+ * reservation left open — and nothing left in the frontier. Its frontier is bounded to 20 URLs in Redis, so URLs are
+ * on their way to Postgres and back through every fault.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
@@ -38,6 +39,8 @@ beforeAll(async () => {
     REQUEST_DEADLINE_MS: '10000',
     RESERVATION_TTL_MS: '70000',
     RECONCILE_INTERVAL_MS: '1000',
+    // The frontier past 20 URLs waits in Postgres: the faults find URLs on their way there and back.
+    CRAWL_FRONTIER_REDIS_URLS: '20',
   });
   await Promise.all([trawl.start('gateway-0'), trawl.start('worker-http-0'), trawl.start('worker-http-1')]);
   note('deployment up');
@@ -48,11 +51,17 @@ afterAll(async () => {
   await site?.close();
 }, 30_000);
 
+const spilled = async (id: string) =>
+  Number((await trawl.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM crawl_frontier WHERE job_id = $1`, [id])).rows[0].n);
+
 describe('a site crawl through faults', () => {
   it('completes with every page once and an exact ledger after a worker, the gateway and Redis die mid-crawl', async () => {
     // ~5 pages a second per host: the crawl runs long enough for three faults.
     const { account, expected, id, stored: done } = await crawlWholeSite(trawl, site, MAX_DEPTH, 200);
     const atLeast = (n: number, what: string) => pollUntil(async () => (await done()) >= n, `${n} pages stored ${what}`, 60_000, 100);
+
+    // The frontier outgrew its bound in Redis: URLs wait in Postgres.
+    await pollUntil(async () => (await spilled(id)) > 0, 'URLs of the crawl in Postgres', 60_000, 50);
 
     // 1. A worker-http dies with page jobs in flight: the jobs stall and the other worker runs them again.
     await atLeast(20, 'before the worker kill');
@@ -87,6 +96,7 @@ describe('a site crawl through faults', () => {
     // Nothing of the crawl is left in the frontier, nor in the queues.
     expect(await trawl.probe.keys(`${trawl.prefix}:crawl:{${id}}:*`)).toEqual([`${trawl.prefix}:crawl:{${id}}:meta`]);
     expect(await jobsIn(trawl.probe, trawl.prefix, 'trawl-http', 'active')).toBe(0);
+    expect(await spilled(id)).toBe(0);
     console.log(`crawl through faults: ${JSON.stringify({ pages: pages.length, counts: finished.counts, timeline })}`);
   });
 });

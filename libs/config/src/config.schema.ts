@@ -89,6 +89,8 @@ export const configSchema = z.object({
   CRAWL_ROBOTS_USER_AGENT: z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a robots.txt product token: letters, "_" and "-"').default('TrawlBot'),
   /** A trap bound: URLs of one crawl sharing a path shape (digits, dates, ids made placeholders). */
   CRAWL_MAX_URLS_PER_PATTERN: int(1, 10_000_000).default(1_000),
+  /** A crawl's URLs pending in Redis at most; past it, admitted URLs wait in Postgres (Redis memory stays bounded). */
+  CRAWL_FRONTIER_REDIS_URLS: int(10, 10_000_000).default(5_000),
   /** Bytes of formats stored per page; a page over it keeps its first bytes and is marked `truncated`. */
   CRAWL_PAGE_MAX_BYTES: int(10_000, 100 * 1024 * 1024).default(5 * 1024 * 1024),
   /** Pages of any crawl one gateway process works on at once (it waits on the workers, it does not fetch). */

@@ -31,6 +31,7 @@ import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
 import { PageStoreBatches } from './page-batches.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore } from './frontier-store.js';
+import type { FrontierSpill } from './frontier-spill.js';
 import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
 import { storedContent } from './stored-content.js';
 import { sitemapUrls } from './sitemaps.js';
@@ -56,6 +57,7 @@ export interface CoordinatorPorts {
   gate: ConcurrencyGate;
   dispatcher: JobDispatcher;
   store: FrontierStore;
+  spill: FrontierSpill;
   robots: RobotsCache;
   webhooks: WebhookSender;
   onError: (error: unknown, what: string) => void;
@@ -132,6 +134,8 @@ export class CrawlCoordinator {
   private readonly slots: AccountSlots;
   /** Refunds on their way (`refundLater`), awaited by `close`. */
   private readonly refunds = new Set<Promise<unknown>>();
+  /** Crawls' spill lists on their way to Postgres, awaited by `close`. */
+  private readonly flushes = new Set<Promise<unknown>>();
   /** Visits of each crawl holding a granted reservation, until their page is stored or its credit is on its way back. */
   private readonly holding = new Map<string, Set<Promise<void>>>();
 
@@ -175,7 +179,7 @@ export class CrawlCoordinator {
     this.wakeLoop?.();
     await this.loopDone;
     await Promise.allSettled([...this.visits]);
-    await Promise.all([this.counts.flush(), this.slots.close(), Promise.allSettled([...this.refunds])]);
+    await Promise.all([this.counts.flush(), this.slots.close(), Promise.allSettled([...this.refunds]), Promise.allSettled([...this.flushes])]);
     await this.worker?.close();
     await this.queue.close();
   }
@@ -215,6 +219,8 @@ export class CrawlCoordinator {
             while (this.running && this.visits.size < this.settings.concurrency) {
               const room = Math.min(CLAIM_BATCH, this.settings.concurrency - this.visits.size);
               const claim = await this.ports.store.claim(crawlId, leaseMs, this.settings.hostCap, room);
+              // Its queue runs low and it has URLs in Postgres: they come back first (a claim that found none asks again).
+              if (claim.refill && (await this.ports.spill.refill(crawlId)) > 0 && !('urls' in claim)) continue;
               if ('urls' in claim) {
                 // Started together: their first round trips go in one write, and their reserves in one statement.
                 for (const url of claim.urls) this.startVisit(fromPendingEntry(crawlId, url.hash, url.entry), url.host);
@@ -648,12 +654,20 @@ export class CrawlCoordinator {
     }
     if (candidates.length === 0) return 0;
     const limit = this.pageLimit(crawl);
-    const outcomes = await this.ports.store.admit(
+    const { outcomes, spilled } = await this.ports.store.admit(
       crawlId,
       limit === Number.MAX_SAFE_INTEGER ? limit : limit * 3 + 100,
       crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
       candidates.map((c) => ({ hash: c.hash, host: new URL(c.key).host, shape: trapPattern(c.key), entry: pendingEntry(c) })),
     );
+    // Past the crawl's bound in Redis they are on the spill list, safe there; Postgres takes them in the background.
+    if (spilled > 0) {
+      const flush = this.ports.spill
+        .flush(crawlId)
+        .catch((error: unknown) => this.ports.onError(error, 'crawl frontier spill'))
+        .finally(() => this.flushes.delete(flush));
+      this.flushes.add(flush);
+    }
     this.remember(crawlId, candidates.filter((_, i) => outcomes[i] !== 'over-limit').map((c) => c.hash));
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
     if (admitted.length === 0) return 0;
@@ -714,6 +728,7 @@ export class CrawlCoordinator {
       this.crawls.delete(c.row.id);
       this.forget(c.row.id);
       await this.ports.store.clear(c.row.id);
+      await this.ports.spill.drop(c.row.id);
       const row = await this.ports.repo.get(c.row.id);
       await this.ports.webhooks.send(this.hookTarget(c), 'completed', 'completed', {
         status: 'completed',
@@ -736,6 +751,7 @@ export class CrawlCoordinator {
     this.forget(c.row.id);
     if (stopped) {
       await this.ports.store.clear(c.row.id);
+      await this.ports.spill.drop(c.row.id);
       if (status !== 'cancelled') await this.ports.webhooks.send(this.hookTarget(c), 'failed', 'failed', { status, error });
       metrics.crawlsFinished.inc({ status });
     }

@@ -8,13 +8,14 @@ import type { Redis } from 'ioredis';
 import { CallLifecycle, ConcurrencyGate } from '#billing';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
 import { MAX_URL_LENGTH, searchEngineNeeds, selectEngine } from '#contracts';
-import { CrawlsRepository, LedgerRepository } from '#db';
+import { CrawlsRepository, FrontierRepository, LedgerRepository } from '#db';
 import { duplicateRedis, REDIS } from '#platform';
 import { JobDispatcher } from '#queue';
 import { CrawlCoordinator } from './coordinator.js';
 import { CrawlJobsService } from './crawl-jobs.service.js';
 import { CrawlSweeper } from './crawl-sweeper.js';
 import { FrontierStore } from './frontier-store.js';
+import { FrontierSpill } from './frontier-spill.js';
 import { MapService } from './map.service.js';
 import { RobotsCache } from './robots-cache.js';
 import { WebhookSender } from './webhooks.js';
@@ -27,7 +28,16 @@ const SWEEP_MS = 5_000;
   providers: [
     // Its own connection, auto-pipelined: the coordinator's concurrent visits send their scripts in shared writes.
     { provide: FRONTIER_REDIS, inject: [REDIS], useFactory: (redis: Redis) => duplicateRedis(redis, 'trawl-frontier', { autoPipelining: true }) },
-    { provide: FrontierStore, inject: [FRONTIER_REDIS, TRAWL_CONFIG], useFactory: (redis: Redis, c: TrawlConfig) => new FrontierStore(redis, c.REDIS_PREFIX) },
+    {
+      provide: FrontierStore,
+      inject: [FRONTIER_REDIS, TRAWL_CONFIG],
+      useFactory: (redis: Redis, c: TrawlConfig) => new FrontierStore(redis, c.REDIS_PREFIX, { shapeCap: c.CRAWL_MAX_URLS_PER_PATTERN, pendingMax: c.CRAWL_FRONTIER_REDIS_URLS }),
+    },
+    {
+      provide: FrontierSpill,
+      inject: [FrontierStore, FrontierRepository, TRAWL_CONFIG],
+      useFactory: (store: FrontierStore, repo: FrontierRepository, c: TrawlConfig) => new FrontierSpill(store, repo, Math.max(1, Math.floor(c.CRAWL_FRONTIER_REDIS_URLS / 2))),
+    },
     {
       provide: RobotsCache,
       inject: [FrontierStore, JobDispatcher, TRAWL_CONFIG],
@@ -43,10 +53,10 @@ const SWEEP_MS = 5_000;
     },
     {
       provide: CrawlCoordinator,
-      inject: [REDIS, TRAWL_CONFIG, CrawlsRepository, LedgerRepository, ConcurrencyGate, JobDispatcher, FrontierStore, RobotsCache, WebhookSender],
+      inject: [REDIS, TRAWL_CONFIG, CrawlsRepository, LedgerRepository, ConcurrencyGate, JobDispatcher, FrontierStore, FrontierSpill, RobotsCache, WebhookSender],
       useFactory: (
         redis: Redis, c: TrawlConfig, repo: CrawlsRepository, ledger: LedgerRepository, gate: ConcurrencyGate,
-        dispatcher: JobDispatcher, store: FrontierStore, robots: RobotsCache, webhooks: WebhookSender,
+        dispatcher: JobDispatcher, store: FrontierStore, spill: FrontierSpill, robots: RobotsCache, webhooks: WebhookSender,
       ) =>
         new CrawlCoordinator(
           redis,
@@ -63,7 +73,7 @@ const SWEEP_MS = 5_000;
             maxUrlLength: MAX_URL_LENGTH,
             pageMaxBytes: c.CRAWL_PAGE_MAX_BYTES,
           },
-          { repo, ledger, gate, dispatcher, store, robots, webhooks, onError: (error, what) => logger.error({ err: error }, `${what} failed`) },
+          { repo, ledger, gate, dispatcher, store, spill, robots, webhooks, onError: (error, what) => logger.error({ err: error }, `${what} failed`) },
         ),
     },
     {

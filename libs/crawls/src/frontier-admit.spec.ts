@@ -1,15 +1,15 @@
-/** Admitting URLs on real Redis: the trap cap counts the URLs of a pattern several can share, and only those. */
+/** Admitting URLs on real Redis: the seen-set, and the trap cap that counts the URLs of a pattern several can share. */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createRedis } from '#platform';
 import { trapPattern, urlHash } from '#frontier';
 import { deleteKeys } from '#test/support/harness.js';
 import { TEST_REDIS_URL } from '#test/support/env.js';
-import { FrontierStore } from './frontier-store.js';
+import { FrontierStore, frontierSizes } from './frontier-store.js';
 
 const prefix = `trawl-admit-${randomUUID().slice(0, 8)}`;
 const redis = createRedis(TEST_REDIS_URL, 'admit-spec');
-const store = new FrontierStore(redis, prefix);
+const store = new FrontierStore(redis, prefix, { shapeCap: 2, pendingMax: 10_000 });
 
 afterAll(async () => {
   await deleteKeys(redis, `${prefix}:*`);
@@ -19,18 +19,51 @@ afterAll(async () => {
 const candidate = (url: string) => ({ hash: urlHash(url), host: new URL(url).host, shape: trapPattern(url), entry: url });
 
 describe('FrontierStore.admit', () => {
-  it('refuses URLs of one pattern past the cap, admits every URL that is its own pattern, and keeps no count of those', async () => {
-    const id = randomUUID();
-    await store.init(id, 1000, 4, 0);
-    const days = ['2024/05/01', '2024/05/02', '2024/05/03', '2024/05/04'].map((d) => `http://a.test/calendar/${d}`);
+  it('refuses URLs of one pattern past the cap, per host, admits every URL that is its own pattern, and counts none of those', async () => {
+    const id = await started(1000);
     const slugs = ['getting-started', 'install', 'configure', 'upgrade'].map((s) => `http://a.test/docs/${s}`);
-    expect(await store.admit(id, 1000, 2, [...days, ...slugs].map(candidate))).toEqual([
-      'admitted', 'admitted', 'trap', 'trap',
-      'admitted', 'admitted', 'admitted', 'admitted',
-    ]);
+    expect((await store.admit(id, 1000, 2, slugs.map(candidate))).outcomes).toEqual(['admitted', 'admitted', 'admitted', 'admitted']);
+    // URLs that are their own pattern leave the shape sketch untouched (not even allocated).
+    expect(await redis.exists(`${prefix}:crawl:{${id}}:shapes`)).toBe(0);
+    const days = ['2024/05/01', '2024/05/02', '2024/05/03', '2024/05/04'].map((d) => `http://a.test/calendar/${d}`);
+    expect((await store.admit(id, 1000, 2, days.map(candidate))).outcomes).toEqual(['admitted', 'admitted', 'trap', 'trap']);
     // The same pattern on another host has a count of its own.
-    expect(await store.admit(id, 1000, 2, [candidate('http://b.test/calendar/2024/05/01')])).toEqual(['admitted']);
-    const shapes = await redis.hgetall(`${prefix}:crawl:{${id}}:shapes`);
-    expect(shapes).toEqual({ 'a.test/calendar/{n}/{n}/{n}': '2', 'b.test/calendar/{n}/{n}/{n}': '1' });
+    expect((await store.admit(id, 1000, 2, [candidate('http://b.test/calendar/2024/05/01')])).outcomes).toEqual(['admitted']);
+  });
+
+  it('admits each of 20,000 distinct URLs once, whatever the order they come in, and none twice', async () => {
+    const id = await started(10_000);
+    const urls = Array.from({ length: 20_000 }, (_, i) => `http://c.test/item-${i.toString(36)}`);
+    let admitted = 0;
+    for (let i = 0; i < urls.length; i += 500) {
+      const { outcomes } = await store.admit(id, 1_000_000, 0, urls.slice(i, i + 500).map((u) => ({ ...candidate(u), shape: '' })));
+      admitted += outcomes.filter((o) => o === 'admitted').length;
+    }
+    // The Bloom filter is sized for 30,100 URLs at 10⁻⁶: a false "seen" among 20,000 would be a defect, not luck.
+    expect(admitted).toBe(20_000);
+    const again = await store.admit(id, 1_000_000, 0, urls.slice(0, 500).map((u) => ({ ...candidate(u), shape: '' })));
+    expect(again.outcomes.every((o) => o === 'seen')).toBe(true);
+    expect(await store.markSeen(id, urlHash('http://c.test/item-0'))).toBe(false);
+    expect(await store.markSeen(id, urlHash('http://c.test/elsewhere'))).toBe(true);
+    expect(await store.markSeen(id, urlHash('http://c.test/elsewhere'))).toBe(false);
+  });
+
+  it('holds the seen-set in memory fixed by the crawl limit, whatever it has seen', async () => {
+    const id = await started(10_000);
+    await store.admit(id, 1_000_000, 0, [candidate('http://d.test/one')]);
+    const first = await store.seenBytes(id);
+    for (let i = 0; i < 5_000; i += 500) {
+      await store.admit(id, 1_000_000, 0, Array.from({ length: 500 }, (_, j) => ({ ...candidate(`http://d.test/p/${i + j}`), shape: '' })));
+    }
+    expect(await store.seenBytes(id)).toBe(first);
+    // ~3.6 bytes for each of the 30,100 URLs a crawl of 10,000 pages may admit.
+    expect(first).toBeGreaterThanOrEqual(frontierSizes(10_000, 2).m / 8);
+    expect(first).toBeLessThan((frontierSizes(10_000, 2).m / 8) * 1.1);
   });
 });
+
+async function started(limit: number): Promise<string> {
+  const id = randomUUID();
+  await store.init(id, limit, 4, 0);
+  return id;
+}

@@ -1,6 +1,7 @@
 /** Claiming several URLs of a crawl in one round trip, on real Redis: the crawl's cap and each host's hold within it. */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { urlHash } from '#frontier';
 import { createRedis } from '#platform';
 import { deleteKeys } from '#test/support/harness.js';
 import { TEST_REDIS_URL } from '#test/support/env.js';
@@ -19,9 +20,9 @@ async function crawlWith(cap: number, urls: Array<{ host: string; n: number }>):
   const id = randomUUID();
   await store.init(id, 1000, cap, 0);
   const candidates = urls.flatMap(({ host, n }) =>
-    Array.from({ length: n }, (_, i) => ({ hash: Buffer.from(`${host}/${i}`.padEnd(8, '.').slice(-8)).toString('base64url'), host, shape: '/p', entry: `${host}/${i}` })),
+    Array.from({ length: n }, (_, i) => ({ hash: urlHash(`${host}/${i}`), host, shape: '/p', entry: `${host}/${i}` })),
   );
-  expect((await store.admit(id, 1000, 0, candidates)).every((a) => a === 'admitted')).toBe(true);
+  expect((await store.admit(id, 1000, 0, candidates)).outcomes.every((a) => a === 'admitted')).toBe(true);
   return id;
 }
 
@@ -74,13 +75,13 @@ describe('FrontierStore.finish', () => {
 describe('FrontierStore.admit', () => {
   it('makes a crawl put off for later due at once when it admits a URL, and leaves it be when it admits none', async () => {
     const id = await crawlWith(1, [{ host: 'a.test', n: 1 }]);
-    const entry = (n: number) => ({ hash: Buffer.from(`new/${n}`.padEnd(8, '.')).toString('base64url'), host: 'a.test', shape: '/q', entry: `a.test/new/${n}` });
+    const entry = (n: number) => ({ hash: urlHash(`new/${n}`), host: 'a.test', shape: '/q', entry: `a.test/new/${n}` });
     await store.snooze(id, 60_000);
-    expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual(['admitted']);
+    expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual({ outcomes: ['admitted'], spilled: 0 });
     expect(await store.dueCrawls(1_000)).toContain(id);
 
     await store.snooze(id, 60_000);
-    expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual(['seen']);
+    expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual({ outcomes: ['seen'], spilled: 0 });
     expect(await store.dueCrawls(1_000)).not.toContain(id);
   });
 });

@@ -5,3 +5,4 @@ export * from './migrator.js';
 export * from './request-log.repository.js';
 export * from './console.repository.js';
 export * from './crawls.repository.js';
+export * from './frontier.repository.js';

@@ -1,7 +1,7 @@
 /** Postgres: the Database (pg pool + Prisma) and the repositories over it. */
 import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TRAWL_CONFIG, type TrawlConfig } from '#config';
-import { AccountsRepository, CrawlsRepository, Database, LedgerRepository, RequestLogRepository } from '#db';
+import { AccountsRepository, CrawlsRepository, Database, FrontierRepository, LedgerRepository, RequestLogRepository } from '#db';
 
 @Global()
 @Module({
@@ -18,8 +18,9 @@ import { AccountsRepository, CrawlsRepository, Database, LedgerRepository, Reque
     { provide: LedgerRepository, inject: [Database], useFactory: (db: Database) => new LedgerRepository(db) },
     { provide: RequestLogRepository, inject: [Database], useFactory: (db: Database) => new RequestLogRepository(db) },
     { provide: CrawlsRepository, inject: [Database], useFactory: (db: Database) => new CrawlsRepository(db) },
+    { provide: FrontierRepository, inject: [Database], useFactory: (db: Database) => new FrontierRepository(db) },
   ],
-  exports: [Database, AccountsRepository, LedgerRepository, RequestLogRepository, CrawlsRepository],
+  exports: [Database, AccountsRepository, LedgerRepository, RequestLogRepository, CrawlsRepository, FrontierRepository],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly db: Database) {}
