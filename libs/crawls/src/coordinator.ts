@@ -134,8 +134,6 @@ export class CrawlCoordinator {
   private readonly slots: AccountSlots;
   /** Refunds on their way (`refundLater`), awaited by `close`. */
   private readonly refunds = new Set<Promise<unknown>>();
-  /** Crawls' spill lists on their way to Postgres, awaited by `close`. */
-  private readonly flushes = new Set<Promise<unknown>>();
   /** Visits of each crawl holding a granted reservation, until their page is stored or its credit is on its way back. */
   private readonly holding = new Map<string, Set<Promise<void>>>();
 
@@ -179,7 +177,7 @@ export class CrawlCoordinator {
     this.wakeLoop?.();
     await this.loopDone;
     await Promise.allSettled([...this.visits]);
-    await Promise.all([this.counts.flush(), this.slots.close(), Promise.allSettled([...this.refunds]), Promise.allSettled([...this.flushes])]);
+    await Promise.all([this.counts.flush(), this.slots.close(), Promise.allSettled([...this.refunds]), this.ports.spill.close()]);
     await this.worker?.close();
     await this.queue.close();
   }
@@ -660,14 +658,8 @@ export class CrawlCoordinator {
       crawl.options.kind === 'site' ? this.settings.shapeCap : 0,
       candidates.map((c) => ({ hash: c.hash, host: new URL(c.key).host, shape: trapPattern(c.key), entry: pendingEntry(c) })),
     );
-    // Past the crawl's bound in Redis they are on the spill list, safe there; Postgres takes them in the background.
-    if (spilled > 0) {
-      const flush = this.ports.spill
-        .flush(crawlId)
-        .catch((error: unknown) => this.ports.onError(error, 'crawl frontier spill'))
-        .finally(() => this.flushes.delete(flush));
-      this.flushes.add(flush);
-    }
+    // Past the crawl's bound in Redis they are on the spill list, safe there; Postgres takes them within a linger.
+    if (spilled > 0) this.ports.spill.later(crawlId);
     this.remember(crawlId, candidates.filter((_, i) => outcomes[i] !== 'over-limit').map((c) => c.hash));
     const admitted = candidates.filter((_, i) => outcomes[i] === 'admitted');
     if (admitted.length === 0) return 0;

@@ -36,7 +36,8 @@ const SWEEP_MS = 5_000;
     {
       provide: FrontierSpill,
       inject: [FrontierStore, FrontierRepository, TRAWL_CONFIG],
-      useFactory: (store: FrontierStore, repo: FrontierRepository, c: TrawlConfig) => new FrontierSpill(store, repo, Math.max(1, Math.floor(c.CRAWL_FRONTIER_REDIS_URLS / 2))),
+      useFactory: (store: FrontierStore, repo: FrontierRepository, c: TrawlConfig) =>
+        new FrontierSpill(store, repo, Math.max(1, Math.floor(c.CRAWL_FRONTIER_REDIS_URLS / 2)), (error) => logger.error({ err: error }, 'crawl frontier spill failed')),
     },
     {
       provide: RobotsCache,

@@ -4,7 +4,7 @@
  *   meta     HASH   limit, admitted, stored, seeded, stopped, touched, cap (pages in flight), gap (ms per host), the
  *                   sizes of `seen` and `shapes`, spilled (URLs admitted to Postgres and not yet back), cursor
  *   seen     STRING a Bloom filter of URL-key hashes, sized at start for every URL the crawl may admit (3 × its limit
- *                   + 100) at a false-positive rate of 10⁻⁶ when full: ~3.6 bytes a URL of that capacity; no URL is
+ *                   + 100) at a false-positive rate of 10⁻⁶ when full: ~4.3 bytes a URL of that capacity; no URL is
  *                   admitted twice, and a new URL is taken for seen (never crawled) with probability under 10⁻⁶
  *   shapes   STRING a count-min sketch (4 rows of counters) of URLs admitted per host and path shape (the trap cap),
  *                   sized from the limit and the cap: it can only overcount, so a pattern is never let past its cap
@@ -31,25 +31,23 @@ export interface CachedRobots {
   error?: Pick<SerializedError, 'code' | 'message'>;
 }
 
-/** Bloom filter probes of a URL hash (h1, h2: its two 32-bit halves), as BITFIELD offsets of `seen`. */
+/**
+ * Bloom filter probes of a URL hash (h1, h2: its two 32-bit halves), as BITFIELD offsets of `seen`; `mark` sets them
+ * all in one call and says whether any was unset (the URL is new).
+ */
 const SEEN_PROBES = `
 local function probes(h1, h2, m, k)
   local out = {}
   for j = 0, k - 1 do out[#out + 1] = (h1 + j * h2) % m end
   return out
 end
-local function isNew(seen, offsets)
-  local get = {}
-  for _, o in ipairs(offsets) do get[#get + 1] = 'GET'; get[#get + 1] = 'u1'; get[#get + 1] = o end
-  for _, bit in ipairs(redis.call('BITFIELD', seen, unpack(get))) do
+local function mark(seen, offsets)
+  local set = {}
+  for _, o in ipairs(offsets) do set[#set + 1] = 'SET'; set[#set + 1] = 'u1'; set[#set + 1] = o; set[#set + 1] = 1 end
+  for _, bit in ipairs(redis.call('BITFIELD', seen, unpack(set))) do
     if bit == 0 then return true end
   end
   return false
-end
-local function markAll(seen, offsets)
-  local set = {}
-  for _, o in ipairs(offsets) do set[#set + 1] = 'SET'; set[#set + 1] = 'u1'; set[#set + 1] = o; set[#set + 1] = 1 end
-  redis.call('BITFIELD', seen, unpack(set))
 end`;
 
 /**
@@ -74,13 +72,12 @@ local before, spilledBefore = admitted, spilled
 local out = {}
 for i = 7, #ARGV, 7 do
   local h, host, s1, entry = ARGV[i], ARGV[i + 3], ARGV[i + 4], ARGV[i + 6]
-  local offsets = probes(tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), m, k)
-  if not isNew(seen, offsets) then
+  -- Marked seen whatever comes next: past the limit nothing is admitted again, and a trapped URL stays trapped.
+  if not mark(seen, probes(tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2]), m, k)) then
     out[#out + 1] = 0
   elseif admitted >= limit then
     out[#out + 1] = 2
   else
-    markAll(seen, offsets)
     local cells, counts, least
     if cap > 0 and s1 ~= '' then
       local a, b = tonumber(s1), tonumber(ARGV[i + 5])
@@ -126,10 +123,8 @@ return out`;
 /** Marks a URL hash seen (ARGV: its halves): 1 when it was not seen before. */
 const MARK_SEEN = `${SEEN_PROBES}
 local cfg = redis.call('HMGET', KEYS[1], 'm', 'k')
-local offsets = probes(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(cfg[1]), tonumber(cfg[2]))
-if not isNew(KEYS[2], offsets) then return 0 end
-markAll(KEYS[2], offsets)
-return 1`;
+if mark(KEYS[2], probes(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(cfg[1]), tonumber(cfg[2]))) then return 1 end
+return 0`;
 
 /**
  * URLs back from Postgres (ARGV from 4, 4 each: seq, hash, host, entry), in admission order, into their hosts'
@@ -333,9 +328,12 @@ export interface FrontierSettings {
   pendingMax: number;
 }
 
-/** Bloom filter probes for a false-positive rate of 10⁻⁶ when full: k = 20, m = 28.8 bits an element. */
-const SEEN_PROBE_COUNT = 20;
-const SEEN_BITS_PER_URL = 28.8;
+/**
+ * Bloom filter probes for a false-positive rate of 10⁻⁶ when full: k = 10 at 34.6 bits an element (k = 20 would need
+ * 28.8 bits, but twice the probes for every link).
+ */
+const SEEN_PROBE_COUNT = 10;
+const SEEN_BITS_PER_URL = 34.6;
 /**
  * The sizes of a crawl's seen-set and shape sketch, from the URLs it may admit (3 × its limit + 100, as the
  * coordinator admits): bits of the Bloom filter; counters a row of the sketch's four (a power of 2, 4,096 to 2²⁰, so
@@ -398,8 +396,8 @@ export class FrontierStore {
 
   /**
    * A new crawl: its page limit, how many of its pages may run at once, its per-host gap, the sizes of its seen-set and
-   * shape sketch (frontierSizes); listed as active. The seen-set is allocated whole (~10.8 bytes a page of the limit:
-   * 108 KB for 10,000 pages); the sketch when a URL with a shape first comes.
+   * shape sketch (frontierSizes); listed as active. The seen-set is allocated whole (~13 bytes a page of the limit:
+   * 130 KB for 10,000 pages); the sketch when a URL with a shape first comes.
    */
   async init(crawlId: string, limit: number, cap: number, gapMs: number): Promise<void> {
     const { m, k, w, cbits } = frontierSizes(limit, this.settings.shapeCap);
