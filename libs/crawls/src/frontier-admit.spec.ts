@@ -62,6 +62,26 @@ describe('FrontierStore.admit', () => {
   });
 });
 
+describe('a crawl an older version started', () => {
+  it('is given this version\'s seen-set and trap counts at its first admission, and its old ones go', async () => {
+    const id = randomUUID();
+    const key = (name: string) => `${prefix}:crawl:{${id}}:${name}`;
+    // As the version before the Bloom filter left it: sharded sets of hashes, trap counts in a hash.
+    await redis.hset(key('meta'), 'limit', 100, 'admitted', 1, 'cap', 4, 'gap', 0, 'shards', 2, 'touched', Date.now());
+    await redis.sadd(key('seen:0'), '12345');
+    await redis.sadd(key('seen:1'), '67890');
+    await redis.hset(key('shapes'), 'a.test/calendar/{n}/{n}/{n}', 1);
+    const days = ['2024/05/01', '2024/05/02', '2024/05/03'].map((d) => `http://a.test/calendar/${d}`);
+    expect((await store.admit(id, 1000, 2, days.map(candidate))).outcomes).toEqual(['admitted', 'admitted', 'trap']);
+    expect(await store.markSeen(id, urlHash(days[0]!))).toBe(false);
+    expect(await redis.exists(key('seen:0'), key('seen:1'))).toBe(0);
+    expect(await redis.type(key('shapes'))).toBe('string');
+    expect(await redis.hget(key('meta'), 'shards')).toBeNull();
+    await store.clear(id);
+    expect(await redis.exists(key('seen'), key('shapes'), key('pending'))).toBe(0);
+  });
+});
+
 async function started(limit: number): Promise<string> {
   const id = randomUUID();
   await store.init(id, limit, 4, 0);

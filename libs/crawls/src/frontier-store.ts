@@ -65,6 +65,8 @@ local crawl, now = ARGV[4], ARGV[5]
 local bound = tonumber(ARGV[6])
 local cfg = redis.call('HMGET', meta, 'stopped', 'admitted', 'm', 'k', 'w', 'cbits', 'spilled')
 if cfg[1] == '1' then return {} end
+-- A crawl started by an older version has no sizes yet: the caller gives it them (sized) and asks again.
+if not cfg[3] then return {-1} end
 local admitted = tonumber(cfg[2] or '0')
 local m, k, w, ctype = tonumber(cfg[3]), tonumber(cfg[4]), tonumber(cfg[5]), 'u' .. cfg[6]
 local spilled = tonumber(cfg[7] or '0')
@@ -123,6 +125,7 @@ return out`;
 /** Marks a URL hash seen (ARGV: its halves): 1 when it was not seen before. */
 const MARK_SEEN = `${SEEN_PROBES}
 local cfg = redis.call('HMGET', KEYS[1], 'm', 'k')
+if not cfg[1] then return -1 end
 if mark(KEYS[2], probes(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(cfg[1]), tonumber(cfg[2]))) then return 1 end
 return 0`;
 
@@ -423,7 +426,7 @@ export class FrontierStore {
     candidates: Array<{ hash: string; host: string; shape: string; entry: string }>,
   ): Promise<{ outcomes: Admission[]; spilled: number }> {
     if (candidates.length === 0) return { outcomes: [], spilled: 0 };
-    const out = await this.redis.trawlFrontierAdmit(
+    const admit = () => this.redis.trawlFrontierAdmit(
       this.key(crawlId, 'meta'), this.key(crawlId, 'pending'), this.key(crawlId, 'shapes'), this.key(crawlId, 'hosts'), this.activeKey,
       this.key(crawlId, 'seen'), this.key(crawlId, 'spill'),
       this.key(crawlId, 'q:'), limit, shapeCap, crawlId, Date.now(), this.settings.pendingMax,
@@ -433,6 +436,11 @@ export class FrontierStore {
         return [c.hash, h1, h2, c.host, s1, s2, c.entry];
       }),
     );
+    let out = await admit();
+    if (out[0] === -1) {
+      await this.sized(crawlId);
+      out = await admit();
+    }
     // A stopped crawl admits nothing (the script returns no outcomes).
     return { outcomes: candidates.map((_, i) => ADMISSION[out[i] ?? 2]), spilled: out[candidates.length] ?? 0 };
   }
@@ -572,7 +580,34 @@ export class FrontierStore {
   /** Marks a URL key as seen (a redirect target, a canonical): true when it was not seen before. */
   async markSeen(crawlId: string, hash: string): Promise<boolean> {
     const [h1, h2] = halves(hash);
-    return (await this.redis.trawlFrontierMarkSeen(this.key(crawlId, 'meta'), this.key(crawlId, 'seen'), h1, h2)) === 1;
+    const mark = () => this.redis.trawlFrontierMarkSeen(this.key(crawlId, 'meta'), this.key(crawlId, 'seen'), h1, h2);
+    let out = await mark();
+    if (out === -1) {
+      await this.sized(crawlId);
+      out = await mark();
+    }
+    return out === 1;
+  }
+
+  /**
+   * Gives a crawl an older version started (its seen-set sharded sets, its trap counts a hash) the sizes of this
+   * one's: its seen-set starts empty (a URL it had seen may be fetched again, and is then stored no second time: pages
+   * are unique per URL key), its trap counts start again, its old seen-set goes.
+   */
+  private async sized(crawlId: string): Promise<void> {
+    const meta = this.key(crawlId, 'meta');
+    const [limit, shards] = await this.redis.hmget(meta, 'limit', 'shards');
+    const { m, k, w, cbits } = frontierSizes(Number(limit ?? 10_000), this.settings.shapeCap);
+    if ((await this.redis.type(this.key(crawlId, 'shapes'))) === 'hash') await this.redis.unlink(this.key(crawlId, 'shapes'));
+    await this.dropOldSeen(crawlId, Number(shards ?? 0));
+    await this.redis.multi().hsetnx(meta, 'm', m).hsetnx(meta, 'k', k).hsetnx(meta, 'w', w).hsetnx(meta, 'cbits', cbits).hdel(meta, 'shards').exec();
+  }
+
+  /** The sharded seen-set of a crawl an older version started. */
+  private async dropOldSeen(crawlId: string, shards: number): Promise<void> {
+    for (let first = 0; first < shards; first += 1024) {
+      await this.redis.unlink(...Array.from({ length: Math.min(1024, shards - first) }, (_, i) => this.key(crawlId, `seen:${first + i}`)));
+    }
   }
 
   /**
@@ -603,6 +638,7 @@ export class FrontierStore {
   async clear(crawlId: string): Promise<void> {
     const hosts = await this.redis.zrange(this.key(crawlId, 'hosts'), '0', '-1');
     const meta = this.key(crawlId, 'meta');
+    await this.dropOldSeen(crawlId, Number((await this.redis.hget(meta, 'shards')) ?? 0));
     await this.redis
       .multi()
       .unlink(
