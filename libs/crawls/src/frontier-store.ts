@@ -366,7 +366,7 @@ export class FrontierStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
-    private readonly settings: FrontierSettings = { shapeCap: 1000, pendingMax: 10_000 },
+    private readonly settings: FrontierSettings = { shapeCap: 1000, pendingMax: 5_000 },
   ) {
     redis.defineCommand('trawlFrontierAdmit', { numberOfKeys: 7, lua: ADMIT });
     redis.defineCommand('trawlFrontierClaim', { numberOfKeys: 7, lua: CLAIM });
