@@ -8,6 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startCrawlSite, type CrawlSite } from '#bench/support/crawl-site.js';
+import { FrontierStore } from '#crawls';
 import { html, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { key, startHarness, type Harness } from '../support/harness.js';
 import { pollUntil } from '../support/poll.js';
@@ -139,6 +140,22 @@ describe('crawl life', () => {
     expect((await trawl.get('/crawls', key(account.apiKey))).body.crawls).toEqual([]);
     const again = await fetch(`${trawl.baseUrl}/crawls/${started.body.id}`, { method: 'DELETE', headers: key(account.apiKey) });
     expect(again.status).toBe(409);
+  });
+
+  it('ends a cancel as cancelled when its process died after marking the stop: the page in flight does not complete it', async () => {
+    const account = await trawl.createAccount('developer');
+    const started = await post(account.apiKey, '/crawls', { url: `${site.hosts[0]}/`, max_depth: 5, concurrency: 1, delay_ms: 300 });
+    const id = started.body.id as string;
+    await pollUntil(async () => (await trawl.get(`/crawls/${id}?limit=1`, key(account.apiKey))).body.counts.done >= 2, 'two pages');
+    // The first half of a cancel, as the process that took it wrote it before dying: the stop and its reason, no row.
+    await trawl.app.get(FrontierStore).stop(id, { status: 'cancelled', error: null });
+    // Whoever ends the crawl now — the visit in flight as it finishes, or the sweeper — ends it as cancelled.
+    const status = await pollUntil(async () => {
+      const s = await trawl.get(`/crawls/${id}`, key(account.apiKey));
+      return s.body.status === 'running' || s.body.status === 'queued' ? null : s.body;
+    }, 'the crawl to end', 30_000, 50);
+    expect(status.status).toBe('cancelled');
+    expect(status.credits).toBe(status.counts.done);
   });
 
   it('stops a crawl whose account ran out of credits, keeping its pages and charging exactly them', async () => {

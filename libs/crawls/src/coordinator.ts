@@ -30,7 +30,7 @@ import { AccountSlots } from './account-slots.js';
 import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
 import { PageStoreBatches } from './page-batches.js';
 import { crawlScope } from './crawl-scope.js';
-import type { FrontierStore } from './frontier-store.js';
+import type { FrontierStore, StopReason } from './frontier-store.js';
 import type { FrontierSpill } from './frontier-spill.js';
 import { RobotsPending, RobotsUnreachable, type RobotsCache } from './robots-cache.js';
 import { storedContent } from './stored-content.js';
@@ -710,44 +710,50 @@ export class CrawlCoordinator {
     if (crawl) await this.done(crawl, data);
   }
 
-  /** The frontier drained: the crawl is complete (once, whichever process sees it drain). */
+  /**
+   * The frontier drained, or a stopped crawl's last page finished: the crawl ends (once, whichever process sees it
+   * first) — completed, or as its stop said (a cancel is never read as completed by a page finishing meanwhile).
+   */
   async complete(crawl: Crawl | string): Promise<void> {
     const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
     if (!c) return;
+    const reason = await this.ports.store.stopped(c.row.id);
+    await this.end(c, reason ?? { status: 'completed', error: null });
+  }
+
+  /**
+   * Stops a crawl for good (no URL starts after this): cancelled, out of credits, or failed. The first stop's reason
+   * is the one the crawl ends with. True when this call ended it.
+   */
+  async stop(crawl: Crawl | string, status: StopReason['status'], error: string | null): Promise<boolean> {
+    const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
+    if (!c) return false;
+    const reason = (await this.ports.store.stop(c.row.id, { status, error })) ?? { status, error };
+    return this.end(c, reason);
+  }
+
+  /** Writes the crawl's final status, then drops its frontier and tells its webhook. */
+  private async end(c: Crawl, { status, error }: { status: 'completed' | StopReason['status']; error: string | null }): Promise<boolean> {
     await this.settled();
     await this.counts.flush(c.row.id);
-    if (await this.ports.repo.finish(c.row.id, 'completed', null, this.settings.retentionMs, await this.ports.store.admitted(c.row.id))) {
-      this.crawls.delete(c.row.id);
-      this.forget(c.row.id);
-      await this.ports.store.clear(c.row.id);
-      await this.ports.spill.drop(c.row.id);
+    const ended = await this.ports.repo.finish(c.row.id, status, error, this.settings.retentionMs, await this.ports.store.admitted(c.row.id));
+    this.crawls.delete(c.row.id);
+    this.forget(c.row.id);
+    if (!ended) return false;
+    await this.ports.store.clear(c.row.id);
+    await this.ports.spill.drop(c.row.id);
+    if (status === 'completed') {
       const row = await this.ports.repo.get(c.row.id);
       await this.ports.webhooks.send(this.hookTarget(c), 'completed', 'completed', {
         status: 'completed',
         counts: row ? { discovered: row.discovered, done: row.done, failed: row.failed, skipped: row.skipped } : undefined,
         credits: row?.credits,
       });
-      metrics.crawlsFinished.inc({ status: 'completed' });
+    } else if (status !== 'cancelled') {
+      await this.ports.webhooks.send(this.hookTarget(c), 'failed', 'failed', { status, error });
     }
-  }
-
-  /** Stops a crawl for good (no URL starts after this): cancelled, out of credits, or failed. */
-  async stop(crawl: Crawl | string, status: Extract<CrawlStatus, 'cancelled' | 'failed' | 'credits_exhausted'>, error: string | null): Promise<boolean> {
-    const c = typeof crawl === 'string' ? await this.crawl(crawl) : crawl;
-    if (!c) return false;
-    await this.ports.store.stop(c.row.id);
-    await this.settled();
-    await this.counts.flush(c.row.id);
-    const stopped = await this.ports.repo.finish(c.row.id, status, error, this.settings.retentionMs, await this.ports.store.admitted(c.row.id));
-    this.crawls.delete(c.row.id);
-    this.forget(c.row.id);
-    if (stopped) {
-      await this.ports.store.clear(c.row.id);
-      await this.ports.spill.drop(c.row.id);
-      if (status !== 'cancelled') await this.ports.webhooks.send(this.hookTarget(c), 'failed', 'failed', { status, error });
-      metrics.crawlsFinished.inc({ status });
-    }
-    return stopped;
+    metrics.crawlsFinished.inc({ status });
+    return true;
   }
 
   private hookTarget(crawl: Crawl) {

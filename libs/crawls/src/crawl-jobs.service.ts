@@ -163,8 +163,10 @@ export class CrawlJobsService {
   async cancel(caller: Caller, id: string): Promise<{ id: string; status: CrawlStatus }> {
     const row = await this.own(caller, id);
     if (this.finished(row)) throw new TrawlError(ErrorCode.CONFLICT, `The crawl has already finished (${row.status})`);
-    await this.coordinator.stop(id, 'cancelled', null);
-    return { id, status: 'cancelled' };
+    if (await this.coordinator.stop(id, 'cancelled', null)) return { id, status: 'cancelled' };
+    // Another process ended it first: as cancelled (the stop's reason), or completed or failed just before this.
+    const now = await this.repo.get(id, caller.accountId);
+    return { id, status: now?.status ?? 'cancelled' };
   }
 
   async active(caller: Caller): Promise<{ crawls: CrawlJobSummary[] }> {

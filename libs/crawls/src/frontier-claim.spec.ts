@@ -84,4 +84,19 @@ describe('FrontierStore.admit', () => {
     expect(await store.admit(id, 1000, 0, [entry(1)])).toEqual({ outcomes: ['seen'], spilled: 0 });
     expect(await store.dueCrawls(1_000)).not.toContain(id);
   });
+
+  it('claims nothing once stopped; the first stop with a reason is how the crawl ends, a page-limit stop has none', async () => {
+    const limit = await crawlWith(5, [{ host: 'a.test', n: 2 }]);
+    await store.stop(limit);
+    expect(await store.claim(limit, 60_000, 2, 16)).toEqual({ stopped: true });
+    expect(await store.stopped(limit)).toBeNull();
+
+    const cancelled = await crawlWith(5, [{ host: 'a.test', n: 2 }]);
+    await store.stop(cancelled);
+    expect(await store.stop(cancelled, { status: 'cancelled', error: null })).toEqual({ status: 'cancelled', error: null });
+    // Credits running out after the cancel do not change how it ends, nor does clearing its frontier.
+    expect(await store.stop(cancelled, { status: 'credits_exhausted', error: 'CREDITS_EXHAUSTED: out' })).toEqual({ status: 'cancelled', error: null });
+    await store.clear(cancelled);
+    expect(await store.stopped(cancelled)).toEqual({ status: 'cancelled', error: null });
+  });
 });

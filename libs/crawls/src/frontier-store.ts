@@ -1,7 +1,8 @@
 /**
  * A crawl's frontier in Redis, shared by every process that works on it, in memory fixed by the crawl's page limit
  * rather than by how far it has got. One crawl's keys share a hash tag:
- *   meta     HASH   limit, admitted, stored, seeded, stopped, touched, cap (pages in flight), gap (ms per host), the
+ *   meta     HASH   limit, admitted, stored, seeded, stopped (and stopStatus, stopError: how a stop ends the crawl),
+ *                   touched, cap (pages in flight), gap (ms per host), the
  *                   sizes of `seen` and `shapes`, spilled (URLs admitted to Postgres and not yet back), cursor
  *   seen     STRING a Bloom filter of URL-key hashes, sized at start for every URL the crawl may admit (3 × its limit
  *                   + 100) at a false-positive rate of 10⁻⁶ when full: ~4.3 bytes a URL of that capacity; no URL is
@@ -319,6 +320,19 @@ const ADMISSION: Record<number, Admission> = { 0: 'seen', 1: 'admitted', 2: 'ove
 
 export type ClaimedUrl = { hash: string; entry: string; host: string };
 /** A claim's URLs or why there are none; `refill` when the crawl's URLs in Postgres should come back to Redis. */
+/** How a stopped crawl ends. */
+export interface StopReason {
+  status: 'cancelled' | 'failed' | 'credits_exhausted';
+  error: string | null;
+}
+
+const STOP_STATUSES: ReadonlySet<string> = new Set<StopReason['status']>(['cancelled', 'failed', 'credits_exhausted']);
+
+function stopReason(status: string | null | undefined, error: string | null | undefined): StopReason | null {
+  if (!status || !STOP_STATUSES.has(status)) return null;
+  return { status: status as StopReason['status'], error: error || null };
+}
+
 export type Claim = ({ urls: ClaimedUrl[] } | { wait: number } | { idle: true } | { stopped: true }) & { refill?: true };
 
 /** A URL admitted past the crawl's bound in Redis, on its way to Postgres (`raw`: as the spill list holds it). */
@@ -629,9 +643,24 @@ export class FrontierStore {
     await this.redis.hset(this.key(crawlId, 'meta'), 'touched', Date.now());
   }
 
-  /** No URL of the crawl starts from now on (cancelled, out of credits, its limit reached). */
-  async stop(crawlId: string): Promise<void> {
-    await this.redis.hset(this.key(crawlId, 'meta'), 'stopped', 1);
+  /**
+   * No URL of the crawl starts from now on. With a reason (cancelled, out of credits, failed) the crawl finishes with
+   * it, whoever finishes it; without one (its page limit reached) it completes. The first reason given stays: a
+   * cancel and a later credits stop end as cancelled, in every process that finishes the crawl.
+   */
+  async stop(crawlId: string, reason?: StopReason): Promise<StopReason | null> {
+    const meta = this.key(crawlId, 'meta');
+    const multi = this.redis.multi().hset(meta, 'stopped', 1);
+    if (reason) multi.hsetnx(meta, 'stopStatus', reason.status).hsetnx(meta, 'stopError', reason.error ?? '');
+    const out = (await multi.hmget(meta, 'stopStatus', 'stopError').exec()) ?? [];
+    const [status, error] = (out[out.length - 1]?.[1] ?? []) as Array<string | null>;
+    return stopReason(status, error);
+  }
+
+  /** Why the crawl was stopped, when a cancel, a failure or its credits stopped it (null: not stopped, or its limit). */
+  async stopped(crawlId: string): Promise<StopReason | null> {
+    const [status, error] = await this.redis.hmget(this.key(crawlId, 'meta'), 'stopStatus', 'stopError');
+    return stopReason(status, error);
   }
 
   /** Drops a finished crawl's state; its stopped mark stays a day for late work. */
