@@ -137,6 +137,10 @@ describe('crawl life', () => {
     const status = await trawl.get(`/crawls/${started.body.id}`, key(account.apiKey));
     expect(status.body.status).toBe('cancelled');
     expect(status.body.credits).toBe(status.body.counts.done);
+    // The URLs it admitted and never visited count as skipped: the counts add up once it has stopped.
+    const { discovered, done, failed, skipped, pending } = status.body.counts;
+    expect(discovered).toBeGreaterThan(done);
+    expect({ sum: done + failed + skipped, pending }).toEqual({ sum: discovered, pending: 0 });
     expect((await trawl.get('/crawls', key(account.apiKey))).body.crawls).toEqual([]);
     const again = await fetch(`${trawl.baseUrl}/crawls/${started.body.id}`, { method: 'DELETE', headers: key(account.apiKey) });
     expect(again.status).toBe(409);
@@ -166,6 +170,7 @@ describe('crawl life', () => {
     const started = await post(account.apiKey, '/crawls', { url: `${site.hosts[0]}/`, max_depth: 3, sitemap: 'skip' });
     const done = await finished(account.apiKey, started.body.id);
     expect(done).toMatchObject({ status: 'credits_exhausted', counts: { done: 5 }, credits: 5 });
+    expect(done.counts.discovered).toBe(done.counts.done + done.counts.failed + done.counts.skipped);
     expect(done.error).toMatch(/^CREDITS_EXHAUSTED/);
     expect((await trawl.get(`/crawls/${started.body.id}`, key(account.apiKey))).body.pages).toHaveLength(5);
     await trawl.ledger.refund(holder, 'test');

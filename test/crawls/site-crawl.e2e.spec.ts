@@ -57,6 +57,9 @@ async function crawl(apiKey: string, body: Record<string, unknown>): Promise<Fin
     pages.push(...r.body.pages);
     next = r.body.next;
   }
+  // Whatever stopped it, its counts add up: the URLs its page limit left unvisited count as skipped.
+  const { discovered, done: stored, failed, skipped, pending } = (done as Finished).counts;
+  expect({ discovered, pending }).toEqual({ discovered: stored + failed + skipped, pending: 0 });
   return { ...(done as Finished), pages, id };
 }
 

@@ -27,7 +27,7 @@ import { duplicateRedis } from '#platform';
 import type { JobDispatcher, JobOutcome } from '#queue';
 import { CrawlJobName, fromPendingEntry, pageRequestId, pendingEntry, visitToken, type CrawlOptions, type CrawlSeedData, type CrawlUrlData } from './crawl-data.js';
 import { AccountSlots } from './account-slots.js';
-import { CrawlCountBatches, type CrawlCounts } from './crawl-counts.js';
+import { CrawlCountBatches, reportedCounts, type CrawlCounts } from './crawl-counts.js';
 import { PageStoreBatches } from './page-batches.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore, StopReason } from './frontier-store.js';
@@ -746,7 +746,7 @@ export class CrawlCoordinator {
       const row = await this.ports.repo.get(c.row.id);
       await this.ports.webhooks.send(this.hookTarget(c), 'completed', 'completed', {
         status: 'completed',
-        counts: row ? { discovered: row.discovered, done: row.done, failed: row.failed, skipped: row.skipped } : undefined,
+        counts: row ? reportedCounts(row, true) : undefined,
         credits: row?.credits,
       });
     } else if (status !== 'cancelled') {

@@ -87,3 +87,24 @@ export class CrawlCountBatches {
     );
   }
 }
+
+/** A crawl's counts as its readers see them. */
+export interface ReportedCounts {
+  discovered: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+}
+
+/**
+ * The counts a crawl reports, so that discovered = done + failed + skipped + pending always holds: discovered is a
+ * progress figure that may lag the outcomes while the crawl runs (it is written in batches), and a crawl that stopped
+ * (its limit, a cancel, its credits) leaves URLs it admitted and never visited — those count as skipped.
+ */
+export function reportedCounts(row: { discovered: number; done: number; failed: number; skipped: number }, finished: boolean): ReportedCounts {
+  const { done, failed } = row;
+  const skipped = finished ? Math.max(row.skipped, row.discovered - done - failed) : row.skipped;
+  const pending = finished ? 0 : Math.max(0, row.discovered - done - failed - skipped);
+  return { discovered: done + failed + skipped + pending, done, failed, skipped, pending };
+}

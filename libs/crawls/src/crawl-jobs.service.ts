@@ -15,6 +15,7 @@ import { COSTS, type CallLifecycle, type Caller } from '#billing';
 import type { CrawlJobRow, CrawlPageRow, CrawlsRepository, LedgerRepository } from '#db';
 import type { CrawlCoordinator } from './coordinator.js';
 import type { CrawlOptions } from './crawl-data.js';
+import { reportedCounts } from './crawl-counts.js';
 import { crawlScope } from './crawl-scope.js';
 import type { FrontierStore } from './frontier-store.js';
 
@@ -186,14 +187,13 @@ export class CrawlJobsService {
 }
 
 function summary(row: CrawlJobRow): CrawlJobSummary {
-  const pending = Math.max(0, row.discovered - row.done - row.failed - row.skipped);
   const finished = FINISHED_STATUSES.includes(row.status as CrawlStatus);
   return {
     id: row.id,
     kind: row.kind,
     status: row.status as CrawlStatus,
     ...(row.url ? { url: row.url } : {}),
-    counts: { discovered: row.discovered, done: row.done, failed: row.failed, skipped: row.skipped, pending: finished ? 0 : pending },
+    counts: reportedCounts(row, finished),
     credits: row.credits,
     created_at: row.createdAt.toISOString(),
     ...(row.startedAt ? { started_at: row.startedAt.toISOString() } : {}),
