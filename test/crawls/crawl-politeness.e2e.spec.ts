@@ -8,9 +8,11 @@
  *
  * Starts are measured where they arrive (the fixture), not where they were granted: the coordinator grants a start,
  * then takes the page's reservation in Postgres and queues its job, and a worker sends the request — a way that
- * varies by tens of ms on a loaded machine, and now and then by a few hundred. So a gap between two arrivals may look
- * shorter than the one granted: the gaps are judged by their 10th percentile (at most one in ten shorter than the
- * gap less JITTER_MS), which a crawl without the host lease misses by far (its gaps are mostly near 0). The in-flight
+ * varies by tens of ms on a loaded machine, and now and then by a few hundred. The worker takes the host's gap again
+ * as it sends (a turn in Redis), so arrivals are spaced by the gap less what the loopback and the fixture's own event
+ * loop add: the gaps are judged by their 10th percentile (at most one in ten shorter than the gap less JITTER_MS),
+ * which a crawl without the host lease misses by far (its gaps are mostly near 0), and a crawl's own delay_ms by its
+ * smallest gap too (with the gap taken only where granted, two arrivals came 23 ms apart under 450 ms). The in-flight
  * cap is exact: a slot is taken before a request is sent and given back after its answer came back. robots.txt and
  * sitemaps are read outside the page politeness (once per host, at the seed) and are left out of the measures.
  */
@@ -120,6 +122,7 @@ describe('politeness across processes', () => {
     console.log(`politeness, delay_ms ${delay}: ${JSON.stringify({ requests: requests.length, gapsMs: gaps(requests), maxInFlight: maxInFlight(requests) })}`);
     expect(requests.length).toBeGreaterThanOrEqual(15);
     expect(gaps(requests).p10).toBeGreaterThanOrEqual(delay - JITTER_MS);
+    expect(gaps(requests).min).toBeGreaterThanOrEqual(delay - JITTER_MS);
     expect(maxInFlight(requests)).toBeLessThanOrEqual(HOST_CAP);
   });
 });

@@ -67,6 +67,11 @@ export interface CrawlPagePayload {
    * formats and the screenshot are of the page as the actions left it. A plain-HTTP worker refuses the job.
    */
   actions?: PageAction[];
+  /**
+   * Site crawls: turns the request waits for just before it is sent (the host's gap for every crawl, and the crawl's
+   * own when larger), so two requests to a host are spaced where they leave, not only where their pages were granted.
+   */
+  spacing?: Array<{ key: string; ms: number }>;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }

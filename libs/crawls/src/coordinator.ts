@@ -387,6 +387,7 @@ export class CrawlCoordinator {
     // lower the default for its starts, but a larger one spaces only its own pages (its claims do): set here, it
     // would hold every other crawl of the host back by it too.
     const gapMs = Math.max(Math.min(options.delay_ms ?? this.settings.hostGapMs, this.settings.hostGapMs), crawlDelayMs);
+    const ownGapMs = Math.max(options.delay_ms ?? this.settings.hostGapMs, crawlDelayMs);
     const token = visitToken(data.crawlId, data.hash);
     // The page's reservation is asked for while its host slot is: it is the URL's own (a visit put back to wait finds
     // it open when it comes again), so it costs the visit no round trip of its own.
@@ -415,7 +416,7 @@ export class CrawlCoordinator {
     try {
       // The page is fetched while its reservation is written, and stored only if the reservation was granted. Both
       // are awaited before anything else: the fetch holds the host's slot and the account's until it ends.
-      const [granted, outcome] = await both(reserved, this.fetch(crawl, data, requestId));
+      const [granted, outcome] = await both(reserved, this.fetch(crawl, data, requestId, spacing(data.crawlId, host, gapMs, ownGapMs)));
       let state = granted;
       // Credits this crawl's other pages hold come back when those fail or turn out duplicates: the account is out of
       // credits only if it still is once they have settled (else a crawl stops while its account has credits left).
@@ -440,7 +441,7 @@ export class CrawlCoordinator {
     await Promise.all([store.releaseHost(host, token), this.done(crawl, data)]);
   }
 
-  private async fetch(crawl: Crawl, data: CrawlUrlData, requestId: string): Promise<JobOutcome<typeof JobName.crawlPage>> {
+  private async fetch(crawl: Crawl, data: CrawlUrlData, requestId: string, spacing?: CrawlPagePayload['spacing']): Promise<JobOutcome<typeof JobName.crawlPage>> {
     const { options, row } = crawl;
     const engine = selectEngine({ renders: options.render_js });
     const payload: CrawlPagePayload = {
@@ -455,6 +456,7 @@ export class CrawlCoordinator {
       // A site crawl checks each redirect target against robots.txt and its scope before it is requested.
       ...(options.kind === 'site' ? { followRedirects: false } : {}),
       timeoutMs: this.settings.pageTimeoutMs,
+      ...(spacing?.length ? { spacing } : {}),
     };
     const [outcome] = await this.ports.dispatcher.runAll(engine.queue, JobName.crawlPage, [payload], Date.now() + this.settings.pageTimeoutMs + PAGE_QUEUE_MS, { local: true });
     return outcome;
@@ -761,3 +763,12 @@ export class CrawlCoordinator {
   }
 }
 
+/**
+ * The turns a page's request takes as it is sent: the host's gap for every crawl, and this crawl's own (its delay_ms or
+ * the host's Crawl-delay) when larger — the same gaps its start was granted by, held again where the request leaves.
+ */
+function spacing(crawlId: string, host: string, gapMs: number, ownGapMs: number): CrawlPagePayload['spacing'] {
+  const turns = gapMs > 0 ? [{ key: `host:${host}`, ms: gapMs }] : [];
+  if (ownGapMs > gapMs) turns.push({ key: `crawl:${crawlId}:${host}`, ms: ownGapMs });
+  return turns;
+}

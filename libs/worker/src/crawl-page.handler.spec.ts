@@ -61,3 +61,31 @@ describe('CrawlPageHandler and page actions', () => {
     expect(fetched).toBe(0);
   });
 });
+
+describe('CrawlPageHandler and a host gap', () => {
+  const spaced = { ...payload, spacing: [{ key: 'host:site.example', ms: 450 }, { key: 'crawl:c1:site.example', ms: 900 }] };
+  const recording = (events: string[]): PageEngine => ({
+    row: engineRow(EngineId.http),
+    fetchPage: async () => {
+      events.push('fetch');
+      throw new TrawlError(ErrorCode.CONNECTION_FAILED, 'The connection failed (ECONNREFUSED)', 'permanent');
+    },
+    close: async () => undefined,
+  });
+
+  it('takes every turn of the page at once, then sends the request', async () => {
+    const events: string[] = [];
+    const pacer = {
+      waitTurns: async (turns: ReadonlyArray<{ key: string; intervalMs: number }>) => (events.push(`turns ${JSON.stringify(turns)}`), true),
+    };
+    await new CrawlPageHandler(recording(events), proxies, extraction, pacer).handle(spaced);
+    expect(events).toEqual([`turns ${JSON.stringify([{ key: 'host:site.example', intervalMs: 450 }, { key: 'crawl:c1:site.example', intervalMs: 900 }])}`, 'fetch']);
+  });
+
+  it('fails the page as a timeout, unsent, when its turn would come too late for its budget', async () => {
+    const events: string[] = [];
+    const result = await new CrawlPageHandler(recording(events), proxies, extraction, { waitTurns: async () => false }).handle(spaced);
+    expect(result).toMatchObject({ ok: false, url: payload.url, error: { code: ErrorCode.TIMEOUT } });
+    expect(events).toEqual([]);
+  });
+});

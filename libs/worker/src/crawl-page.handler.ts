@@ -11,12 +11,19 @@ import { ErrorCode, TrawlError, type CrawlPagePayload, type CrawlPageResult, typ
 import { toCrawlPageSuccess, type ExtractionPool } from '#extraction';
 import { acceptLanguageForCountry, detectBlock, proxyFor } from '#fetch';
 import type { PageEngine } from './page-engine.js';
+import type { UpstreamPacer } from './upstream-pacer.js';
+
+/** Added to a crawled host's gap at the moment of sending: two senders' reply latencies cannot close it up. */
+const SPACING_MARGIN_MS = 5;
+/** A turn later than this before the page's deadline is not taken: the fetch would have no time left. */
+const MIN_FETCH_MS = 1_000;
 
 export class CrawlPageHandler {
   constructor(
     private readonly engine: PageEngine,
     private readonly proxies: ProxyProvider,
     private readonly extraction: ExtractionPool,
+    private readonly pacer: Pick<UpstreamPacer, 'waitTurns'> | null = null,
   ) {}
 
   /** `attemptsMade`: earlier attempts of this job that failed (BullMQ's count; 0 on the first run). */
@@ -27,10 +34,19 @@ export class CrawlPageHandler {
     if (payload.actions?.length && !this.engine.row.capabilities.renders) {
       return { ok: false, url: payload.url, error: { code: ErrorCode.INVALID_PARAMETER, message: `actions need a browser engine, not ${this.engine.row.id}`, kind: 'permanent' } };
     }
+    // The host's gap is taken again as the request leaves: a page granted its start can reach here late (a queue, a
+    // busy process) and the next one on time.
+    if (payload.spacing?.length && this.pacer) {
+      const turns = payload.spacing.map((s) => ({ key: s.key, intervalMs: s.ms }));
+      if (!(await this.pacer.waitTurns(turns, deadline - MIN_FETCH_MS, SPACING_MARGIN_MS))) {
+        const message = "The host's gap between requests left this page no time within its budget";
+        return { ok: false, url: payload.url, error: { code: ErrorCode.TIMEOUT, message, kind: 'transient' } };
+      }
+    }
     try {
       const page = await this.engine.fetchPage({
         url: payload.url,
-        timeoutMs: payload.timeoutMs,
+        timeoutMs: Math.max(1, deadline - Date.now()),
         device: payload.device,
         acceptLanguage: acceptLanguageForCountry(payload.geolocation),
         proxy: payload.geolocation ? proxyFor(this.proxies, payload.geolocation, { required: true }) : null,

@@ -30,9 +30,9 @@ export interface JobHandlerRow {
 
 export const JOB_HANDLERS: readonly JobHandlerRow[] = [
   {
-    inject: [PROXY_POOL, ExtractionPool],
-    create: (engine, proxies: ProxyProvider, extraction: ExtractionPool) => {
-      const handler = new CrawlPageHandler(engine, proxies, extraction);
+    inject: [PROXY_POOL, ExtractionPool, REDIS, TRAWL_CONFIG],
+    create: (engine, proxies: ProxyProvider, extraction: ExtractionPool, redis: Redis, c: TrawlConfig) => {
+      const handler = new CrawlPageHandler(engine, proxies, extraction, new RedisUpstreamPacer(redis, c.REDIS_PREFIX));
       return { [JobName.crawlPage]: (payload, job) => handler.handle(payload, job.attemptsMade) };
     },
   },

@@ -36,7 +36,7 @@ const proxyPool = (): ProxyProvider => {
 
 function pacer(allow = true) {
   const turns: Array<{ key: string; intervalMs: number }> = [];
-  const fake: UpstreamPacer = { waitTurn: async (key, intervalMs) => (turns.push({ key, intervalMs }), allow) };
+  const fake: Pick<UpstreamPacer, 'waitTurn'> = { waitTurn: async (key, intervalMs) => (turns.push({ key, intervalMs }), allow) };
   return { fake, turns };
 }
 

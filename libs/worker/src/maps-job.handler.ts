@@ -14,7 +14,7 @@ import { attemptUpstream, fetchUpstream, final, retryable, upstreamFailure } fro
 import type { UpstreamPacer } from './upstream-pacer.js';
 
 export interface MapsPacing {
-  pacer: UpstreamPacer;
+  pacer: Pick<UpstreamPacer, 'waitTurn'>;
   /** Least time between two Nominatim requests across the deployment; 0 for none. */
   nominatimIntervalMs: number;
 }

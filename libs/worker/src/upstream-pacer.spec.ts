@@ -47,6 +47,18 @@ describe('RedisUpstreamPacer', () => {
     expect(next - Date.now()).toBeLessThanOrEqual(60_000 + 25);
   });
 
+  it('takes one turn on several keys: the request waits for the latest and each key counts its next turn from then', async () => {
+    const pacer = new RedisUpstreamPacer(redis, prefix);
+    const started = Date.now();
+    // The crawl's own key is busy for 300 ms more; the host's key is free.
+    expect(await pacer.waitTurns([{ key: 'own', intervalMs: 300 }], started + 10_000, 0)).toBe(true);
+    expect(await pacer.waitTurns([{ key: 'host', intervalMs: 100 }, { key: 'own', intervalMs: 300 }], started + 10_000, 0)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300 - 1);
+    const [host, own] = (await redis.mget(`${prefix}:pace:host`, `${prefix}:pace:own`)).map(Number);
+    expect(own - host).toBe(200);
+    expect(host - started).toBeGreaterThanOrEqual(400);
+  });
+
   it('does not pace at all with a zero interval (a self-hosted Nominatim)', async () => {
     const pacer = new RedisUpstreamPacer(redis, prefix);
     for (let i = 0; i < 3; i++) expect(await pacer.waitTurn('free', 0, Date.now())).toBe(true);
