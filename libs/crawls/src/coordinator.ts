@@ -82,7 +82,7 @@ const CLAIM_BATCH = 16;
  * failed page's refund (awaited by no one: the URL goes on, and the reconciler refunds what a dead process left open).
  * Each is one statement for several pages instead of one a page: about 40 % less Postgres CPU a page.
  */
-const LINGER_MS = { reserve: 5, store: 2, counts: 5, refund: 20 };
+const LINGER_MS = { reserve: 10, store: 4, counts: 10, refund: 20 };
 /** How long a crawl's row is trusted in this process before it is read again (a stop is seen in Redis at once). */
 const ROW_CACHE_MS = 2_000;
 /** URL hashes this process remembers as in its crawls' seen-sets (about 100 bytes each); past it, it forgets them all. */
