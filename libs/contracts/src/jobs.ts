@@ -71,7 +71,7 @@ export interface CrawlPagePayload {
    * Site crawls: turns the request waits for just before it is sent (the host's gap for every crawl, and the crawl's
    * own when larger), so two requests to a host are spaced where they leave, not only where their pages were granted.
    */
-  spacing?: Array<{ key: string; ms: number }>;
+  spacing?: Array<{ key: string; intervalMs: number }>;
   /** Budget for the whole page job in the worker (fetch + formats). */
   timeoutMs: number;
 }

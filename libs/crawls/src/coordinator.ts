@@ -768,7 +768,7 @@ export class CrawlCoordinator {
  * the host's Crawl-delay) when larger — the same gaps its start was granted by, held again where the request leaves.
  */
 function spacing(crawlId: string, host: string, gapMs: number, ownGapMs: number): CrawlPagePayload['spacing'] {
-  const turns = gapMs > 0 ? [{ key: `host:${host}`, ms: gapMs }] : [];
-  if (ownGapMs > gapMs) turns.push({ key: `crawl:${crawlId}:${host}`, ms: ownGapMs });
+  const turns = gapMs > 0 ? [{ key: `host:${host}`, intervalMs: gapMs }] : [];
+  if (ownGapMs > gapMs) turns.push({ key: `crawl:${crawlId}:${host}`, intervalMs: ownGapMs });
   return turns;
 }

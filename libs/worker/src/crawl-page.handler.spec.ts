@@ -63,7 +63,7 @@ describe('CrawlPageHandler and page actions', () => {
 });
 
 describe('CrawlPageHandler and a host gap', () => {
-  const spaced = { ...payload, spacing: [{ key: 'host:site.example', ms: 450 }, { key: 'crawl:c1:site.example', ms: 900 }] };
+  const spaced = { ...payload, spacing: [{ key: 'host:site.example', intervalMs: 450 }, { key: 'crawl:c1:site.example', intervalMs: 900 }] };
   const recording = (events: string[]): PageEngine => ({
     row: engineRow(EngineId.http),
     fetchPage: async () => {
@@ -80,6 +80,15 @@ describe('CrawlPageHandler and a host gap', () => {
     };
     await new CrawlPageHandler(recording(events), proxies, extraction, pacer).handle(spaced);
     expect(events).toEqual([`turns ${JSON.stringify([{ key: 'host:site.example', intervalMs: 450 }, { key: 'crawl:c1:site.example', intervalMs: 900 }])}`, 'fetch']);
+  });
+
+  it('leaves the fetch its part of a short budget: the turn may wait at most until half of it', async () => {
+    const waits: number[] = [];
+    const pacer = { waitTurns: async (_turns: unknown, deadline: number) => (waits.push(deadline - Date.now()), true) };
+    await new CrawlPageHandler(recording([]), proxies, extraction, pacer).handle({ ...spaced, timeoutMs: 400 });
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(150);
+    expect(waits[0]).toBeLessThanOrEqual(200);
   });
 
   it('fails the page as a timeout, unsent, when its turn would come too late for its budget', async () => {

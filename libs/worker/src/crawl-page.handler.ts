@@ -15,7 +15,7 @@ import type { UpstreamPacer } from './upstream-pacer.js';
 
 /** Added to a crawled host's gap at the moment of sending: two senders' reply latencies cannot close it up. */
 const SPACING_MARGIN_MS = 5;
-/** A turn later than this before the page's deadline is not taken: the fetch would have no time left. */
+/** The part of a page's budget its turn may not use: the fetch's (1 s, or half a budget shorter than 2 s). */
 const MIN_FETCH_MS = 1_000;
 
 export class CrawlPageHandler {
@@ -37,8 +37,8 @@ export class CrawlPageHandler {
     // The host's gap is taken again as the request leaves: a page granted its start can reach here late (a queue, a
     // busy process) and the next one on time.
     if (payload.spacing?.length && this.pacer) {
-      const turns = payload.spacing.map((s) => ({ key: s.key, intervalMs: s.ms }));
-      if (!(await this.pacer.waitTurns(turns, deadline - MIN_FETCH_MS, SPACING_MARGIN_MS))) {
+      const fetchMs = Math.min(MIN_FETCH_MS, payload.timeoutMs / 2);
+      if (!(await this.pacer.waitTurns(payload.spacing, deadline - fetchMs, SPACING_MARGIN_MS))) {
         const message = "The host's gap between requests left this page no time within its budget";
         return { ok: false, url: payload.url, error: { code: ErrorCode.TIMEOUT, message, kind: 'transient' } };
       }
