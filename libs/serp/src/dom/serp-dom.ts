@@ -4,7 +4,7 @@
  * parsers look things up instead of re-walking the tree.
  */
 import { parseDocument } from 'htmlparser2';
-import type { AnyNode, Document, Element } from 'domhandler';
+import { Element as DomElement, type AnyNode, type Document, type Element } from 'domhandler';
 
 export type { Element } from 'domhandler';
 
@@ -70,9 +70,21 @@ export interface SerpDom {
  */
 const SCRIPT_ONLY_ATTRS = / (?:jsaction|jscontroller|jsdata|jsname|jsmodel|jsshadow|jsl|ping|style|data-hveid|data-ved|decode-data-ved|onmousedown|onclick|oncontextmenu|data-lpage|data-bsextraheight|data-frt|data-atf|tabindex|aria-hidden|data-async-context(?:-required)?|data-rtid)="[^"]*"| src="data:[^"]*"/g;
 
+/**
+ * A fragment of a result page (saved without its `<html>`/`<body>`, as test fixtures and page snippets are) gets the
+ * body the parsers start from: htmlparser2 adds none.
+ */
+function wrapInBody(root: Document): void {
+  const body = new DomElement('body', {}, root.children);
+  for (const child of body.children) child.parent = body;
+  body.parent = root;
+  root.children = [body];
+}
+
 export function loadDom(html: string): SerpDom {
   const source = stripHeavyBlocks(html).replace(SCRIPT_ONLY_ATTRS, '');
   const root = parseDocument(source, { decodeEntities: true });
+  if (!/<body[\s>]/i.test(source)) wrapInBody(root);
   const ids = new Map<string, Element>();
   const tags = new Map<string, Element[]>();
   const classes = new Map<string, Element[]>();

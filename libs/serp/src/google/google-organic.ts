@@ -73,9 +73,15 @@ export function excluded(el: Element, stop: Element | null): boolean {
   // 2016-2018 featured video (a video result in a knowledge-style block at the top): a result, whatever it sits in.
   const featuredVideo = closest(el, (e) => hasClass(e, 'knowledge-block__video-nav-block'), stop);
   let cur: Element | null = featuredVideo ? parentEl(featuredVideo) : el;
+  // Results that continuous scrolling appended (`#arc-srp_110`, …) sit under `#botstuff` and are results all the same.
+  let appended = false;
   while (cur && cur !== stop) {
     const id = cur.attribs.id;
-    if (id && (EXCLUDED_IDS.has(id) || id.startsWith('tads'))) return true;
+    if (id?.startsWith('arc-srp')) appended = true;
+    if (id && (EXCLUDED_IDS.has(id) || id.startsWith('tads')) && !(appended && id === 'botstuff')) return true;
+    // The knowledge panel's region (at the right, or above the results on entity pages since 2023): its news and
+    // image tiles link out under headings of their own.
+    if (cur.attribs.role === 'complementary') return true;
     if (EXCLUDED_TAGS.has(cur.name)) return true;
     if (cur.attribs['data-text-ad'] !== undefined || cur.attribs['data-q'] !== undefined) return true;
     if (cur.attribs.class && hasAnyClass(cur, EXCLUDED_CLASSES)) return true;

@@ -52,6 +52,29 @@ describe('Google result page', () => {
     expect(r?.searchInformation).toEqual({ totalResults: 1230, timeTaken: 0.41 });
   });
 
+  it('reads the results that continuous scrolling appended under #botstuff, after the first ones', () => {
+    const page = `<html><body><div id="main"><div id="rso">${result('https://one.example/', 'One', 'one')}</div>
+<div id="botstuff"><div id="arc-srp_110"><div class="MjjYud">${result('https://eleven.example/', 'Eleven', 'eleven')}</div></div>
+<a class="k8XOCe" href="/search?q=example+two&amp;sa=X">example two</a></div></div></body></html>`;
+    const organic = parseGoogleSerp(page, q).result?.serp_search_results as OrganicResult[];
+    expect(organic.map((o) => [o.position, o.link])).toEqual([[1, 'https://one.example/'], [2, 'https://eleven.example/']]);
+  });
+
+  it('leaves out the news and image tiles of a knowledge panel shown above the results (role=complementary)', () => {
+    const page = `<html><body><div id="main"><div id="rcnt"><div><div role="complementary"><h2>Claude Monet</h2>
+<div class="tile"><a href="https://news.example/monet-party"><div role="heading">Painting party in 2022</div><span>Community</span></a></div></div></div>
+<div id="rso">${result('https://en.wikipedia.org/wiki/Claude_Monet', 'Claude Monet', 'French painter.')}</div></div></div></body></html>`;
+    const organic = parseGoogleSerp(page, q).result?.serp_search_results as OrganicResult[];
+    expect(organic.map((o) => o.link)).toEqual(['https://en.wikipedia.org/wiki/Claude_Monet']);
+  });
+
+  it('reads a fragment of a result page saved without <html> and <body>', () => {
+    const fragment = `<div class="klitem"><a href="/search?q=The+Starry+Night">The Starry Night</a></div>
+${result('https://one.example/', 'One', 'one')}${result('https://two.example/', 'Two', 'two')}`;
+    const organic = parseGoogleSerp(fragment, q).result?.serp_search_results as OrganicResult[];
+    expect(organic.map((o) => o.link)).toEqual(['https://one.example/', 'https://two.example/']);
+  });
+
   it('omits blocks the page does not have', () => {
     const { result: r } = parseGoogleSerp(`<div id="main">${result('https://a.example/', 'A', 'a')}</div>`, q);
     expect(Object.keys(r ?? {})).toEqual(['serp_search_results']);
