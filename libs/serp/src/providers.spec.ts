@@ -106,6 +106,9 @@ describe('Bing and DuckDuckGo parsers', () => {
     expect(detectVerdict('duckduckgo', '<div id="links"><div class="no-results">No results.</div></div>')).toEqual({ kind: 'no_results' });
     expect(detectVerdict('duckduckgo', '<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>'))
       .toEqual({ kind: 'blocked', reason: 'captcha' });
+    // Google's wording since 2023, without the query in emphasis (so not found by the statement's shape).
+    expect(detectVerdict('google', `<div id="main"><div id="rso"><div class="card-section"><p>It looks like there aren't many great matches for your search</p>
+<p>Tip: Try using words that might appear on the page you're looking for.</p></div></div></div>`)).toEqual({ kind: 'no_results' });
     expect(detectVerdict('bing', '<html><body>maintenance</body></html>')).toEqual({ kind: 'blocked', reason: 'unknown' });
     expect(detectVerdict('nope', '<html></html>')).toEqual({ kind: 'blocked', reason: 'unknown' });
   });

@@ -50,7 +50,7 @@ const NO_RESULTS_PHRASES: Record<string, string[]> = {
     'did not match any shopping results', 'No results found for', 'produzierte keine Ergebnisse', 'ergab keine Treffer',
     'Es wurden keine mit deiner Suchanfrage', 'ne correspond à aucun document', 'Aucun document ne correspond',
     'no obtuvo ningún resultado', 'no ha obtenido ningún resultado', 'non ha prodotto risultati', 'Keine Ergebnisse für',
-    "It looks like there aren't any great matches for your search", 'No se han encontrado resultados para tu búsqueda',
+    "It looks like there aren't any great matches for your search", "It looks like there aren't many great matches for your search", 'No se han encontrado resultados para tu búsqueda',
     'não encontrou nenhum documento correspondente', 'heeft geen overeenkomstige documenten opgeleverd',
     'nie pasuje do żadnego dokumentu', 'ничего не найдено', 'hiçbir belgeyle eşleşmedi',
     'に一致する情報は見つかりませんでした', '找不到和您查询的', '找不到符合搜尋字詞', '검색결과가 없습니다',
