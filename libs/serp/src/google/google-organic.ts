@@ -99,6 +99,34 @@ export function mainContainer(dom: SerpDom): Element | null {
   return dom.byId('main') ?? dom.byTag('body')[0] ?? null;
 }
 
+/**
+ * A module's visible heading, `[role=heading][aria-level=2]`, at most two levels into `el` (not the hidden `<h2>`
+ * Google puts first in each result's own card on mobile).
+ */
+function sectionHeading(el: Element, depth = 0): boolean {
+  if (attr(el, 'role') === 'heading' && attr(el, 'aria-level') === '2') return true;
+  if (depth >= 2) return false;
+  for (const c of el.children) if (isElement(c) && sectionHeading(c, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * A card in a module of its own (2023 "Explore brands", "Discussions and forums", …): a block that opens with its
+ * own section heading, two to seven levels above a link (a "more" expander adds four) titled by a `[role=heading]` rather than an `<h3>`. Results
+ * are titled by `<h3>`, or, on mobile, by a `[role=heading]` in a card of their own that opens with no such heading.
+ */
+function underModuleHeading(a: Element, main: Element): boolean {
+  let cur: Element = a;
+  for (let level = 0; level < 7; level++) {
+    const parent = parentEl(cur);
+    if (!parent || parent === main) return false;
+    const first = parent.children.find(isElement);
+    if (level >= 2 && first && first !== cur && sectionHeading(first)) return true;
+    cur = parent;
+  }
+  return false;
+}
+
 export function findOrganicCandidates(dom: SerpDom, main: Element): OrganicCandidate[] {
   const out: OrganicCandidate[] = [];
   const seenTitles = new Set<Element>();
@@ -112,6 +140,7 @@ export function findOrganicCandidates(dom: SerpDom, main: Element): OrganicCandi
     if (!link || !/^https?:\/\//i.test(link)) continue;
     if (excluded(a, main)) continue;
     if (!textOf(title)) continue;
+    if (title.name !== 'h3' && underModuleHeading(a, main)) continue;
     seenTitles.add(title);
     out.push({ anchor: a, title, link });
   }
