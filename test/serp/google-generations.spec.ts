@@ -10,7 +10,7 @@ import type { OrganicResult } from '#serp/types.js';
 import { corpusPresent } from '#test/support/requires.js';
 import { corpusRoot, readPage } from '#bench/serp/conformance/corpus.js';
 import { fallbackAloneScore } from '#bench/serp/conformance/google-generations.js';
-import { GOOGLE_ORDINARY_EMPTY_PAGES, GOOGLE_PINNED_PAGES } from '#bench/serp/conformance/google-pinned.js';
+import { GOOGLE_IMAGES_PAGES, GOOGLE_ORDINARY_EMPTY_PAGES, GOOGLE_PINNED_PAGES } from '#bench/serp/conformance/google-pinned.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const root = corpusPresent(path.resolve(repoRoot, '../shared/corpus/serp'), 'Google generations') ? corpusRoot(repoRoot) : null;
@@ -35,6 +35,14 @@ describeCorpus('Google pages of every generation (hand-counted)', () => {
     const { verdict, result } = parseGoogleSerp(readPage(google(file)), q);
     expect(verdict).toEqual({ kind: 'ok' });
     expect(result).toMatchObject({ serp_search_results: [], parser: 'none' });
+  });
+
+  it.each(GOOGLE_IMAGES_PAGES)('%s: an Images page read as a web search gives its %i images\' source pages', (file, count, first) => {
+    const { verdict, result } = parseGoogleSerp(readPage(google(file)), q);
+    expect(verdict).toEqual({ kind: 'ok' });
+    const links = (result?.serp_search_results ?? []).map((i) => ('link' in i ? i.link : ''));
+    expect({ count: links.length, first: links[0] }).toEqual({ count, first });
+    expect(links.every((l) => /^https?:\/\//.test(l))).toBe(true);
   });
 
   // An unknown layout simulated on every page: the fallback reader alone must still find the results, in order.

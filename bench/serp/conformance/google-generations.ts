@@ -13,7 +13,7 @@ import { fallbackOrganicEntries } from '#serp/google/google-fallback.js';
 import { layoutOrganicEntries } from '#serp/google/google-organic.js';
 import type { OrganicResult } from '#serp/types.js';
 import { allPages, googleReferenceCases, readPage, VERDICT_CASES } from './corpus.js';
-import { GOOGLE_ORDINARY_EMPTY_PAGES, GOOGLE_PINNED_PAGES } from './google-pinned.js';
+import { GOOGLE_IMAGES_PAGES, GOOGLE_ORDINARY_EMPTY_PAGES, GOOGLE_PINNED_PAGES } from './google-pinned.js';
 import { scoreReferenceCase } from './reference-score.js';
 import { normalizeUrl } from '#serp/util/urls.js';
 
@@ -44,6 +44,7 @@ export function googleGenerationReport(root: string): GenerationRow[] {
   const special = new Set(VERDICT_CASES.filter((c) => c.engine === 'google').map((c) => path.join(root, c.file)));
   const pins = new Map(GOOGLE_PINNED_PAGES.map(([file, count, first, last]) => [path.join(base, file), { count, first, last }]));
   const empty = new Set(GOOGLE_ORDINARY_EMPTY_PAGES.map((f) => path.join(base, f)));
+  const images = new Map(GOOGLE_IMAGES_PAGES.map(([file, count, first]) => [path.join(base, file), { count, first }]));
   const refs = new Map(googleReferenceCases(root).map((c) => [c.html, c]));
   const rows = new Map<string, GenerationRow>();
   for (const { engine, file } of allPages(root)) {
@@ -62,6 +63,7 @@ export function googleGenerationReport(root: string): GenerationRow[] {
     const ref = refs.get(file);
     if (pin) ok = organic.length === pin.count && organic[0]?.title === pin.first && organic.at(-1)?.title === pin.last;
     else if (empty.has(file)) ok = verdict.kind === 'ok' && organic.length === 0;
+    else if (images.has(file)) ok = organic.length === images.get(file)?.count && organic[0]?.link === images.get(file)?.first;
     else if (ref) {
       const s = scoreReferenceCase(ref, 'google');
       // Every reference link found, in order; titles and snippets are scored by the reference match rate.

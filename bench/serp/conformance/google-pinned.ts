@@ -99,13 +99,17 @@ export const GOOGLE_PINNED_PAGES: PinnedGooglePage[] = [
 ];
 
 /**
- * Pages that are neither result pages nor block pages (a Google home page, Google Finance's converter, image and
- * shopping verticals read as a web search): ok with no organic result, flagged `parser: 'none'` — never blocked.
+ * Pages that are neither result pages nor block pages (a Google home page, Google Finance's converter, the shopping
+ * vertical read as a web search): ok with no organic result, flagged `parser: 'none'` — never blocked.
  */
 export const GOOGLE_ORDINARY_EMPTY_PAGES = [
   'NikolaiT-se-scraper/html/index.html.gz',
   'abenassi-Google-Search-API/html/test_convert_currency.html.gz',
   'abenassi-Google-Search-API/html/test_exchange_rate.html.gz',
-  'abenassi-Google-Search-API/html/test_search_images.html.gz',
   'abenassi-Google-Search-API/html/test_shopping_search.html.gz',
+];
+
+/** Images pages read as a web search: read as the Images vertical (each image's source page) — count, first link. */
+export const GOOGLE_IMAGES_PAGES: Array<[string, number, string]> = [
+  ['abenassi-Google-Search-API/html/test_search_images.html.gz', 100, 'https://www.apple.com/es/'],
 ];

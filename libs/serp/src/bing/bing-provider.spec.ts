@@ -113,6 +113,34 @@ describe('Bing /search page', () => {
   });
 });
 
+describe('Bing Images pages read as a web search', () => {
+  const page = (grid: string, action = '/images/search') => `<html><body><form action="${action}" method="get"><input name="q" value="rpg title screen"></form>`
+    + `<div id="b_content">${grid}</div></body></html>`;
+  const m = (purl: string, t: string) => JSON.stringify({ purl, murl: `${purl}img.jpg`, t }).replace(/"/g, '&quot;');
+
+  it('reads each image of the scripted grid (a.iusc) as its source page, two images of one page as two results', () => {
+    const grid = ['https://a.example/', 'https://b.example/post', 'https://a.example/']
+      .map((u, i) => `<li><div class="imgpt"><a class="iusc" m="${m(u, `Title ${i + 1}`)}" href="/images/search?view=detailV2&amp;id=${i}"><img src="x.jpg"></a></div></li>`).join('');
+    const { verdict, page: p } = parseBingSearchPage(page(`<ul class="dgControl_list">${grid}</ul>`), { page: 1 });
+    expect(verdict).toEqual({ kind: 'ok' });
+    expect(p?.search_results.map((r) => [r.title, r.link, r.source])).toEqual([
+      ['Title 1', 'https://a.example/', 'a.example'], ['Title 2', 'https://b.example/post', 'b.example'], ['Title 3', 'https://a.example/', 'a.example'],
+    ]);
+  });
+
+  it('reads the no-JavaScript grid (div.item: the page link a.tit, its title in .des)', () => {
+    const item = (u: string, t: string) => `<div class="item"><a class="thumb" href="${u}full.jpg"><img src="t.jpg"></a>`
+      + `<div class="meta"><a class="tit" href="${u}">${new URL(u).host}</a><div class="des">${t}</div><div class="fileInfo">480 x 360 jpeg 12kB</div></div></div>`;
+    const { page: p } = parseBingSearchPage(page(`<div class="content"><div class="row">${item('https://c.example/', 'C page')}${item('https://d.example/x', 'D page')}</div></div>`), { page: 1 });
+    expect(p?.search_results.map((r) => [r.title, r.link])).toEqual([['C page', 'https://c.example/'], ['D page', 'https://d.example/x']]);
+  });
+
+  it('leaves the image strip of a web page alone', () => {
+    const strip = `<a class="iusc" m="${m('https://a.example/', 'A')}" href="/images/search?id=1"><img src="x.jpg"></a>`;
+    expect(parseBingSearchPage(page(strip, '/search'), { page: 1 }).page?.search_results ?? []).toEqual([]);
+  });
+});
+
 describe('Bing pages of an unknown layout (classes renamed)', () => {
   it('reads results by structure: heading links whose block shows the URL, deep links kept as sitelinks, ads left out', () => {
     const card = (n: number) => `<li class="q${n}"><h2><a href="https://site${n}.example/page">Result ${n} title</a></h2>`

@@ -16,6 +16,7 @@ import {
   bingTotalResults, parseBingAiAnswer, parseBingDirectAnswer, parseBingLocalResults, parseBingPagination, parseBingQuestions, parseBingRelated, parseBingSidebar,
 } from './bing-features.js';
 import { bingCount, bingOffset, buildBingWebRequest, type BingProviderOptions } from './bing-request.js';
+import { parseBingImageResults } from './bing-images.js';
 
 export { buildBingWebRequest, parseBingRelated, type BingProviderOptions };
 
@@ -146,12 +147,15 @@ export const BING_STRUCTURE: StructuralProfile = {
 };
 
 /**
- * Organic results: the cards of the known layouts (`li.b_algo` and the promoted rank-1 card), or, on a page where
- * none is found, the structural reader's results (google/google-fallback.ts with BING_STRUCTURE).
+ * Organic results: the cards of the known layouts (`li.b_algo` and the promoted rank-1 card), on an Images page its
+ * images' source pages (bing-images.ts), or, on a page where none is found, the structural reader's results
+ * (google/google-fallback.ts with BING_STRUCTURE).
  */
 export function parseBingOrganic(dom: SerpDom, offset = 0): BingOrganicResult[] {
   const layout = layoutBingOrganic(dom, offset);
   if (layout.length) return layout;
+  const images = parseBingImageResults(dom, offset);
+  if (images.length) return images;
   return fallbackOrganicEntries(dom, offset, BING_STRUCTURE).map((e) => e.result);
 }
 

@@ -4,7 +4,7 @@
  * fact of the contracts (`searchEngineNeeds`, from GOOGLE_TRANSPORT), not of the request built here.
  */
 import { DEVICE_PROFILES, acceptLanguage } from '#contracts';
-import { loadDom } from '../dom/serp-dom.js';
+import { attr, loadDom, type SerpDom } from '../dom/serp-dom.js';
 import { blockReason, pageVerdict, verdictWithoutResults } from '../detect/page-markers.js';
 import type {
   SearchPageParams, SearchPageParse, SearchProvider, SerpPageParams, SerpSearchResponse, SerpVerdict, UpstreamRequest, UpstreamResponseMeta,
@@ -66,6 +66,14 @@ export function buildGoogleWebRequest(opts: GoogleProviderOptions, q: SearchPage
   return { url, headers: headersFor(q.device, q.setLang ?? 'en', q.cc), browserTls: true };
 }
 
+/**
+ * True when the page's search box searches images: Google's forms carry the vertical as a hidden field (`tbm=isch`;
+ * `udm=2` since 2024).
+ */
+function searchesImages(dom: SerpDom): boolean {
+  return dom.byTag('input').some((i) => (attr(i, 'name') === 'tbm' && attr(i, 'value') === 'isch') || (attr(i, 'name') === 'udm' && attr(i, 'value') === '2'));
+}
+
 export function parseGoogleSerp(body: string, q: Pick<SerpPageParams, 'type' | 'page' | 'num'>): {
   verdict: SerpVerdict;
   result?: SerpSearchResponse;
@@ -79,8 +87,10 @@ export function parseGoogleSerp(body: string, q: Pick<SerpPageParams, 'type' | '
     return { verdict: verdictWithoutResults('google', body) };
   }
   const offset = (Math.max(q.page, 1) - 1) * Math.max(q.num, 1);
-  if (q.type !== 'search') {
-    const items = parseGoogleVertical(dom, q.type, offset);
+  // An Images page read as a web search (a saved page, a link followed from one) is read as what it is.
+  const type = q.type === 'search' && searchesImages(dom) ? 'images' : q.type;
+  if (type !== 'search') {
+    const items = parseGoogleVertical(dom, type, offset);
     const verdict = pageVerdict('google', body, items.length, dom.text());
     if (!items.length) return verdict.kind === 'ok' ? { verdict, result: { serp_search_results: [], parser: 'none' } } : { verdict };
     const result: SerpSearchResponse = { serp_search_results: items };

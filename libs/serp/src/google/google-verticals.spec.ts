@@ -52,6 +52,18 @@ describe('Google verticals', () => {
     }]);
   });
 
+  it('an Images page asked for as a web search (its form searches tbm=isch, or udm=2) is read as the Images vertical', () => {
+    for (const field of ['<input type="hidden" name="tbm" value="isch">', '<input type="hidden" name="udm" value="2">']) {
+      const page = `<html><body><form action="/search"><input name="q" value="red apple">${field}</form>${IMAGES}</body></html>`;
+      const { verdict, result } = parseGoogleSerp(page, { type: 'search', page: 1, num: 10 });
+      expect(verdict).toEqual({ kind: 'ok' });
+      expect(result?.serp_search_results).toMatchObject([{ title: 'A red apple', link: 'https://www.site.example/page', position: 1 }]);
+    }
+    // The same grid on a page whose form searches the web is no Images page.
+    const web = parseGoogleSerp(`<html><body><form action="/search"><input name="q" value="red apple"></form>${IMAGES}</body></html>`, { type: 'search', page: 1, num: 10 });
+    expect(web.result?.serp_search_results).toEqual([]);
+  });
+
   it('places: rating, count with K suffix, category, address, cid and coordinates', () => {
     const { result } = parseGoogleSerp(PLACES, { type: 'places', page: 1, num: 10 });
     expect(result?.serp_search_results).toEqual([{
