@@ -1,7 +1,7 @@
 /**
  * Google result pages saved by someone else, with no expected parse: a triage of where the organic reader may be
  * wrong. Each page's organic links are set beside a deliberately crude count that shares none of the reader's
- * rules — every link titled by an `<h3>` (inside the link, or around it) to another site, outside the question
+ * rules — every link titled by an `<h3>` (inside the link, or around it) out of the search, outside the question
  * boxes, the knowledge panel, the right column and the ads — and the pages where the two lists differ (a link only
  * one side has, or another order) are printed for a person to look at. Agreement is not proof (both can be wrong
  * alike) and a difference is not an error (a carousel card titled by an `<h3>` is no result); it says where to look.
@@ -35,7 +35,7 @@ function filesUnder(d: string): string[] {
 const NOT_RESULTS = ['related-question-pair', 'kno-kp', 'knowledge-panel'];
 const NOT_RESULT_IDS = new Set(['rhs', 'tads', 'tadsb', 'bottomads', 'tvcap']);
 
-/** The crude list: h3-titled links to other sites, outside question boxes, the knowledge panel, ads and the right column. */
+/** The crude list: h3-titled links out of the search, outside question boxes, the knowledge panel, ads and the right column. */
 function headingLinks(html: string): string[] {
   const dom = loadDom(html);
   const out: string[] = [];
@@ -43,7 +43,7 @@ function headingLinks(html: string): string[] {
     const a = closest(h3, (e) => e.name === 'a') ?? [...(h3.children as Element[])].find((c) => c.type === 'tag' && c.name === 'a');
     if (!a) continue;
     const link = unwrapGoogleLink(attr(a, 'href'));
-    if (!/^https?:\/\//i.test(link) || /^https?:\/\/(www\.)?google\.[a-z.]+\//i.test(link)) continue;
+    if (!/^https?:\/\//i.test(link) || /^https?:\/\/(www\.)?google\.[a-z.]+\/(search|url)\b/i.test(link)) continue;
     let aside = false;
     for (let e: Element | null = a; e && !aside; e = parentEl(e)) {
       aside = hasAnyClass(e, NOT_RESULTS) || NOT_RESULT_IDS.has(e.attribs.id ?? '') || e.attribs.role === 'complementary';
