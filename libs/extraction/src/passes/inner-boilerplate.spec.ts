@@ -205,6 +205,38 @@ describe('the date and author lines of an index of entries', () => {
   });
 });
 
+describe('the ratings of the cards of a listing', () => {
+  const recipe = (i: number): string =>
+    `<article class="recipe-card"><a href="/recipes/${i}"><h3>Air fryer recipe number ${i}</h3></a>`
+    + `<div class="recipe-rating"><span>${10 + i} reviews / 4.${i} average</span></div></article>`;
+  const feed = (body: string): string => {
+    const root = bodyOf(parseHtml(`<html><body>${body}</body></html>`)) as Element;
+    removeInnerBoilerplate([root], false, 0.5, false, true);
+    return textContent(root);
+  };
+
+  it("stay with each card: what a reader compares the items by", () => {
+    expect(feed(`<h1>Air fryer recipes</h1>${Array.from({ length: 5 }, (_, i) => recipe(i)).join('')}`)).toContain('14 reviews / 4.4 average');
+  });
+
+  it("go as an article's rating widget, and outside a run of cards", () => {
+    const widget = '<div class="post-rating"><span>Rate this article: 4.8 from 120 votes</span></div>';
+    expect(removeInner(`${para(3)}${widget}`)).not.toContain('Rate this article');
+    expect(feed(`${para(3)}${widget}`)).not.toContain('Rate this article');
+  });
+});
+
+describe('the date inside the teaser link of each entry of an index', () => {
+  const entry = (i: number): string =>
+    `<div class="item"><h2 class="title"><a href="/2026/03/0${i + 1}/story-${i}">Story number ${i}</a></h2>`
+    + `<p class="teaser"><a href="/2026/03/0${i + 1}/story-${i}"><time datetime="2026-03-0${i + 1}"><span class="date">March ${i + 1}, 2026 • </span></time>`
+    + `What story ${i} found, in a sentence of the teaser that runs on for a while.</a></p></div>`;
+
+  it('stays with the entry (its link is three levels up from the date)', () => {
+    expect(removeInner(Array.from({ length: 5 }, (_, i) => entry(i)).join(''))).toContain('March 5, 2026');
+  });
+});
+
 describe('code inside the article container', () => {
   it("keeps a code block's comments and tokens, whatever the highlighter names them", () => {
     const code = `<pre><code class="hljs"><span class="hljs-comment"># see available branches and their authors</span>

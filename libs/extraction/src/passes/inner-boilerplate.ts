@@ -5,7 +5,7 @@
  * `postMetadata`, `share_bar`…) and by a few tags. A node holding a large share of the content's text is never
  * removed: the names are a guess, the amount of text is not.
  */
-import { MIN_CARDS } from '../signals/card-run.js';
+import { MIN_CARDS, cardRun } from '../signals/card-run.js';
 import { BODY_TOKEN_RE, COMMENT_WORDS, JUNK_WORDS, LANDING_JUNK_WORDS, POST_BYLINE_WORDS } from '../signals/vocabulary.js';
 import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
@@ -32,7 +32,8 @@ export const regionBoilerplate: Pass = {
   name: 'region-boilerplate',
   stage: 'region',
   appliesTo: (p) => !p.forum,
-  run: ({ roots, profile }) => removeInnerBoilerplate(roots.filter(isTag), false, profile.feed ? CARD_KIND_SHARE : undefined, profile.selectAs === 'service'),
+  run: ({ roots, profile }) =>
+    removeInnerBoilerplate(roots.filter(isTag), false, profile.feed ? CARD_KIND_SHARE : undefined, profile.selectAs === 'service', profile.feed),
 };
 
 /**
@@ -56,7 +57,7 @@ const INNER_DROP_TAGS = new Set(['figcaption', 'form', 'fieldset', 'aside', 'foo
  */
 const ENTRY_LINE_WORDS = new Set(['author', 'authors', 'byline', 'bylines', 'date', 'timestamp']);
 /** Levels above an entry line searched for the entry's link. */
-const ENTRY_LEVELS = 2;
+const ENTRY_LEVELS = 3;
 
 /** Whether a link (the entry's) sits beside `el` within ENTRY_LEVELS levels up. */
 function besideLink(el: Element): boolean {
@@ -197,6 +198,29 @@ const CAPTION_KEYS = new Set(['figcaption', 'caption', 'captions']);
 /** Code blocks and spans: what they hold is code, never judged by its markup's names (see removeInnerBoilerplate). */
 const CODE_TAGS = new Set(['pre', 'code']);
 
+/**
+ * On a listing or a shop's category, a card's rating ("4.9 average · 161 reviews") is the card's own text: what a
+ * reader compares the items by, not the rating widget of an article.
+ */
+const CARD_PART_WORDS = new Set(['rating', 'ratings']);
+
+/** The cards of every run of at least MIN_CARDS cards under `nodes`. */
+function cardsUnder(nodes: Element[]): Set<Element> {
+  const out = new Set<Element>();
+  const walk = (el: Element): void => {
+    const run = cardRun(el);
+    if (run.length >= MIN_CARDS) for (const c of run) out.add(c);
+    for (const c of el.children) if (isTag(c)) walk(c);
+  };
+  for (const n of nodes) walk(n);
+  return out;
+}
+
+function insideAny(el: Element, set: Set<Element>): boolean {
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (set.has(p)) return true;
+  return false;
+}
+
 interface Candidate {
   el: Element;
   key: string;
@@ -240,9 +264,10 @@ function keptKindTotals(found: Candidate[], total: number, cardKindShare: number
  * than three quarters of it: on a forum thread the "comments" are the content, and generated class names (`tagStyle_x1`)
  * can put a junk word on every paragraph. `cardKindShare`: on a listing, a kind of at least MIN_CARDS candidates is
  * kept from this share (it names a part of the cards' template). `landing`: the content is a service page's, whose
- * promos are its offers and whose authors are those it quotes (see LANDING_JUNK_WORDS).
+ * promos are its offers and whose authors are those it quotes (see LANDING_JUNK_WORDS). `cardParts`: the content is a
+ * feed of cards, whose ratings are their own (CARD_PART_WORDS).
  */
-export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE, landing = false): void {
+export function removeInnerBoilerplate(nodes: Element[], keepComments = false, cardKindShare = MAX_KIND_SHARE, landing = false, cardParts = false): void {
   const total = nodes.reduce((a, n) => a + squashedTextLength(n), 0);
   const found: Candidate[] = [];
   let captionText = 0;
@@ -281,6 +306,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
   if (found.length === 0) return;
   const removed = new Set<Element>();
   const doomed = new Map<Element, Set<ChildNode>>();
+  let cards: Set<Element> | undefined;
   for (const f of found) {
     // Captions are usually credits and photo descriptions; in a gallery, where they carry much of the text, they
     // are the content.
@@ -288,6 +314,7 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
     const kind = perKey.get(f.key) ?? 0;
     if (f.text > total * MAX_SHARE || kind > total * MAX_KIND_SHARE || ((members.get(f.key) ?? 0) >= MIN_CARDS && kind > total * cardKindShare)) continue;
     if (ENTRY_LINE_WORDS.has(f.key) && (members.get(f.key) ?? 0) >= MIN_CARDS && besideLink(f.el)) continue;
+    if (cardParts && CARD_PART_WORDS.has(f.key) && insideAny(f.el, (cards ??= cardsUnder(nodes)))) continue;
     let gone = false;
     for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
     if (gone) continue;
