@@ -107,3 +107,20 @@ describe('ids that spell a heading', () => {
     expect(out).not.toContain('Your email address will not be published');
   });
 });
+
+describe("a script's state printed as JSON", () => {
+  const state = JSON.stringify({ painterId: 'AsinGridWidget', hostPageType: 'BROWSE', asins: Array.from({ length: 12 }, (_, i) => `B0CXGXT6W${i}`), sortOrder: 'featured' });
+
+  it('is dropped: data, not text anyone reads', () => {
+    const out = cleanedBody(`<div class="grid-state">${state.replace(/"/g, '&quot;')}</div><p>Wireless earbuds with noise cancelling, and the cases that charge them.</p>`);
+    expect(out).not.toContain('painterId');
+    expect(out).toContain('Wireless earbuds');
+  });
+
+  it('stays in a code sample, and a sentence that starts with a brace stays', () => {
+    const sentence = `{"see":"below"} is how the API answers; ${'the rest of this paragraph explains each field at length. '.repeat(4)}`;
+    const out = cleanedBody(`<pre>${state}</pre><p>${sentence}</p>`);
+    expect(out).toContain('painterId');
+    expect(out).toContain('is how the API answers');
+  });
+});

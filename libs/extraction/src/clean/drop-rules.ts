@@ -8,7 +8,7 @@
 import { holdsCardRun } from '../signals/card-run.js';
 import { isFaq } from '../signals/faq.js';
 import { AD_WORDS_ALL_RE, CHROME_RE, COMMENT_CHROME_ALL_RE, COMMENT_CHROME_RE, CONSENT_VENDOR_RE, JUNK_RE, LANDING_CHROME_ALL_RE, MAYBE_CONTENT_RE } from '../signals/vocabulary.js';
-import { classAndId, findFirst, hasAncestor, HEADING_TAGS, isTag, textContent, type Element } from '../dom.js';
+import { classAndId, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, textContent, type Element } from '../dom.js';
 import { AEM_COMPONENT_RE, AEM_PREFIXED_RE, guarded, type Guard } from './guard.js';
 
 /** Never content: dropped with their whole subtree. */
@@ -194,6 +194,28 @@ function holdsTabPanel(el: Element, guard: Guard): boolean {
 }
 
 /** What a rule says of an element: drop it, keep it (no later rule is asked), or nothing (the next rule decides). */
+/** Characters from which a block of bare JSON is a script's state rather than a short code sample. */
+const MIN_DATA_TEXT = 200;
+
+/**
+ * A block whose whole text is a JSON document (an object or an array of them) holds a script's state, printed into a
+ * hidden `<div>` for the page's code to read (`{"painterId":…,"asins":[…]}`): data, not text anyone reads. Code
+ * samples sit in `<pre>`/`<code>`, which this leaves alone.
+ */
+function isDataText(el: Element): boolean {
+  if (el.children.length !== 1 || el.name === 'pre' || el.name === 'code') return false;
+  const only = el.children[0];
+  if (!isText(only) || only.data.length < MIN_DATA_TEXT) return false;
+  const t = only.data.trim();
+  if (!/^(?:\{\s*"|\[\s*[{"[])/.test(t) || !/[}\]]$/.test(t) || insideCode(el)) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type Verdict = 'drop' | 'keep' | undefined;
 
 /**
@@ -282,6 +304,7 @@ export const DROP_RULES: readonly DropRule[] = [
   { name: 'hidden', aggressive: false, judge: (j) => drop(isHidden(j.el) && !guarded(j.el, j.guard) && !isCollapsedContent(j.el, j.guard)) },
   // AMP components laid out as "nodisplay" (lightboxes, user notifications) open only on a user's action: however
   // much text a gallery lightbox repeats, it is not the page's text.
+  { name: 'data-text', aggressive: false, judge: (j) => drop(isDataText(j.el)) },
   { name: 'amp-nodisplay', aggressive: false, judge: ({ el }) => drop(el.name.startsWith('amp-') && (el.attribs.layout === 'nodisplay' || el.attribs.class?.includes('i-amphtml-layout-nodisplay') === true)) },
   { name: 'tracker-image', aggressive: false, tags: ['img'], judge: (j) => drop(isTrackerImage(j.el)) },
   { name: 'consent-vendor', aggressive: false, judge: (j) => drop(j.words !== '' && CONSENT_VENDOR_RE.test(j.words) && !j.guard.protectedNodes.has(j.el)) },
