@@ -206,6 +206,10 @@ function isDataText(el: Element): boolean {
   if (el.children.length !== 1 || el.name === 'pre' || el.name === 'code') return false;
   const only = el.children[0];
   if (!isText(only) || only.data.length < MIN_DATA_TEXT) return false;
+  // Most long single-text blocks are paragraphs: look at the first visible character before copying anything.
+  const first = only.data.search(/\S/);
+  const open = only.data.charCodeAt(first);
+  if (open !== 0x7b && open !== 0x5b) return false;
   const t = only.data.trim();
   if (!/^(?:\{\s*"|\[\s*[{"[])/.test(t) || !/[}\]]$/.test(t) || insideCode(el)) return false;
   try {
