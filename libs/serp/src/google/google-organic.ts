@@ -112,8 +112,9 @@ function sectionHeading(el: Element, depth = 0): boolean {
 
 /**
  * A card in a module of its own (2023 "Explore brands", "Discussions and forums", …): a block that opens with its
- * own section heading, two to seven levels above a link (a "more" expander adds four) titled by a `[role=heading]` rather than an `<h3>`. Results
- * are titled by `<h3>`, or, on mobile, by a `[role=heading]` in a card of their own that opens with no such heading.
+ * own section heading, two to seven levels above a link titled by a `[role=heading]` rather than an `<h3>` (a "more"
+ * expander puts four levels between). Results are titled by `<h3>`, or, on mobile, by a `[role=heading]` in a card of
+ * their own that opens with no such heading.
  */
 function underModuleHeading(a: Element, main: Element): boolean {
   let cur: Element = a;
