@@ -110,18 +110,30 @@ function sectionHeading(el: Element, depth = 0): boolean {
   return false;
 }
 
+/** Whether `el` holds any visible text (stops at the first). */
+function hasText(el: Element): boolean {
+  for (const c of el.children) {
+    if (c.type === 'text' ? /\S/.test(c.data) : isElement(c) && hasText(c)) return true;
+  }
+  return false;
+}
+
+/** Levels above a card's link its module may open: a "more" expander puts four between, a video carousel nine. */
+const MODULE_LEVELS = 10;
+
 /**
- * A card in a module of its own (2023 "Explore brands", "Discussions and forums", …): a block that opens with its
- * own section heading, two to seven levels above a link titled by a `[role=heading]` rather than an `<h3>` (a "more"
- * expander puts four levels between). Results are titled by `<h3>`, or, on mobile, by a `[role=heading]` in a card of
- * their own that opens with no such heading.
+ * A card in a module of its own (2023 "Explore brands", "Discussions and forums", 2025 "Videos", …): a block that
+ * opens with its own section heading, two to MODULE_LEVELS levels above a link titled by a `[role=heading]` rather
+ * than an `<h3>`. Results are titled by `<h3>`, or, on mobile, by a `[role=heading]` in a card of their own that opens
+ * with no such heading.
  */
 function underModuleHeading(a: Element, main: Element): boolean {
   let cur: Element = a;
-  for (let level = 0; level < 7; level++) {
+  for (let level = 0; level < MODULE_LEVELS; level++) {
     const parent = parentEl(cur);
     if (!parent || parent === main) return false;
-    const first = parent.children.find(isElement);
+    // What the block opens with, past the empty elements that draw its frame.
+    const first = parent.children.find((c): c is Element => isElement(c) && (c === cur || hasText(c)));
     if (level >= 2 && first && first !== cur && sectionHeading(first)) return true;
     cur = parent;
   }

@@ -68,17 +68,21 @@ describe('Google result page', () => {
     expect(organic.map((o) => o.link)).toEqual(['https://en.wikipedia.org/wiki/Claude_Monet']);
   });
 
-  it('leaves out the cards of a module under its own heading ("Explore brands", "Discussions and forums"), keeps mobile cards', () => {
+  it('leaves out the cards of a module under its own heading ("Explore brands", "Discussions and forums", "Videos"), keeps mobile cards', () => {
     const card = (href: string, title: string) => `<div class="c"><div class="d"><a href="${href}"><span role="heading" aria-level="3">${title}</span>`
       + `<span>Best sellers at ${title}.</span></a></div></div>`;
     const mobile = (href: string, title: string) => `<div class="m"><div class="n"><h2>Web result with site links</h2>`
       + `<a href="${href}"><div role="heading" aria-level="3">${title}</div><span>${href}</span></a></div><div>Snippet of ${title}.</div></div>`;
+    // 2025 "Videos": the heading comes after the empty elements that draw the module's frame, nine levels above the link.
+    const deep = (inner: string) => '<div><div class="a"><div class="b"><div><div class="c"><div><div class="d"><div>'.concat(inner, '</div></div></div></div></div></div></div></div>');
+    const videos = `<div class="mod"><div class="v"><div class="frame"></div><div class="frame"></div><div class="hd"><span role="heading" aria-level="2">Videos</span></div>`
+      + `<div>${deep('<a href="https://video.example/watch?v=1"><div role="heading" aria-level="3">A video on one</div></a>')}</div></div></div>`;
     const page = `<html><body><div id="main"><div id="rso">${result('https://one.example/', 'One', 'one')}
 <div class="mod"><div class="box"><div role="heading" aria-level="2"><div>Explore brands</div></div>${card('https://brand-a.example/', 'Brand A')}
 <g-expandable-container><div><g-expandable-content><span>${card('https://brand-b.example/', 'Brand B')}</span></g-expandable-content></div></g-expandable-container></div></div>
 <div class="mod"><div class="box"><div class="h"><div role="heading" aria-level="2">Discussions and forums</div></div>
 <div><div>${card('https://forum.example/t/1', 'Which one?')}</div></div></div></div>
-${mobile('https://two.example/', 'Two')}</div></div></body></html>`;
+${mobile('https://two.example/', 'Two')}${videos}</div></div></body></html>`;
     const organic = parseGoogleSerp(page, q).result?.serp_search_results as OrganicResult[];
     expect(organic.map((o) => o.link)).toEqual(['https://one.example/', 'https://two.example/']);
   });
