@@ -1,11 +1,12 @@
 /**
  * Deployment-wide pacing of an upstream that allows at most one request per interval (the public Nominatim: 1
- * request/s for the whole application; a crawled host's gap between requests, at the moment they are sent). Every worker, in every process, takes its turn from one Redis key holding
- * the next free slot: a Lua script reads Redis's own clock, hands out `max(now, next)` and moves `next` one interval
- * on, atomically — so turns are spaced by the interval whatever the number of workers, with no polling and no clock
- * skew between machines. A caller whose turn would come after its deadline takes no turn at all. Turns are spaced a
- * little more than the interval (JITTER_MARGIN_MS) so that the reply latency of one caller against another cannot
- * bring two requests closer together than the interval.
+ * request/s for the whole application; a crawled host's gap between requests, at the moment they are sent). Every
+ * worker, in every process, takes its turn from one Redis key holding the next free slot: a Lua script reads Redis's
+ * own clock, hands out `max(now, next)` and moves `next` one interval on, atomically — so turns are spaced by the
+ * interval whatever the number of workers, with no polling and no clock skew between machines. A caller whose turn
+ * would come after its deadline takes no turn at all. Turns are spaced a little more than the interval
+ * (JITTER_MARGIN_MS) so that the reply latency of one caller against another cannot bring two requests closer
+ * together than the interval.
  */
 import type { Redis } from 'ioredis';
 

@@ -7,7 +7,7 @@
  */
 import { MIN_CARDS, cardRun } from '../signals/card-run.js';
 import { BODY_TOKEN_RE, COMMENT_WORDS, JUNK_WORDS, LANDING_JUNK_WORDS, POST_BYLINE_WORDS } from '../signals/vocabulary.js';
-import { HEADING_TAGS, classWords, findFirst, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
+import { HEADING_TAGS, classWords, findFirst, hasAncestor, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
 /**
@@ -216,11 +216,6 @@ function cardsUnder(nodes: Element[]): Set<Element> {
   return out;
 }
 
-function insideAny(el: Element, set: Set<Element>): boolean {
-  for (let p = el.parent; p && isTag(p); p = p.parent) if (set.has(p)) return true;
-  return false;
-}
-
 interface Candidate {
   el: Element;
   key: string;
@@ -314,7 +309,10 @@ export function removeInnerBoilerplate(nodes: Element[], keepComments = false, c
     const kind = perKey.get(f.key) ?? 0;
     if (f.text > total * MAX_SHARE || kind > total * MAX_KIND_SHARE || ((members.get(f.key) ?? 0) >= MIN_CARDS && kind > total * cardKindShare)) continue;
     if (ENTRY_LINE_WORDS.has(f.key) && (members.get(f.key) ?? 0) >= MIN_CARDS && besideLink(f.el)) continue;
-    if (cardParts && CARD_PART_WORDS.has(f.key) && insideAny(f.el, (cards ??= cardsUnder(nodes)))) continue;
+    if (cardParts && CARD_PART_WORDS.has(f.key)) {
+      const inCards = (cards ??= cardsUnder(nodes));
+      if (hasAncestor(f.el, (a) => inCards.has(a))) continue;
+    }
     let gone = false;
     for (let p = f.el.parent; p && !gone; p = p.parent) gone = removed.has(p as Element);
     if (gone) continue;

@@ -63,9 +63,9 @@ describe('Google result page', () => {
   it('leaves out the news and image tiles of a knowledge panel shown above the results (role=complementary)', () => {
     const page = `<html><body><div id="main"><div id="rcnt"><div><div role="complementary"><h2>Claude Monet</h2>
 <div class="tile"><a href="https://news.example/monet-party"><div role="heading">Painting party in 2022</div><span>Community</span></a></div></div></div>
-<div id="rso">${result('https://en.wikipedia.org/wiki/Claude_Monet', 'Claude Monet', 'French painter.')}</div></div></div></body></html>`;
+<div id="rso">${result('https://encyclopedia.example/wiki/Claude_Monet', 'Claude Monet', 'French painter.')}</div></div></div></body></html>`;
     const organic = parseGoogleSerp(page, q).result?.serp_search_results as OrganicResult[];
-    expect(organic.map((o) => o.link)).toEqual(['https://en.wikipedia.org/wiki/Claude_Monet']);
+    expect(organic.map((o) => o.link)).toEqual(['https://encyclopedia.example/wiki/Claude_Monet']);
   });
 
   it('leaves out the cards of a module under its own heading ("Explore brands", "Discussions and forums", "Videos"), keeps mobile cards', () => {
