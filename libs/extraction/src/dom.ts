@@ -377,24 +377,48 @@ export function classAndId(el: Element): string {
 }
 
 /**
- * Words an id needs to be read as its heading's slug: site templates name their comment form, related links or
- * newsletter box with a short phrase that can also be their heading ("leave-a-reply", "you-may-also-like"), while a
- * documentation generator or a Markdown renderer ids each section by its whole title
+ * Words an id needs to be read as its heading's slug on its own: site templates name their comment form, related
+ * links or newsletter box with a short phrase that can also be their heading ("leave-a-reply", "you-may-also-like"),
+ * while a documentation generator or a Markdown renderer ids each section by its whole title
  * ("use-trimmed-interleaved-replies-in-email-discussions"), and a title's words are no template's class words.
  */
 const MIN_SLUG_WORDS = 5;
 /** Element children of a section searched for its heading (an anchor `<span>` or two may come first). */
 const SLUG_HEADING_SEARCH = 3;
+/**
+ * Sibling sections of one tag, each id'd by its whole heading, that make a shorter id a slug too: a generator ids
+ * every section by its title ("respond-to-review-comments" among "no-mime-no-links-…" and "sign-your-work-…"), and
+ * a template's comment box is not one of a run of sections named for their titles.
+ */
+const SLUG_SIBLINGS = 2;
 
-/** Whether `id` spells the first words of `el`'s heading (`el` itself, or one of its first element children). */
-function isHeadingSlug(el: Element, id: string): boolean {
-  if (id.length < MIN_SLUG_WORDS * 2) return false;
-  const idWords = id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  if (idWords.length < MIN_SLUG_WORDS) return false;
+/** Whether `id` spells `el`'s heading (`el` itself, or one of its first element children): see MIN_SLUG_WORDS. */
+export function isHeadingSlug(el: Element, id: string): boolean {
+  const idWords = slugWords(id);
+  if (idWords.length === 0) return false;
+  const headingWords = sectionHeadingWords(el);
+  if (!headingWords || !idWords.every((w, n) => headingWords[n] === w)) return false;
+  if (idWords.length >= MIN_SLUG_WORDS) return true;
+  return idWords.length === headingWords.length && slugSiblings(el) >= SLUG_SIBLINGS;
+}
+
+const slugWords = (id: string): string[] => id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+function sectionHeadingWords(el: Element): string[] | undefined {
   const heading = HEADING_TAGS.has(el.name) ? el : el.children.filter(isTag).slice(0, SLUG_HEADING_SEARCH).find((c) => HEADING_TAGS.has(c.name));
-  if (!heading) return false;
-  const headingWords = textContent(heading).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return idWords.every((w, n) => headingWords[n] === w);
+  return heading && (textContent(heading).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** How many of `el`'s siblings of its tag are id'd by their whole heading, counting up to SLUG_SIBLINGS. */
+function slugSiblings(el: Element): number {
+  let found = 0;
+  for (const s of el.parent?.children ?? []) {
+    if (s === el || !isTag(s) || s.name !== el.name || !s.attribs.id) continue;
+    const idWords = slugWords(s.attribs.id);
+    const headingWords = sectionHeadingWords(s);
+    if (headingWords && idWords.length > 0 && idWords.length === headingWords.length && idWords.every((w, n) => headingWords[n] === w) && ++found >= SLUG_SIBLINGS) break;
+  }
+  return found;
 }
 
 /** The words of one class/id token, split on `-`, `_` and camelCase (`entry-meta`, `postMetadata`, `share_bar`). */

@@ -108,6 +108,42 @@ describe('ids that spell a heading', () => {
   });
 });
 
+describe('sections a generator ids by their titles', () => {
+  const section = (slug: string, title: string): string => `<section id="${slug}"><h2>${title}</h2>${STORY}</section>`;
+
+  it('keeps a short section id that spells its title when its sibling sections are id\'d by theirs, and drops a lone comment box', () => {
+    const doc = `<div class="body">${section('submit-a-patch', 'Submit a patch')}${section('respond-to-review-comments', 'Respond to review comments')}${section('sign-your-work', 'Sign your work')}</div>`;
+    const out = cleanedBody(`${doc}<div id="comments"><h2>Comments</h2><p>Your email address will not be published, the required fields are marked.</p></div>`);
+    expect(out).toContain('Respond to review comments');
+    expect(out.split('Paragraph 1 of the story').length - 1).toBe(3);
+    expect(out).not.toContain('Your email address will not be published');
+  });
+
+  it('drops a short comment section whose siblings are not named for their titles', () => {
+    const out = cleanedBody(`<div class="body"><section id="intro"><h2>About the author</h2>${STORY}</section><section id="review-comments"><h2>Review comments</h2><p>Great post, thanks!</p></section><section id="more"><h2>Read next</h2>${STORY}</section></div>`);
+    expect(out).not.toContain('Great post, thanks');
+  });
+});
+
+describe("a chapter's table of contents", () => {
+  const entries = ['intro', 'types', 'multicolumn', 'ordering', 'unique'].map((p, i) => `<dt><a href="indexes-${p}.html">11.${i + 1}. Indexes ${p}</a></dt><dd><a href="indexes-${p}.html#notes">11.${i + 1}.1. Notes on ${p}</a></dd>`).join('');
+
+  const menu = Array.from({ length: 8 }, (_, i) => `<a href="/docs/page-${i}.html">Manual page ${i} of the reference</a>`).join(' ');
+
+  it('is the chapter page: kept under its heading when its links lead to the chapter\'s pages', () => {
+    const out = cleanedBody(`<div class="chapter" id="INDEXES"><div class="titlepage"><h2>Chapter 11. Indexes</h2></div><div class="toc"><p><strong>Table of Contents</strong></p><dl class="toc">${entries}</dl></div></div><nav>${menu}</nav><div class="sidebar">${menu}</div>`);
+    expect(out).toContain('11.3. Indexes multicolumn');
+    expect(out).not.toContain('Manual page');
+  });
+
+  it("is dropped when it lists the article's own headings", () => {
+    const own = ['intro', 'types', 'multicolumn', 'ordering'].map((h) => `<li><a href="#${h}">Section on ${h}</a></li>`).join('');
+    const out = cleanedBody(`<div class="post"><h1>Indexes</h1><div class="toc"><ul>${own}</ul></div>${STORY}</div>`);
+    expect(out).toContain('Paragraph 1 of the story');
+    expect(out).not.toContain('Section on multicolumn');
+  });
+});
+
 describe("a script's state printed as JSON", () => {
   const state = JSON.stringify({ painterId: 'AsinGridWidget', hostPageType: 'BROWSE', asins: Array.from({ length: 12 }, (_, i) => `B0CXGXT6W${i}`), sortOrder: 'featured' });
 

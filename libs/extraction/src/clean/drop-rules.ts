@@ -8,7 +8,7 @@
 import { holdsCardRun } from '../signals/card-run.js';
 import { isFaq } from '../signals/faq.js';
 import { AD_WORDS_ALL_RE, CHROME_RE, COMMENT_CHROME_ALL_RE, COMMENT_CHROME_RE, CONSENT_VENDOR_RE, JUNK_RE, LANDING_CHROME_ALL_RE, MAYBE_CONTENT_RE } from '../signals/vocabulary.js';
-import { classAndId, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, textContent, type Element } from '../dom.js';
+import { classAndId, findAll, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, textContent, type Element } from '../dom.js';
 import { AEM_COMPONENT_RE, AEM_PREFIXED_RE, guarded, type Guard } from './guard.js';
 
 /** Never content: dropped with their whole subtree. */
@@ -155,6 +155,45 @@ function holdsPageHeading(el: Element, guard: Guard): boolean {
 }
 
 /**
+ * A chapter's table of contents: a block named for it, under its section's heading, that holds most of the section's
+ * text and links to the chapter's own pages (PostgreSQL's or a DocBook manual's "Chapter 11. Indexes"). The chapter
+ * page is its contents; an article's in-page table of contents links to its own headings (`#fragment`), and a sidebar
+ * of the manual's pages sits beside the page's heading, not under it.
+ */
+function isChapterContents(el: Element, guard: Guard): boolean {
+  const text = guard.textLen.get(el) ?? 0;
+  // The section: the first ancestor with a heading before the block, past the wrappers that hold nearly only the
+  // contents (`div.toc` around its `dl.toc` and a caption).
+  let block = el;
+  let parent = el.parent;
+  for (let level = 0; parent && isTag(parent) && !headingBefore(parent, block); level++, block = parent, parent = parent.parent) {
+    if (level >= MAX_WRAPPERS || text < WRAPPED_SHARE * (guard.textLen.get(parent) ?? 0)) return false;
+  }
+  if (!parent || !isTag(parent) || text < CHAPTER_CONTENTS_SHARE * (guard.textLen.get(parent) ?? 0)) return false;
+  const pages = new Set<string>();
+  let links = 0;
+  for (const a of findAll(el, (e) => e.name === 'a' && e.attribs.href !== undefined)) {
+    links++;
+    const page = a.attribs.href!.split('#')[0]!;
+    if (page) pages.add(page);
+  }
+  return pages.size >= MIN_CHAPTER_PAGES && pages.size >= CHAPTER_PAGE_SHARE * links;
+}
+
+const headingBefore = (parent: Element, block: Element): boolean =>
+  parent.children.slice(0, parent.children.indexOf(block)).some((c) => isTag(c) && (HEADING_TAGS.has(c.name) || findFirst(c, (e) => HEADING_TAGS.has(e.name)) !== undefined));
+/** Wrappers climbed, and the share of a wrapper's text the contents hold for it to be one. */
+const MAX_WRAPPERS = 3;
+const WRAPPED_SHARE = 0.9;
+/** The names of a table of contents. */
+const CONTENTS_RE = /(?:^|[\s_-])(?:toc|contents|table[-_]*of[-_]*contents)(?=$|[\s_-])/;
+/** Share of its section's text a chapter's contents holds. */
+const CHAPTER_CONTENTS_SHARE = 0.5;
+/** Pages a chapter's contents links to, at least, and as a share of its links (the rest point into those pages). */
+const MIN_CHAPTER_PAGES = 3;
+const CHAPTER_PAGE_SHARE = 0.3;
+
+/**
  * A dialog (a consent preference centre, a newsletter or login modal) lies over the page until it is dismissed: never
  * the page's text, in either cleaning mode, unless it holds most of the page. The conservative retry of a product page
  * whose content is rendered by script otherwise came back as its cookie preferences, under vendor names no word list
@@ -293,7 +332,7 @@ function isJunk(j: Judged): boolean {
  */
 function isChrome(j: Judged): boolean {
   const { el, guard, chromeWords } = j;
-  return chromeWords !== '' && CHROME_RE.test(chromeWords) && !isFaq(el) && !MAYBE_CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_CHROME_RE.test(chromeWords)) && !holdsPageHeading(el, guard) && !insideCode(el);
+  return chromeWords !== '' && CHROME_RE.test(chromeWords) && !isFaq(el) && !MAYBE_CONTENT_RE.test(chromeWords) && !(isProse(el, guard) && !COMMENT_CHROME_RE.test(chromeWords)) && !holdsPageHeading(el, guard) && !insideCode(el) && !(CONTENTS_RE.test(chromeWords) && isChapterContents(el, guard));
 }
 
 function isChromeRole(el: Element, guard: Guard): boolean {

@@ -7,7 +7,7 @@
  */
 import { MIN_CARDS, cardRun } from '../signals/card-run.js';
 import { BODY_TOKEN_RE, COMMENT_WORDS, JUNK_WORDS, LANDING_JUNK_WORDS, POST_BYLINE_WORDS } from '../signals/vocabulary.js';
-import { HEADING_TAGS, classWords, findFirst, hasAncestor, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
+import { HEADING_TAGS, classWords, findFirst, hasAncestor, isHeadingSlug, isTag, relink, squashedLength, squashedTextLength, squashedTextWithin, type ChildNode, type Element } from '../dom.js';
 import { everyPage, type Pass } from './pass.js';
 
 /**
@@ -117,8 +117,9 @@ function tokens(el: Element): string[] {
   const c = el.attribs.class;
   if (c) for (const t of c.split(/\s+/)) if (t) out.push(t);
   const id = el.attribs.id;
-  // Long ids are usually slugs of a heading ("bigtable-sre-a-tale-of-over-alerting"), not component names.
-  if (id && id.length <= 40) out.push(id);
+  // Long ids are usually slugs of a heading ("bigtable-sre-a-tale-of-over-alerting"), not component names; so is an id
+  // that spells its section's heading (see isHeadingSlug).
+  if (id && id.length <= 40 && !isHeadingSlug(el, id)) out.push(id);
   return out;
 }
 

@@ -60,6 +60,11 @@ const SPREAD_RATIO = 0.5;
  * section).
  */
 const SERVICE_REGION_RATIO = 0.9;
+/**
+ * Widening ratio of documentation's declared <main> region: a docs site's main column is the page, and a pick of 80-90%
+ * of it has left out sections under their own headings (a reference's later sections, a quickstart's steps).
+ */
+const DOCS_REGION_RATIO = 0.9;
 /** Paragraphs of prose (≥ PROSE_PARAGRAPH characters) below which a listing's pick is its intro rather than an article. */
 const FEW_PARAGRAPHS = 5;
 const PROSE_PARAGRAPH = 150;
@@ -138,7 +143,12 @@ export function selectMainContent(doc: Document, html: string, profile: PageProf
   // its dates, prices and testimonials around it (measured: gating service pages on the pick's prose loses recall).
   // A listing does when its pick holds few paragraphs of prose (its intro). Without a declared region (news pages
   // that carry no metadata look the same), only the usual ratio applies.
-  const regionRatio = !proseLike && picked.found && (selectAs === 'service' || (selectAs === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS)) ? SERVICE_REGION_RATIO : ratio;
+  const regionRatio =
+    selectAs === 'documentation'
+      ? DOCS_REGION_RATIO
+      : !proseLike && picked.found && (selectAs === 'service' || (selectAs === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS))
+        ? SERVICE_REGION_RATIO
+        : ratio;
   const spread = selectAs === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? picked.textLength : 0;
   if (profile.description && picked.found && showsDescription(profile.description, picked.nodes)) return picked;

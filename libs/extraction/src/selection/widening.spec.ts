@@ -96,3 +96,13 @@ describe('a product page whose pick is the description its JSON-LD declares', ()
     expect(out.page_text).not.toContain('Perk 7');
   });
 });
+
+describe('a documentation page with a declared <main> region', () => {
+  it('widens to the region when the pick leaves out a section of it: a reference table under its own heading', () => {
+    const rows = Array.from({ length: 8 }, (_, i) => `<tr><td>option_${i}</td><td>string</td><td>sets part ${i}</td></tr>`).join('');
+    const html = `<html><head><title>Resource block</title></head><body><nav><a href="/docs/a">Docs A</a></nav><main><div class="docs-body">${prose(8)}</div><section><h2>Arguments</h2><table>${rows}</table></section></main></body></html>`;
+    const out = formatPage(html, { url: 'https://docs.example/resource', pageType: 'documentation', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.page_text).toContain('Sentence 7 describes');
+    expect(out.page_text).toContain('option_7');
+  });
+});
