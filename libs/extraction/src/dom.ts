@@ -394,29 +394,38 @@ const SLUG_SIBLINGS = 2;
 
 /** Whether `id` spells `el`'s heading (`el` itself, or one of its first element children): see MIN_SLUG_WORDS. */
 export function isHeadingSlug(el: Element, id: string): boolean {
-  const idWords = slugWords(id);
-  if (idWords.length === 0) return false;
-  const headingWords = sectionHeadingWords(el);
-  if (!headingWords || !idWords.every((w, n) => headingWords[n] === w)) return false;
-  if (idWords.length >= MIN_SLUG_WORDS) return true;
-  return idWords.length === headingWords.length && slugSiblings(el) >= SLUG_SIBLINGS;
+  const spelled = spelledHeading(el, id);
+  if (!spelled) return false;
+  return spelled.words >= MIN_SLUG_WORDS || (spelled.whole && slugSiblings(el) >= SLUG_SIBLINGS);
 }
 
-const slugWords = (id: string): string[] => id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+/** Whether `id` spells the first words of `el`'s heading: how many, and whether it spells all of them. */
+function spelledHeading(el: Element, id: string): { words: number; whole: boolean } | undefined {
+  const heading = sectionHeading(el);
+  if (!heading) return undefined;
+  const idWords = id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const headingWords = textContent(heading).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (idWords.length === 0 || !idWords.every((w, n) => headingWords[n] === w)) return undefined;
+  return { words: idWords.length, whole: idWords.length === headingWords.length };
+}
 
-function sectionHeadingWords(el: Element): string[] | undefined {
-  const heading = HEADING_TAGS.has(el.name) ? el : el.children.filter(isTag).slice(0, SLUG_HEADING_SEARCH).find((c) => HEADING_TAGS.has(c.name));
-  return heading && (textContent(heading).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+/** `el` when it is a heading, else the heading among its first SLUG_HEADING_SEARCH element children. */
+function sectionHeading(el: Element): Element | undefined {
+  if (HEADING_TAGS.has(el.name)) return el;
+  let seen = 0;
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    if (HEADING_TAGS.has(c.name)) return c;
+    if (++seen >= SLUG_HEADING_SEARCH) return undefined;
+  }
+  return undefined;
 }
 
 /** How many of `el`'s siblings of its tag are id'd by their whole heading, counting up to SLUG_SIBLINGS. */
 function slugSiblings(el: Element): number {
   let found = 0;
   for (const s of el.parent?.children ?? []) {
-    if (s === el || !isTag(s) || s.name !== el.name || !s.attribs.id) continue;
-    const idWords = slugWords(s.attribs.id);
-    const headingWords = sectionHeadingWords(s);
-    if (headingWords && idWords.length > 0 && idWords.length === headingWords.length && idWords.every((w, n) => headingWords[n] === w) && ++found >= SLUG_SIBLINGS) break;
+    if (s !== el && isTag(s) && s.name === el.name && s.attribs.id && spelledHeading(s, s.attribs.id)?.whole && ++found >= SLUG_SIBLINGS) break;
   }
   return found;
 }
