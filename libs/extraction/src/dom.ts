@@ -386,7 +386,8 @@ const MIN_SLUG_WORDS = 5;
 /** Element children of a section searched for its heading (an anchor `<span>` or two may come first). */
 const SLUG_HEADING_SEARCH = 3;
 /**
- * Sibling sections of one tag, each id'd by its whole heading, that make a shorter id a slug too: a generator ids
+ * Sibling sections of one tag (or the parent section), each id'd by its whole heading, that make a shorter id a slug
+ * too: a generator ids
  * every section by its title ("respond-to-review-comments" among "no-mime-no-links-…" and "sign-your-work-…"), and
  * a template's comment box is not one of a run of sections named for their titles.
  */
@@ -399,14 +400,17 @@ export function isHeadingSlug(el: Element, id: string): boolean {
   return spelled.words >= MIN_SLUG_WORDS || (spelled.whole && slugSiblings(el) >= SLUG_SIBLINGS);
 }
 
-/** Whether `id` spells the first words of `el`'s heading: how many, and whether it spells all of them. */
+/** Whether `id` spells the first words of `el`'s heading, or all of them: how many. */
 function spelledHeading(el: Element, id: string): { words: number; whole: boolean } | undefined {
   const heading = sectionHeading(el);
   if (!heading) return undefined;
   const idWords = id.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const headingWords = textContent(heading).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (idWords.length === 0 || !idWords.every((w, n) => headingWords[n] === w)) return undefined;
-  return { words: idWords.length, whole: idWords.length === headingWords.length };
+  if (idWords.length === 0) return undefined;
+  // A generator may prefix its section ids (Django's `s-widgets` for "Widgets", beside an anchor `widgets`).
+  const prefix = idWords.length - headingWords.length;
+  if ((prefix === 0 || prefix === 1) && headingWords.length > 0 && headingWords.every((w, n) => idWords[prefix + n] === w)) return { words: headingWords.length, whole: true };
+  return idWords.every((w, n) => headingWords[n] === w) ? { words: idWords.length, whole: false } : undefined;
 }
 
 /** `el` when it is a heading, else the heading among its first SLUG_HEADING_SEARCH element children. */
@@ -421,9 +425,13 @@ function sectionHeading(el: Element): Element | undefined {
   return undefined;
 }
 
-/** How many of `el`'s siblings of its tag are id'd by their whole heading, counting up to SLUG_SIBLINGS. */
+/**
+ * How many of `el`'s siblings of its tag, and its parent, are id'd by their whole heading, counting up to
+ * SLUG_SIBLINGS: a subsection's parent is a section of the same generator.
+ */
 function slugSiblings(el: Element): number {
-  let found = 0;
+  const parent = el.parent;
+  let found = parent && isTag(parent) && parent.attribs.id && spelledHeading(parent, parent.attribs.id)?.whole ? 1 : 0;
   for (const s of el.parent?.children ?? []) {
     if (s !== el && isTag(s) && s.name === el.name && s.attribs.id && spelledHeading(s, s.attribs.id)?.whole && ++found >= SLUG_SIBLINGS) break;
   }

@@ -119,6 +119,17 @@ describe('sections a generator ids by their titles', () => {
     expect(out).not.toContain('Your email address will not be published');
   });
 
+  it("reads a generator's prefixed ids and a subsection's parent the same way", () => {
+    const out = cleanedBody(`<div class="body"><section id="s-more-on-fields"><h3>More on fields</h3>${STORY}<section id="s-widgets"><span id="widgets"></span><h4>Widgets</h4><p>Each form field has a corresponding widget class.</p></section><section id="s-field-data"><h4>Field data</h4>${STORY}</section></section></div>`);
+    expect(out).toContain('Each form field has a corresponding widget class');
+  });
+
+  it("keeps an article's headings id'd by their titles, whatever words the titles use", () => {
+    const headings = ['What is social shopping', 'Why use social shopping', 'Social shopping on video apps'].map((t) => `<h2 id="${t.toLowerCase().replace(/ /g, '-')}">${t}</h2>${STORY}`).join('');
+    const out = cleanedBody(`<div class="post">${headings}</div>`);
+    expect(out).toContain('Why use social shopping');
+  });
+
   it('drops a short comment section whose siblings are not named for their titles', () => {
     const out = cleanedBody(`<div class="body"><section id="intro"><h2>About the author</h2>${STORY}</section><section id="review-comments"><h2>Review comments</h2><p>Great post, thanks!</p></section><section id="more"><h2>Read next</h2>${STORY}</section></div>`);
     expect(out).not.toContain('Great post, thanks');
