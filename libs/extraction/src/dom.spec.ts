@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { bodyOf, classWords, holdsText, parseHtml, squashedLength, squashedTextLength, squashedTextWithin, textContent, trimmedLength } from './dom.js';
+import { formatPage } from './format-page.js';
 
 const squashed = (html: string) => textContent(bodyOf(parseHtml(html))).replace(/\s+/g, ' ').trim();
 
@@ -57,5 +58,19 @@ describe('the copy-free text measures', () => {
     expect(classWords('entry-metaData_bar')).toEqual(['entry', 'meta', 'data', 'bar']);
     for (let i = 0; i < 25_000; i++) classWords(`card-${i}`);
     expect(classWords('entry-metaData_bar')).toEqual(['entry', 'meta', 'data', 'bar']);
+  });
+});
+
+describe('what a page prints after </body> or </html>', () => {
+  it('is in the body, where a browser puts it, in the order it was printed', () => {
+    const doc = parseHtml('<html><head><title>T</title></head><body><header>Site</header></body><p>Printed after the body.</p></html><div><p>The article, printed after the document.</p></div>');
+    expect(textContent(bodyOf(doc))).toBe('SitePrinted after the body.The article, printed after the document.');
+  });
+
+  it('reaches the text of the whole pipeline', () => {
+    const article = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the article, with words, commas, and sentences enough to read like prose.</p>`).join('');
+    const html = `<html><head><title>HR outsourcing</title></head><body><nav><a href="/">Home</a></nav></body></html><div class="blog-content">${article}</div>`;
+    const out = formatPage(html, { url: 'https://blog.example/hr', formats: { raw_html: false, enhanced_html: false, markdown: false, page_text: true } });
+    expect(out.page_text).toContain('Paragraph 4 of the article');
   });
 });

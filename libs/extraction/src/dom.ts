@@ -12,7 +12,27 @@ export type { AnyNode, ChildNode, ParentNode };
 const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 
 export function parseHtml(html: string): Document {
-  return parseDocument(browserCdata(html), PARSE_OPTIONS);
+  return intoBody(parseDocument(browserCdata(html), PARSE_OPTIONS));
+}
+
+/**
+ * What a page prints after `</body>` or `</html>` is in its body, as a browser reads it (the HTML parser's "after
+ * body" modes reprocess it there): a theme that closes the document early and prints the article after it shows the
+ * article. htmlparser2 leaves such nodes outside the body, where nothing would read them.
+ */
+function intoBody(doc: Document): Document {
+  const htmlAt = doc.children.findIndex((c) => isTag(c) && c.name === 'html');
+  if (htmlAt < 0) return doc;
+  const html = doc.children[htmlAt] as Element;
+  const bodyAt = html.children.findIndex((c) => isTag(c) && c.name === 'body');
+  if (bodyAt < 0) return doc;
+  const trailing = [...html.children.slice(bodyAt + 1), ...doc.children.slice(htmlAt + 1)];
+  if (!trailing.some((c) => isTag(c) || (isText(c) && c.data.trim() !== ''))) return doc;
+  const body = html.children[bodyAt] as Element;
+  relink(body, [...body.children, ...trailing]);
+  relink(html, html.children.slice(0, bodyAt + 1));
+  relink(doc, doc.children.slice(0, htmlAt + 1));
+  return doc;
 }
 
 /**
@@ -24,7 +44,7 @@ export function parseHtml(html: string): Document {
 export function parseHtmlWithin(html: string, maxDepth: number): { doc: Document; tooDeep: boolean } {
   const handler = new DepthCappedHandler(maxDepth);
   new Parser(handler, PARSE_OPTIONS).end(browserCdata(html));
-  return { doc: handler.root, tooDeep: handler.tooDeep };
+  return { doc: intoBody(handler.root), tooDeep: handler.tooDeep };
 }
 
 class DepthCappedHandler extends DomHandler {
