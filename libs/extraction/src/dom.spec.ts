@@ -67,6 +67,12 @@ describe('what a page prints after </body> or </html>', () => {
     expect(textContent(bodyOf(doc))).toBe('SitePrinted after the body.The article, printed after the document.');
   });
 
+  it('takes what is printed between </head> and <body> first', () => {
+    const doc = parseHtml('<html><head><title>T</title></head><header>Printed before the body.</header><body><p>The body.</p></body></html>');
+    expect(textContent(bodyOf(doc))).toBe('Printed before the body.The body.');
+    expect(textContent(doc.children[0]!)).toBe('TPrinted before the body.The body.');
+  });
+
   it('reaches the text of the whole pipeline', () => {
     const article = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the article, with words, commas, and sentences enough to read like prose.</p>`).join('');
     const html = `<html><head><title>HR outsourcing</title></head><body><nav><a href="/">Home</a></nav></body></html><div class="blog-content">${article}</div>`;

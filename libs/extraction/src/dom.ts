@@ -16,9 +16,10 @@ export function parseHtml(html: string): Document {
 }
 
 /**
- * What a page prints after `</body>` or `</html>` is in its body, as a browser reads it (the HTML parser's "after
- * body" modes reprocess it there): a theme that closes the document early and prints the article after it shows the
- * article. htmlparser2 leaves such nodes outside the body, where nothing would read them.
+ * What a page prints between `</head>` and `<body>`, or after `</body>` or `</html>`, is in its body, as a browser
+ * reads it (the HTML parser's "after head" mode opens the body early, and the "after body" modes reprocess what
+ * follows it there): a theme that prints its header before `<body>`, or closes the document early and prints the
+ * article after it, shows them. htmlparser2 leaves such nodes outside the body, where nothing would read them.
  */
 function intoBody(doc: Document): Document {
   const htmlAt = doc.children.findIndex((c) => isTag(c) && c.name === 'html');
@@ -26,14 +27,17 @@ function intoBody(doc: Document): Document {
   const html = doc.children[htmlAt] as Element;
   const bodyAt = html.children.findIndex((c) => isTag(c) && c.name === 'body');
   if (bodyAt < 0) return doc;
+  const leading = html.children.slice(0, bodyAt).filter((c) => !(isTag(c) && c.name === 'head'));
   const trailing = [...html.children.slice(bodyAt + 1), ...doc.children.slice(htmlAt + 1)];
-  if (!trailing.some((c) => isTag(c) || (isText(c) && c.data.trim() !== ''))) return doc;
+  if (![...leading, ...trailing].some(printed)) return doc;
   const body = html.children[bodyAt] as Element;
-  relink(body, [...body.children, ...trailing]);
-  relink(html, html.children.slice(0, bodyAt + 1));
+  relink(body, [...leading, ...body.children, ...trailing]);
+  relink(html, html.children.filter((c) => c === body || (isTag(c) && c.name === 'head')));
   relink(doc, doc.children.slice(0, htmlAt + 1));
   return doc;
 }
+
+const printed = (node: ChildNode): boolean => isTag(node) || (isText(node) && node.data.trim() !== '');
 
 /**
  * Parses `html` as parseHtml does, but stops as soon as elements nest deeper than `maxDepth` (the tree is then
