@@ -411,9 +411,8 @@ const MIN_SLUG_WORDS = 5;
 const SLUG_HEADING_SEARCH = 3;
 /**
  * Sibling sections of one tag (or the parent section), each id'd by its whole heading, that make a shorter id a slug
- * too: a generator ids
- * every section by its title ("respond-to-review-comments" among "no-mime-no-links-…" and "sign-your-work-…"), and
- * a template's comment box is not one of a run of sections named for their titles.
+ * too: a generator ids every section by its title ("respond-to-review-comments" among "no-mime-no-links-…" and
+ * "sign-your-work-…"), and a template's comment box is not one of a run of sections named for their titles.
  */
 const SLUG_SIBLINGS = 2;
 
@@ -455,9 +454,11 @@ function sectionHeading(el: Element): Element | undefined {
  */
 function slugSiblings(el: Element): number {
   const parent = el.parent;
-  let found = parent && isTag(parent) && parent.attribs.id && spelledHeading(parent, parent.attribs.id)?.whole ? 1 : 0;
-  for (const s of el.parent?.children ?? []) {
-    if (s !== el && isTag(s) && s.name === el.name && s.attribs.id && spelledHeading(s, s.attribs.id)?.whole && ++found >= SLUG_SIBLINGS) break;
+  if (!parent) return 0;
+  const titled = (s: Element): boolean => s.attribs.id !== undefined && spelledHeading(s, s.attribs.id)?.whole === true;
+  let found = isTag(parent) && titled(parent) ? 1 : 0;
+  for (const s of parent.children) {
+    if (s !== el && isTag(s) && s.name === el.name && titled(s) && ++found >= SLUG_SIBLINGS) break;
   }
   return found;
 }

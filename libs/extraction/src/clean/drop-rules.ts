@@ -7,7 +7,7 @@
  */
 import { holdsCardRun } from '../signals/card-run.js';
 import { isFaq } from '../signals/faq.js';
-import { AD_WORDS_ALL_RE, CHROME_RE, COMMENT_CHROME_ALL_RE, COMMENT_CHROME_RE, CONSENT_VENDOR_RE, JUNK_RE, LANDING_CHROME_ALL_RE, MAYBE_CONTENT_RE } from '../signals/vocabulary.js';
+import { AD_WORDS_ALL_RE, CHROME_RE, CONTENTS_RE, COMMENT_CHROME_ALL_RE, COMMENT_CHROME_RE, CONSENT_VENDOR_RE, JUNK_RE, LANDING_CHROME_ALL_RE, MAYBE_CONTENT_RE } from '../signals/vocabulary.js';
 import { classAndId, findAll, findFirst, hasAncestor, HEADING_TAGS, isTag, isText, textContent, type Element } from '../dom.js';
 import { AEM_COMPONENT_RE, AEM_PREFIXED_RE, guarded, type Guard } from './guard.js';
 
@@ -185,8 +185,6 @@ const headingBefore = (parent: Element, block: Element): boolean =>
 /** Wrappers climbed, and the share of a wrapper's text the contents hold for it to be one. */
 const MAX_WRAPPERS = 3;
 const WRAPPED_SHARE = 0.9;
-/** The names of a table of contents. */
-const CONTENTS_RE = /(?:^|[\s_-])(?:toc|contents|table[-_]*of[-_]*contents)(?=$|[\s_-])/;
 /** Share of its section's text a chapter's contents holds. */
 const CHAPTER_CONTENTS_SHARE = 0.5;
 /** Pages a chapter's contents links to, at least, and as a share of its links (the rest point into those pages). */

@@ -143,12 +143,8 @@ export function selectMainContent(doc: Document, html: string, profile: PageProf
   // its dates, prices and testimonials around it (measured: gating service pages on the pick's prose loses recall).
   // A listing does when its pick holds few paragraphs of prose (its intro). Without a declared region (news pages
   // that carry no metadata look the same), only the usual ratio applies.
-  const regionRatio =
-    selectAs === 'documentation'
-      ? DOCS_REGION_RATIO
-      : !proseLike && picked.found && (selectAs === 'service' || (selectAs === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS))
-        ? SERVICE_REGION_RATIO
-        : ratio;
+  const serviceLike = !proseLike && picked.found && (selectAs === 'service' || (selectAs === 'listing' && proseParagraphs(picked.nodes) < FEW_PARAGRAPHS));
+  const regionRatio = selectAs === 'documentation' ? DOCS_REGION_RATIO : serviceLike ? SERVICE_REGION_RATIO : ratio;
   const spread = selectAs === 'service' && picked.found ? sectionStats(picked.nodes) : undefined;
   const pickedText = picked.found ? picked.textLength : 0;
   if (profile.description && picked.found && showsDescription(profile.description, picked.nodes)) return picked;

@@ -104,6 +104,10 @@ export const JUNK_RE = wordsRe([
  */
 export const CONSENT_VENDOR_RE = wordsRe(['onetrust', 'cybotcookiebotdialog', 'cookiebot', 'didomi', 'usercentrics', 'qc-cmp2?', 'truste', 'trustarc', 'cookieyes', 'osano', 'iubenda', 'sp_message']);
 
+/** The names of a table of contents: chrome, except a chapter page's own (see drop-rules.ts `isChapterContents`). */
+const CONTENTS_WORDS = ['toc', 'table[-_]*of[-_]*contents'];
+export const CONTENTS_RE = wordsRe(CONTENTS_WORDS);
+
 /**
  * Cleaning: page chrome and side material, removed in aggressive mode unless the node looks like content. `extra`
  * names a side column (`#extra`), not a size or a spacing (`dek--extra-spacing`, `title--extra-large`).
@@ -114,7 +118,7 @@ export const CHROME_RE = wordsRe([
   'share[-_]*buttons', 'sharebar', 'related', 'related[-_]*posts', 'recommended', 'recirc', 'more[-_]*stories', 'trending', 'popular', 'most[-_]*read',
   ...COMMENT_CHROME_WORDS, 'newsletter', 'subscribe', 'subscription', 'signup', 'promo', 'teaser[-_]*list', 'pagination', 'pager', 'tags', 'tag[-_]*list',
   'tagcloud', 'author[-_]*box', 'author[-_]*bio', 'byline[-_]*social', 'skyscraper', 'banner', 'login', 'signin', 'search', 'searchform', 'jump[-_]*link',
-  'toc', 'table[-_]*of[-_]*contents', 'rss', 'community', 'shoutbox', 'extra(?![-_](?:small|large|spacing|space|padding|margin|bold|light|wide|narrow|tall|short|big))',
+  ...CONTENTS_WORDS, 'rss', 'community', 'shoutbox', 'extra(?![-_](?:small|large|spacing|space|padding|margin|bold|light|wide|narrow|tall|short|big))',
   'supplemental', 'outbrain', 'zergnet', 'read[-_]*more', 'readmore', 'more[-_]*from', 'you[-_]*may[-_]*like', 'also[-_]*read', 'follow', 'follow[-_]*us',
 ]);
 
